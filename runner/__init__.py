@@ -1,0 +1,1 @@
+"""The main loop, agents, configs, evaluation, statistics, determinism check and the CLI."""

@@ -1,0 +1,52 @@
+"""The `lockstep` command line: one parser, commands registered by runner.commands modules."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from runner.commands import COMMAND_MODULES
+from world.errors import LockstepError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lockstep",
+        description="Deterministic driving-scenario simulator and evaluation runner.",
+    )
+    parser.add_argument("--version", action="version", version=f"lockstep {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"runner.commands.{name}").register(subparsers)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lockstep")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command; a LockstepError or OSError prints one line and exits 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except (LockstepError, OSError) as exc:
+        print(f"lockstep: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

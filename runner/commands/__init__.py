@@ -1,0 +1,6 @@
+"""One module per group of CLI commands; each has `register(subparsers)`.
+
+A module registers its commands by adding its name to COMMAND_MODULES.
+"""
+
+COMMAND_MODULES: list[str] = []

@@ -1,0 +1,1 @@
+"""Scenario building blocks: tasks, behaviours, criteria, route scenarios, the scenario library."""

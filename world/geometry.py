@@ -1,0 +1,333 @@
+"""CARLA's geometry value types: Vector3D, Location, Rotation, Transform, BoundingBox, GeoLocation.
+
+All in CARLA's left-handed frame (x forward, y right, z up), metres and degrees.
+The rotation matrix is CARLA's (LibCarla geom::Math / Transform), so transforms
+of points and the box vertices come out in the same numbers and order as CARLA's.
+`rotation_matrices` is the same matrix for arrays of angles, for vectorised code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "BoundingBox",
+    "GeoLocation",
+    "Location",
+    "Rotation",
+    "Transform",
+    "Vector2D",
+    "Vector3D",
+    "rotation_matrices",
+]
+
+
+@dataclass(slots=True)
+class Vector2D:
+    """A 2D vector (CARLA's carla.Vector2D)."""
+
+    x: float = 0.0
+    y: float = 0.0
+
+    def length(self) -> float:
+        return math.hypot(self.x, self.y)
+
+    def squared_length(self) -> float:
+        return self.x * self.x + self.y * self.y
+
+    def make_unit_vector(self) -> Vector2D:
+        n = self.length()
+        if n == 0.0:
+            raise ZeroDivisionError("cannot make a unit vector from a zero vector")
+        return Vector2D(self.x / n, self.y / n)
+
+    def __add__(self, o: Vector2D) -> Vector2D:
+        return Vector2D(self.x + o.x, self.y + o.y)
+
+    def __sub__(self, o: Vector2D) -> Vector2D:
+        return Vector2D(self.x - o.x, self.y - o.y)
+
+    def __mul__(self, k: float) -> Vector2D:
+        return Vector2D(self.x * k, self.y * k)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, k: float) -> Vector2D:
+        return Vector2D(self.x / k, self.y / k)
+
+
+@dataclass(slots=True)
+class Vector3D:
+    """A 3D vector (CARLA's carla.Vector3D); arithmetic returns new vectors."""
+
+    x: float = 0.0
+    y: float = 0.0
+    z: float = 0.0
+
+    def _new(self, x: float, y: float, z: float) -> Vector3D:
+        return type(self)(x, y, z)
+
+    def __add__(self, o: Vector3D) -> Vector3D:
+        return self._new(self.x + o.x, self.y + o.y, self.z + o.z)
+
+    def __sub__(self, o: Vector3D) -> Vector3D:
+        return self._new(self.x - o.x, self.y - o.y, self.z - o.z)
+
+    def __mul__(self, k: float) -> Vector3D:
+        return self._new(self.x * k, self.y * k, self.z * k)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, k: float) -> Vector3D:
+        return self._new(self.x / k, self.y / k, self.z / k)
+
+    def __neg__(self) -> Vector3D:
+        return self._new(-self.x, -self.y, -self.z)
+
+    def __iter__(self):
+        return iter((self.x, self.y, self.z))
+
+    def length(self) -> float:
+        return math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z)
+
+    def squared_length(self) -> float:
+        return self.x * self.x + self.y * self.y + self.z * self.z
+
+    def make_unit_vector(self) -> Vector3D:
+        n = self.length()
+        if n == 0.0:
+            raise ZeroDivisionError("cannot make a unit vector from a zero vector")
+        return self._new(self.x / n, self.y / n, self.z / n)
+
+    def dot(self, o: Vector3D) -> float:
+        return self.x * o.x + self.y * o.y + self.z * o.z
+
+    def dot_2d(self, o: Vector3D) -> float:
+        return self.x * o.x + self.y * o.y
+
+    def cross(self, o: Vector3D) -> Vector3D:
+        return self._new(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
+
+    def distance(self, o: Vector3D) -> float:
+        return (self - o).length()
+
+    def distance_squared(self, o: Vector3D) -> float:
+        return (self - o).squared_length()
+
+    def distance_2d(self, o: Vector3D) -> float:
+        return math.hypot(self.x - o.x, self.y - o.y)
+
+    def distance_squared_2d(self, o: Vector3D) -> float:
+        dx, dy = self.x - o.x, self.y - o.y
+        return dx * dx + dy * dy
+
+    def get_vector_angle(self, o: Vector3D) -> float:
+        """Angle between the two vectors in radians (CARLA's get_vector_angle)."""
+        n = self.length() * o.length()
+        if n == 0.0:
+            return 0.0
+        return math.acos(max(-1.0, min(1.0, self.dot(o) / n)))
+
+    def abs(self) -> Vector3D:
+        return self._new(abs(self.x), abs(self.y), abs(self.z))
+
+    def as_array(self) -> np.ndarray:
+        return np.array([self.x, self.y, self.z], dtype=np.float64)
+
+
+@dataclass(slots=True)
+class Location(Vector3D):
+    """A point in the world, metres (CARLA's carla.Location)."""
+
+
+@dataclass(slots=True)
+class Rotation:
+    """Pitch, yaw and roll in degrees, constructed in CARLA's order (pitch, yaw, roll)."""
+
+    pitch: float = 0.0
+    yaw: float = 0.0
+    roll: float = 0.0
+
+    def _trig(self) -> tuple[float, float, float, float, float, float]:
+        p, y, r = math.radians(self.pitch), math.radians(self.yaw), math.radians(self.roll)
+        return math.cos(p), math.sin(p), math.cos(y), math.sin(y), math.cos(r), math.sin(r)
+
+    def get_forward_vector(self) -> Vector3D:
+        cp, sp, cy, sy, _cr, _sr = self._trig()
+        return Vector3D(cy * cp, sy * cp, sp)
+
+    def get_right_vector(self) -> Vector3D:
+        cp, sp, cy, sy, cr, sr = self._trig()
+        return Vector3D(cy * sp * sr - sy * cr, sy * sp * sr + cy * cr, -cp * sr)
+
+    def get_up_vector(self) -> Vector3D:
+        cp, sp, cy, sy, cr, sr = self._trig()
+        return Vector3D(-cy * sp * cr - sy * sr, -sy * sp * cr + cy * sr, cp * cr)
+
+    def matrix(self) -> np.ndarray:
+        """The 3x3 rotation matrix whose columns are forward, right and up."""
+        return rotation_matrices(
+            np.array([self.pitch]), np.array([self.yaw]), np.array([self.roll])
+        )[0]
+
+    def rotate_vector(self, v: Vector3D) -> Vector3D:
+        f, r, u = self.get_forward_vector(), self.get_right_vector(), self.get_up_vector()
+        return Vector3D(
+            f.x * v.x + r.x * v.y + u.x * v.z,
+            f.y * v.x + r.y * v.y + u.y * v.z,
+            f.z * v.x + r.z * v.y + u.z * v.z,
+        )
+
+    def inverse_rotate_vector(self, v: Vector3D) -> Vector3D:
+        f, r, u = self.get_forward_vector(), self.get_right_vector(), self.get_up_vector()
+        return Vector3D(f.dot(v), r.dot(v), u.dot(v))
+
+
+@dataclass(slots=True)
+class Transform:
+    """A location and a rotation (CARLA's carla.Transform)."""
+
+    location: Location = None  # type: ignore[assignment]
+    rotation: Rotation = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        self.location = Location() if self.location is None else self.location
+        self.rotation = Rotation() if self.rotation is None else self.rotation
+
+    def copy(self) -> Transform:
+        loc, rot = self.location, self.rotation
+        return Transform(Location(loc.x, loc.y, loc.z), Rotation(rot.pitch, rot.yaw, rot.roll))
+
+    def transform(self, point: Vector3D) -> Vector3D:
+        """Moves `point` from this frame to the world frame, in place, and returns it (as CARLA)."""
+        w = self.rotation.rotate_vector(point)
+        point.x = w.x + self.location.x
+        point.y = w.y + self.location.y
+        point.z = w.z + self.location.z
+        return point
+
+    def transform_vector(self, vector: Vector3D) -> Vector3D:
+        """Rotates `vector` from this frame to the world frame, in place, and returns it."""
+        w = self.rotation.rotate_vector(vector)
+        vector.x, vector.y, vector.z = w.x, w.y, w.z
+        return vector
+
+    def inverse_transform(self, point: Vector3D) -> Vector3D:
+        """Moves `point` from the world frame into this frame, in place, and returns it."""
+        d = Vector3D(
+            point.x - self.location.x, point.y - self.location.y, point.z - self.location.z
+        )
+        w = self.rotation.inverse_rotate_vector(d)
+        point.x, point.y, point.z = w.x, w.y, w.z
+        return point
+
+    def get_forward_vector(self) -> Vector3D:
+        return self.rotation.get_forward_vector()
+
+    def get_right_vector(self) -> Vector3D:
+        return self.rotation.get_right_vector()
+
+    def get_up_vector(self) -> Vector3D:
+        return self.rotation.get_up_vector()
+
+    def get_matrix(self) -> list[list[float]]:
+        """The 4x4 local-to-world matrix."""
+        m = self.rotation.matrix()
+        loc = self.location
+        return [
+            [*m[0].tolist(), loc.x],
+            [*m[1].tolist(), loc.y],
+            [*m[2].tolist(), loc.z],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+
+    def get_inverse_matrix(self) -> list[list[float]]:
+        """The 4x4 world-to-local matrix."""
+        m = self.rotation.matrix().T
+        t = -m @ self.location.as_array()
+        return [
+            [*m[0].tolist(), float(t[0])],
+            [*m[1].tolist(), float(t[1])],
+            [*m[2].tolist(), float(t[2])],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+
+
+# CARLA's vertex order: x varies slowest, then y, then z (-,-,-), (-,-,+), (-,+,-) ...
+_VERTEX_SIGNS = np.array(
+    [[sx, sy, sz] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0) for sz in (-1.0, 1.0)]
+)
+
+
+@dataclass(slots=True)
+class BoundingBox:
+    """A box by its centre and half-extents, in its actor's frame (CARLA's carla.BoundingBox)."""
+
+    location: Location = None  # type: ignore[assignment]
+    extent: Vector3D = None  # type: ignore[assignment]
+    rotation: Rotation = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        self.location = Location() if self.location is None else self.location
+        self.extent = Vector3D() if self.extent is None else self.extent
+        self.rotation = Rotation() if self.rotation is None else self.rotation
+
+    def _vertices(self, transform: Transform | None) -> list[Location]:
+        ext = self.extent.as_array()
+        local = (_VERTEX_SIGNS * ext) @ self.rotation.matrix().T + self.location.as_array()
+        if transform is not None:
+            local = local @ transform.rotation.matrix().T + transform.location.as_array()
+        return [Location(*map(float, p)) for p in local]
+
+    def get_local_vertices(self) -> list[Location]:
+        """The eight corners in the actor's frame, in CARLA's order."""
+        return self._vertices(None)
+
+    def get_world_vertices(self, transform: Transform) -> list[Location]:
+        """The eight corners in the world, for an actor at `transform`, in CARLA's order."""
+        return self._vertices(transform)
+
+    def contains(self, world_point: Location, transform: Transform) -> bool:
+        """Whether `world_point` lies in the box of an actor at `transform`."""
+        p = Location(world_point.x, world_point.y, world_point.z)
+        transform.inverse_transform(p)
+        local = Transform(self.location, self.rotation).inverse_transform(p)
+        e = self.extent
+        return abs(local.x) <= e.x and abs(local.y) <= e.y and abs(local.z) <= e.z
+
+
+@dataclass(slots=True)
+class GeoLocation:
+    """Latitude and longitude in degrees, altitude in metres (CARLA's carla.GeoLocation)."""
+
+    latitude: float = 0.0
+    longitude: float = 0.0
+    altitude: float = 0.0
+
+
+def rotation_matrices(pitch: np.ndarray, yaw: np.ndarray, roll: np.ndarray) -> np.ndarray:
+    """CARLA's rotation matrices for arrays of angles in degrees, shape (N, 3, 3).
+
+    Column 0 is the forward vector, column 1 the right vector, column 2 the up
+    vector, so `R @ local` gives the world direction of a local vector.
+    """
+    p, y, r = np.radians(pitch), np.radians(yaw), np.radians(roll)
+    cp, sp, cy, sy, cr, sr = np.cos(p), np.sin(p), np.cos(y), np.sin(y), np.cos(r), np.sin(r)
+    m = np.empty((len(p), 3, 3), dtype=np.float64)
+    m[:, 0, 0] = cp * cy
+    m[:, 1, 0] = cp * sy
+    m[:, 2, 0] = sp
+    m[:, 0, 1] = cy * sp * sr - sy * cr
+    m[:, 1, 1] = sy * sp * sr + cy * cr
+    m[:, 2, 1] = -cp * sr
+    m[:, 0, 2] = -cy * sp * cr - sy * sr
+    m[:, 1, 2] = -sy * sp * cr + cy * sr
+    m[:, 2, 2] = cp * cr
+    return m

@@ -30,6 +30,7 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
+from world.weather import WeatherParameters, weather_preset
 
 __all__ = [
     "ActorState",
@@ -58,6 +59,8 @@ __all__ = [
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
+    "WeatherParameters",
     "WheelPhysicsControl",
     "WorldError",
+    "weather_preset",
 ]

@@ -1,5 +1,13 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
+from world.blueprints import (
+    ActorAttribute,
+    ActorAttributeType,
+    ActorBlueprint,
+    BlueprintLibrary,
+    Color,
+    blueprint_library,
+)
 from world.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
@@ -8,7 +16,7 @@ from world.controls import (
     WalkerBoneControlOut,
     WalkerControl,
 )
-from world.errors import LockstepError, MapError, WorldError
+from world.errors import BlueprintError, LockstepError, MapError, WorldError
 from world.geometry import (
     BoundingBox,
     GeoLocation,
@@ -33,12 +41,18 @@ from world.vehicle_state import (
 from world.weather import WeatherParameters, weather_preset
 
 __all__ = [
+    "ActorAttribute",
+    "ActorAttributeType",
+    "ActorBlueprint",
     "ActorState",
     "ActorType",
     "AttachmentType",
+    "BlueprintError",
+    "BlueprintLibrary",
     "BoneTransformDataOut",
     "BoundingBox",
     "CityObjectLabel",
+    "Color",
     "GearPhysicsControl",
     "GeoLocation",
     "Location",
@@ -62,5 +76,6 @@ __all__ = [
     "WeatherParameters",
     "WheelPhysicsControl",
     "WorldError",
+    "blueprint_library",
     "weather_preset",
 ]

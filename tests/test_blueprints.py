@@ -193,3 +193,13 @@ def test_catalogue_contents(lib):
         assert bp_id in lib, bp_id
     assert len(lib.filter("walker.pedestrian.*")) == 51
     assert lib.find("vehicle.yamaha.yzf").get_attribute("driver_id").restrict_to_recommended
+
+
+def test_dvs_keeps_carla_texts(lib):
+    dvs = lib.find("sensor.camera.dvs")
+    assert dvs.get_attribute("use_log").value == "True"  # CARLA writes "True"; as_bool lowers it
+    assert dvs.get_attribute("use_log").as_bool() is True
+    assert dvs.get_attribute("positive_threshold").as_float() == f32(0.3)
+    assert dvs.has_attribute("exposure_mode")  # the DVS is an RGB camera underneath
+    depth = lib.find("sensor.camera.depth")
+    assert not depth.has_attribute("exposure_mode") and len(depth) == 11

@@ -94,3 +94,12 @@ def test_walker_and_prop_boxes():
     assert cone.extent.z == pytest.approx(0.5858 / 2)
     with pytest.raises(BlueprintError, match="not a vehicle"):
         vehicle_model("walker.pedestrian.0001")
+
+
+def test_semantic_tags_by_base_type():
+    from world.vehicle_state import CityObjectLabel
+
+    assert vehicle_model("vehicle.tesla.model3").semantic_tag == CityObjectLabel.Car
+    assert vehicle_model("vehicle.mitsubishi.fusorosa").semantic_tag == CityObjectLabel.Bus
+    assert vehicle_model("vehicle.kawasaki.ninja").semantic_tag == CityObjectLabel.Motorcycle
+    assert vehicle_model("vehicle.nissan.patrol").mass == 2355.0  # logged by CARLA 0.9.12

@@ -132,10 +132,10 @@ _POST_PROCESS = [
 _DVS = [
     _variation("positive_threshold", FLOAT, "0.3"),
     _variation("negative_threshold", FLOAT, "0.3"),
-    _variation("sigma_positive_threshold", FLOAT, "0"),
-    _variation("sigma_negative_threshold", FLOAT, "0"),
+    _variation("sigma_positive_threshold", FLOAT, "0.0"),
+    _variation("sigma_negative_threshold", FLOAT, "0.0"),
     _variation("refractory_period_ns", INT, "0"),
-    _variation("use_log", BOOL, "true"),
+    _variation("use_log", BOOL, "True"),  # CARLA's text, capital T
     _variation("log_eps", FLOAT, "0.001"),
 ]
 

@@ -24,9 +24,11 @@ from world.errors import BlueprintError
 from world.geometry import BoundingBox, Location, Vector3D
 from world.model_dimensions import PEDESTRIAN_SIZES, PROP_SIZES, VEHICLE_SIZES
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.vehicle_state import CityObjectLabel
 
 __all__ = [
     "BASE_TYPES",
+    "SEMANTIC_TAGS",
     "VehicleModel",
     "prop_bounding_box",
     "vehicle_model",
@@ -34,6 +36,16 @@ __all__ = [
 ]
 
 BASE_TYPES = ("car", "truck", "van", "bus", "motorcycle", "bicycle")
+
+# The semantic tag of each base type (CARLA 0.9.14+ ids); a van is tagged as a truck.
+SEMANTIC_TAGS: dict[str, CityObjectLabel] = {
+    "car": CityObjectLabel.Car,
+    "truck": CityObjectLabel.Truck,
+    "van": CityObjectLabel.Truck,
+    "bus": CityObjectLabel.Bus,
+    "motorcycle": CityObjectLabel.Motorcycle,
+    "bicycle": CityObjectLabel.Bicycle,
+}
 
 Triple = tuple[float, float, float]
 
@@ -120,6 +132,15 @@ class VehicleModel:
     centre: Triple
     wheel_offsets: tuple[Triple, Triple, Triple, Triple]  # FL, FR, RL, RR, local, m
     _drive: _Drive
+
+    @property
+    def semantic_tag(self) -> CityObjectLabel:
+        return SEMANTIC_TAGS[self.base_type]
+
+    @property
+    def mass(self) -> float:
+        """Mass in kg (the physics control's)."""
+        return float(self._drive.mass)
 
     @property
     def wheel_radius(self) -> float:

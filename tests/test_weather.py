@@ -81,6 +81,8 @@ def test_clamped_puts_fields_in_range():
 def test_nan_refused():
     with pytest.raises(WorldError, match="fog_density"):
         WeatherParameters(fog_density=float("nan"))
+    with pytest.raises(WorldError, match="wetness: expected a number, found 'wet'"):
+        WeatherParameters(wetness="wet")
 
 
 def test_text_like_carla():

@@ -102,8 +102,9 @@ def _scaled(curve: list[tuple[float, float]], k: float) -> tuple[tuple[float, fl
     return tuple((rpm, torque * k) for rpm, torque in curve)
 
 
-# Values logged by CARLA 0.9.12 for vehicle.lincoln.mkz_2017 ("car") and
-# vehicle.nissan.patrol (used for "van", heavier); the rest are chosen.
+# "car": values logged by CARLA 0.9.12 for this blueprint (vehicle.lincoln.mkz_2017);
+# "patrol": values logged by CARLA 0.9.12 for this blueprint (vehicle.nissan.patrol),
+# whose drivetrain "van" reuses with a chosen mass; the other profiles are chosen.
 _PROFILES: dict[str, _Drive] = {
     "car": _Drive(tuple(_MKZ_TORQUE), 6500, 0.05, 3.21, tuple(_MKZ_GEARS), 1696, 0.3,
                   (0.6, 0.0, -0.3), 35.5, 800, 1600, 3, 20, 3000),

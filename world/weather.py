@@ -90,7 +90,10 @@ class WeatherParameters:
             setattr(self, name, values[name])
 
     def __setattr__(self, name: str, value: float) -> None:
-        number = float(np.float32(value))
+        try:
+            number = float(np.float32(value))
+        except (TypeError, ValueError):
+            number = math.nan
         if math.isnan(number):
             raise WorldError(f"WeatherParameters.{name}: expected a number, found {value!r}")
         object.__setattr__(self, name, number)

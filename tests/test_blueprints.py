@@ -214,3 +214,12 @@ def test_v2x_senders(lib):
     assert custom.has_attribute("path_loss_model") and not custom.has_attribute("gen_cam_min")
     # sensor_tick, role_name, 12 radio attributes; the CAM sender adds 3 rates and 14 noises.
     assert (len(custom), len(cam)) == (14, 31)
+
+
+def test_static_mesh_prop(lib):
+    mesh = lib.find("static.prop.mesh")
+    assert mesh.get_attribute("mass").value == ""  # CARLA's empty default
+    assert mesh.get_attribute("mass").as_float() == 0.0  # atof("") is 0
+    assert mesh.get_attribute("scale").as_float() == 1.0
+    assert mesh.get_attribute("role_name").as_str() == "default"  # a generic definition
+    assert lib.find("static.prop.streetbarrier").get_attribute("role_name").as_str() == "prop"

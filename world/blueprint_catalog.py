@@ -429,7 +429,12 @@ def _others() -> list[BlueprintDefinition]:
     return [
         _define(
             "static.prop.mesh",
-            [_role("prop"), _variation("mesh_path", STRING, ""), _variation("mass", FLOAT, "0.0")],
+            [
+                _DEFAULT_ROLE,
+                _variation("mesh_path", STRING, ""),
+                _variation("mass", FLOAT, ""),  # empty: atof reads 0, no physics
+                _variation("scale", FLOAT, "1.0f"),
+            ],
         ),
         _define(
             "static.trigger.friction",

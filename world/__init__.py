@@ -38,7 +38,7 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.weather import WeatherParameters, weather_preset
+from world.weather import WeatherParameters, weather_from_config, weather_preset
 
 __all__ = [
     "ActorAttribute",
@@ -77,5 +77,6 @@ __all__ = [
     "WheelPhysicsControl",
     "WorldError",
     "blueprint_library",
+    "weather_from_config",
     "weather_preset",
 ]

@@ -237,14 +237,12 @@ def walker_bounding_box(blueprint_id: str) -> BoundingBox:
 
 def prop_bounding_box(blueprint_id: str) -> BoundingBox:
     """A static.prop.* box standing on its origin."""
-    name = blueprint_id.removeprefix("static.prop.")
-    box = _lookup(
+    return _lookup(
         PROP_SIZES,
-        name,
+        blueprint_id.removeprefix("static.prop."),
         "prop",
         lambda s: BoundingBox(Location(0.0, 0.0, s[2] / 2), Vector3D(s[0] / 2, s[1] / 2, s[2] / 2)),
     )
-    return box
 
 
 def _lookup(table: dict, key: str, kind: str, make: Callable):

@@ -305,7 +305,9 @@ class VehicleEntry:
         return 2 if self.kind in ("motorcycle", "bicycle") else 4
 
 
-def _v(vid: str, base: str, gen: int, special: str = "", lights: bool = False, doors: bool = False):
+def _v(
+    vid: str, base: str, gen: int, special: str = "", lights: bool = False, doors: bool = False
+) -> VehicleEntry:
     return VehicleEntry(f"vehicle.{vid}", base, gen, special, lights, doors)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from world.blueprint_catalog import VEHICLES, VehicleEntry
 from world.errors import BlueprintError
@@ -48,6 +49,8 @@ SEMANTIC_TAGS: dict[str, CityObjectLabel] = {
 }
 
 Triple = tuple[float, float, float]
+T = TypeVar("T")
+R = TypeVar("R")
 
 # Box centres CARLA 0.9.12 logged (BoundingBox packets of the real log, cm -> m).
 _LOGGED_CENTRES: dict[str, Triple] = {
@@ -192,7 +195,9 @@ class VehicleModel:
         )
 
 
-def _wheel_offsets(entry: VehicleEntry, extent: Triple, centre: Triple, radius: float):
+def _wheel_offsets(
+    entry: VehicleEntry, extent: Triple, centre: Triple, radius: float
+) -> tuple[Triple, Triple, Triple, Triple]:
     if entry.id in _LOGGED_AXLES:
         front, rear, half_track = _LOGGED_AXLES[entry.id]
     else:
@@ -245,7 +250,7 @@ def prop_bounding_box(blueprint_id: str) -> BoundingBox:
     )
 
 
-def _lookup(table: dict, key: str, kind: str, make: Callable):
+def _lookup(table: dict[str, T], key: str, kind: str, make: Callable[[T], R]) -> R:
     if key not in table:
         raise BlueprintError(f"{key!r} is not a {kind} blueprint with a known body")
     return make(table[key])

@@ -224,7 +224,7 @@ class _FrameDumper:
         if not ended:
             extra["no_frame_end"] = True
         for pid in (*MAIN_ORDER, *ADDITIONAL_ORDER):
-            if pid in lists and pid not in _SCALARS:
+            if lists.get(pid) and pid not in _SCALARS:  # a missing list key means empty
                 out[CODECS[pid].key] = self._json[pid]
         if ended and not inner:
             out["bare"] = True

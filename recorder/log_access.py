@@ -16,7 +16,9 @@ from typing import overload
 
 import numpy as np
 
+from recorder.errors import LogFormatError
 from recorder.packet_ids import PacketId
+from recorder.packets import CODECS
 from recorder.reader import LogHeader, LogReader, RawPacket
 
 POSE_DTYPE = np.dtype(
@@ -149,36 +151,48 @@ class RecordedLog:
     def poses(self) -> np.ndarray:
         """Every Position record: frame, elapsed, id, x, y, z (metres), roll, pitch, yaw."""
         reader = self.reader
-        ue5 = reader.variant == "ue5"
+        dtype = _UE5_POSITION if reader.variant == "ue5" else CODECS[PacketId.Position].dtype
+        table = reader.packet_table
         index = reader.frame_index
-        chunks = []
-        frame_pos = []
-        for packet in reader.packets():
-            if packet.id == PacketId.Position:
-                if ue5:
-                    count = int.from_bytes(
-                        reader.data[packet.body_offset : packet.body_offset + 2], "little"
-                    )
-                    arr = np.frombuffer(reader.data, _UE5_POSITION, count, packet.body_offset + 2)
-                else:
-                    arr = reader.array(packet)
-                chunks.append(arr)
-                frame_pos.append(packet.offset)
-        out = np.zeros(sum(len(c) for c in chunks), POSE_DTYPE)
-        if not chunks:
-            return out
-        counts = np.array([len(c) for c in chunks])
-        which = np.searchsorted(index.offset, np.array(frame_pos), side="right") - 1
-        rows = np.repeat(which, counts)
-        valid = rows >= 0
-        out["frame"][valid] = index.frame_id[rows[valid]]
-        out["elapsed"][valid] = index.elapsed[rows[valid]]
-        data = np.concatenate(chunks)
-        out["id"] = data["id"]
-        location = data["location"].astype(np.float64) / 100.0
-        rotation = data["rotation"].astype(np.float64)
-        out["x"], out["y"], out["z"] = location.T
-        out["roll"], out["pitch"], out["yaw"] = rotation.T
+        rows = np.flatnonzero(table.id == PacketId.Position)
+        bodies = table.offset[rows] + 5
+        sizes = table.size[rows]
+        raw = np.frombuffer(reader.data, np.uint8)
+        counts = np.zeros(len(rows), np.int64)
+        has_count = sizes >= 2
+        b = bodies[has_count]
+        counts[has_count] = raw[b].astype(np.int64) | (raw[b + 1].astype(np.int64) << 8)
+        bad = np.flatnonzero(counts * dtype.itemsize + 2 != sizes)
+        if len(bad):
+            at = int(table.offset[rows[bad[0]]])
+            raise LogFormatError(
+                f"{reader.name}: Position packet of {int(sizes[bad[0]])} bytes does not hold "
+                f"its {int(counts[bad[0]])} records of {dtype.itemsize} bytes",
+                at,
+                reader.frame_at(at),
+            )
+        data = reader.data
+        cell = np.dtype((np.void, dtype.itemsize))  # raw cells concatenate without field work
+        views = [
+            np.frombuffer(data, cell, count, start)
+            for start, count in zip((bodies + 2).tolist(), counts.tolist(), strict=True)
+        ]
+        records = (np.concatenate(views) if views else np.zeros(0, cell)).view(dtype)
+        out = np.empty(len(records), POSE_DTYPE)
+        which = np.repeat(
+            np.searchsorted(index.offset, table.offset[rows], side="right") - 1, counts
+        )
+        inside = which >= 0  # a Position before the first FrameStart has frame 0, elapsed 0
+        safe = np.where(inside, which, 0)
+        out["frame"] = np.where(inside, index.frame_id[safe] if len(index) else 0, 0)
+        out["elapsed"] = np.where(inside, index.elapsed[safe] if len(index) else 0.0, 0.0)
+        out["id"] = records["id"]
+        location = records["location"]
+        rotation = records["rotation"]
+        for axis, name in enumerate(("x", "y", "z")):
+            out[name] = location[:, axis].astype(np.float64) / 100.0
+        for axis, name in enumerate(("roll", "pitch", "yaw")):
+            out[name] = rotation[:, axis]
         return out
 
     def trajectory(self, actor_id: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from recorder.packets.position import POSITION
 MAGIC = "CARLA_RECORDER"
 _PACKET_HEAD = struct.Struct("<BI")
 _U16 = struct.Struct("<H")
+_U32 = struct.Struct("<I")
 _U64 = struct.Struct("<Q")
 _I64 = struct.Struct("<q")
 # The Position record of CARLA 0.10 (UE5): the id and six doubles.
@@ -63,9 +64,25 @@ class FrameIndex:
     elapsed: np.ndarray
     offset: np.ndarray
     end: np.ndarray
+    ascending: bool = True
 
     def __len__(self) -> int:
         return len(self.frame_id)
+
+
+@dataclass(frozen=True)
+class PacketTable:
+    """Every packet of the readable log: byte offset, id byte and body size (numpy arrays).
+
+    A packet's body starts at `offset + 5`.
+    """
+
+    offset: np.ndarray
+    id: np.ndarray
+    size: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.offset)
 
 
 class LogReader:
@@ -167,25 +184,67 @@ class LogReader:
     # -- frames -----------------------------------------------------------------------------
 
     @cached_property
+    def packet_table(self) -> PacketTable:
+        """Every packet's offset, id and size as numpy arrays, from one tight pass.
+
+        A log whose sizes do not chain up to its end is walked again with the checked
+        `packets()`, which raises the LogFormatError naming the bad packet.
+        """
+        data = self.data
+        end = self._end
+        offset = self.header.end_offset
+        offsets: list[int] = []
+        append = offsets.append
+        size_at = _U32.unpack_from
+        try:
+            while offset < end:
+                append(offset)
+                offset += 5 + size_at(data, offset + 1)[0]
+        except struct.error:
+            offset = end + 1
+        if offset != end:
+            for _ in self.packets():
+                pass
+            raise self._error("packet sizes do not chain to the end", offset)  # pragma: no cover
+        at = np.asarray(offsets, dtype=np.int64)
+        raw = np.frombuffer(data, np.uint8)
+        sizes = raw[(at + 1)[:, None] + np.arange(4)].copy().view("<u4").reshape(-1)
+        return PacketTable(at, raw[at].copy(), sizes.astype(np.int64))
+
+    @cached_property
     def frame_index(self) -> FrameIndex:
-        """One pass over the packets: each FrameStart's id, duration, elapsed time and offset."""
-        starts = []
-        for packet in self.packets():
-            if packet.id == 0:
-                if packet.size != FRAME_START.size:
-                    raise self._error(
-                        f"FrameStart packet of {packet.size} bytes, expected {FRAME_START.size}",
-                        packet.offset,
-                    )
-                starts.append(packet.offset)
-        offsets = np.asarray(starts, dtype=np.int64)
+        """Each FrameStart's id, duration, elapsed time and offset (from `packet_table`)."""
+        table = self.packet_table
+        rows = np.flatnonzero(table.id == PacketId.FrameStart)
+        wrong = rows[table.size[rows] != FRAME_START.size]
+        if len(wrong):
+            at = int(table.offset[wrong[0]])
+            raise self._error(
+                f"FrameStart packet of {int(table.size[wrong[0]])} bytes, "
+                f"expected {FRAME_START.size}",
+                at,
+                self._frame_before(table, rows, at),
+            )
+        offsets = table.offset[rows]
         raw = np.frombuffer(self.data, np.uint8)
         cells = raw[(offsets + 5)[:, None] + np.arange(FRAME_START.size)]
         frames = np.ascontiguousarray(cells).view(FRAME_START.dtype).reshape(-1)
         ends = np.append(offsets[1:], self._end).astype(np.int64)
+        ids = frames["id"].copy()
         return FrameIndex(
-            frames["id"].copy(), frames["duration"].copy(), frames["elapsed"].copy(), offsets, ends
+            ids,
+            frames["duration"].copy(),
+            frames["elapsed"].copy(),
+            offsets,
+            ends,
+            bool(np.all(ids[1:] > ids[:-1])),
         )
+
+    def _frame_before(self, table: PacketTable, rows: np.ndarray, offset: int) -> int | None:
+        before = [int(r) for r in rows if table.offset[r] < offset and table.size[r] >= 8]
+        if not before:
+            return None
+        return _U64.unpack_from(self.data, int(table.offset[before[-1]]) + 5)[0]
 
     def frame_at(self, offset: int) -> int | None:
         """The id of the frame that holds byte `offset` (None before the first frame, or when
@@ -201,8 +260,10 @@ class LogReader:
         """The byte offset of frame `frame_id`'s FrameStart; clears the failed-string flag."""
         index = self.frame_index
         ids = index.frame_id
-        if len(ids) > 1 and np.all(ids[1:] > ids[:-1]):
-            pos = int(np.searchsorted(ids, frame_id))
+        if not 0 <= frame_id < 1 << 64:
+            pos = len(ids)
+        elif index.ascending:
+            pos = int(ids.searchsorted(np.uint64(frame_id)))
         else:
             hits = np.flatnonzero(ids == frame_id)
             pos = int(hits[0]) if len(hits) else len(ids)

@@ -2,6 +2,9 @@
 
 from recorder.errors import LogFormatError, RecorderError
 from recorder.packet_ids import PacketId
+from recorder.query_blocked import query_blocked
+from recorder.query_collisions import query_collisions
+from recorder.query_info import query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
 
 __all__ = [
@@ -12,4 +15,7 @@ __all__ = [
     "PacketId",
     "RawPacket",
     "RecorderError",
+    "query_blocked",
+    "query_collisions",
+    "query_info",
 ]

@@ -50,7 +50,7 @@ def test_general_matches_python_percent_g_on_random_floats():
     )
     floats = values.astype(np.float32).astype(np.float64)
     for v in [*values.tolist(), *floats.tolist()]:
-        assert c_general(v) == "%g" % v
+        assert c_general(v) == "%g" % v  # noqa: UP031 (printf semantics on purpose)
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_general_matches_python_percent_g_on_random_floats():
 )
 def test_fixed(value, precision, width, text):
     assert c_fixed(value, precision, width) == text
-    assert text == "%*.*f" % (width, precision, value)
+    assert text == "%*.*f" % (width, precision, value)  # noqa: UP031
 
 
 def test_padding_counts_utf8_bytes():

@@ -63,9 +63,11 @@ def _row(time: float, actor: int, name: str, duration: float) -> str:
 
 
 def _distance(anchor: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """UE4's `FVector::Dist(anchor, p)` in float32, as float64 for comparing with a double."""
-    d = points - anchor
-    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2]).astype(np.float64)
+    """UE4's `FVector::Dist(anchor, p)` for each row of points (anchor one row or one per
+    point), in float32 as UE4 does it, then as float64 for comparing with a double."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = points - anchor
+        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2]).astype(np.float64)
 
 
 def query_blocked(
@@ -195,7 +197,7 @@ def _segment(
     elapsed = positions.elapsed[records]
     duration = positions.duration[records]
     origin = np.zeros((1, 3), np.float32)
-    step = _pair_distance(np.concatenate([origin, xyz[:-1]]), xyz)
+    step = _distance(np.concatenate([origin, xyz[:-1]]), xyz)
     starts = np.flatnonzero(step < min_distance)
     count = len(records)
     i = 0
@@ -254,9 +256,3 @@ def _segment_exact(
             stopped = 0.0
             last = point
     return _Final(time, stopped)
-
-
-def _pair_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """UE4's float `FVector::Dist(a[i], b[i])` row by row, as float64."""
-    d = b - a
-    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2]).astype(np.float64)

@@ -50,7 +50,7 @@ class PacketTable:
     def frame_at(self, packet: int) -> int | None:
         """The frame id holding packet number `packet`, for error messages."""
         index = int(self.frame[packet])
-        return int(self.frame_id[index]) if index >= 0 else None
+        return int(self.frame_id[index]) if 0 <= index < len(self.frame_id) else None
 
     def raw(self, packet: int) -> RawPacket:
         """Packet number `packet` as the reader's RawPacket."""
@@ -128,12 +128,6 @@ def packet_table(reader: LogReader) -> PacketTable:
         empty,
         empty,
     )
-    if len(ids_a) and ids_a[-1] != PacketId.FrameEnd:
-        raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(int(ids_a[-1]))}, "
-            "not FrameEnd (read it leniently to stop at the last complete frame)",
-            len(ids_a) - 1,
-        )
     starts = np.flatnonzero(is_start)
     bad = np.flatnonzero(table.size[starts] != _FRAME_START.size)
     if len(bad):
@@ -147,6 +141,12 @@ def packet_table(reader: LogReader) -> PacketTable:
     table.frame_id = frames["id"].copy()
     table.duration = frames["duration"].copy()
     table.elapsed = frames["elapsed"].copy()
+    if len(ids_a) and ids_a[-1] != PacketId.FrameEnd:
+        raise table.error(
+            f"the log ends inside a frame: its last packet is {_name(int(ids_a[-1]))}, "
+            "not FrameEnd (read it leniently to stop at the last complete frame)",
+            len(ids_a) - 1,
+        )
     return table
 
 

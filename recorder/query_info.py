@@ -28,6 +28,7 @@ from recorder.query_common import (
     c_text,
     closing_text,
     header_text,
+    last_frame,
     packet_table,
 )
 
@@ -115,13 +116,11 @@ def query_info(
     picked = range(len(table.ids)) if show_all else np.flatnonzero(np.isin(table.ids, _EVENT_IDS))
     for p in picked if show_all else picked.tolist():
         printer.packet(p)
-    frame_id, elapsed = 0, 0.0
     if len(table.ids):
         printer.packet(len(table.ids) - 1, again=True)  # the failed read keeps the last id
-        frame_id, elapsed = int(table.frame_id[-1]), float(table.elapsed[-1])
     elif show_all:
         printer.out.append("Frame 0 at 0 seconds\n")
-    return text + "".join(printer.out) + closing_text(frame_id, elapsed)
+    return text + "".join(printer.out) + closing_text(*last_frame(table))
 
 
 class _Printer:
@@ -319,7 +318,8 @@ def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def _centre_of_mass(x: float) -> float:
     """rpc metres -> UE centimetres -> rpc metres, in float arithmetic."""
-    return float(_F32(1e-2) * (_F32(1e2) * _F32(x)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(_F32(1e-2) * (_F32(1e2) * _F32(x)))
 
 
 def _g(values) -> str:

@@ -1,0 +1,214 @@
+"""Python access to a log for analysis: `open_log(path)` -> `RecordedLog`.
+
+Frames are read lazily from the frame index; actors come from the EventAdd/EventDel packets;
+poses and trajectories are numpy structured arrays built from all Position packets at once, in
+CARLA's units converted to lockstep's: metres and degrees.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import overload
+
+import numpy as np
+
+from recorder.packet_ids import PacketId
+from recorder.reader import LogHeader, LogReader, RawPacket
+
+POSE_DTYPE = np.dtype(
+    [
+        ("frame", "<u8"),
+        ("elapsed", "<f8"),
+        ("id", "<u4"),
+        ("x", "<f8"),
+        ("y", "<f8"),
+        ("z", "<f8"),
+        ("roll", "<f8"),
+        ("pitch", "<f8"),
+        ("yaw", "<f8"),
+    ]
+)
+TRAJECTORY_FIELDS = ["frame", "elapsed", "x", "y", "z", "roll", "pitch", "yaw"]
+# CARLA 0.10 (UE5) writes the Position record's vectors as doubles.
+_UE5_POSITION = np.dtype([("id", "<u4"), ("location", "<f8", (3,)), ("rotation", "<f8", (3,))])
+_CSV_HEADER = ["frame", "elapsed", "id", "type", "blueprint", *TRAJECTORY_FIELDS[2:]]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a log: its id, duration (-1 for the last), elapsed time and byte range."""
+
+    reader: LogReader = field(repr=False)
+    id: int
+    duration: float
+    elapsed: float
+    offset: int
+    end: int
+
+    def packets(self) -> Iterator[RawPacket]:
+        for packet in self.reader.packets(self.offset):
+            if packet.offset >= self.end:
+                return
+            yield packet
+
+    def records(self, packet_id: PacketId) -> list:
+        """The records of every packet of that kind in the frame, in file order."""
+        out: list = []
+        for packet in self.packets():
+            if packet.id == packet_id:
+                out.extend(self.reader.records(packet))
+        return out
+
+
+class FrameList(Sequence[Frame]):
+    """The frames of a log, made on demand from the frame index."""
+
+    def __init__(self, reader: LogReader):
+        self._reader = reader
+        self._index = reader.frame_index
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    @overload
+    def __getitem__(self, i: int) -> Frame: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Frame]: ...
+    def __getitem__(self, i: int | slice) -> Frame | list[Frame]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        ix = self._index
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"frame {i} out of {len(self)}")
+        return Frame(
+            self._reader,
+            int(ix.frame_id[i]),
+            float(ix.duration[i]),
+            float(ix.elapsed[i]),
+            int(ix.offset[i]),
+            int(ix.end[i]),
+        )
+
+
+@dataclass
+class ActorInfo:
+    """An actor as the log knows it; `last_frame` is its EventDel frame or the log's last."""
+
+    id: int
+    type: int
+    blueprint: str
+    attributes: dict[str, str]
+    first_frame: int
+    last_frame: int
+
+
+class RecordedLog:
+    """A CARLA log opened for analysis (see `open_log`)."""
+
+    def __init__(self, source: str | Path | bytes, *, lenient: bool = False):
+        self.reader = LogReader(source, lenient=lenient)
+
+    @property
+    def header(self) -> LogHeader:
+        return self.reader.header
+
+    @cached_property
+    def frames(self) -> FrameList:
+        return FrameList(self.reader)
+
+    @cached_property
+    def actors(self) -> list[ActorInfo]:
+        """Every actor added, in the order of its EventAdd (an id reused later is a new entry)."""
+        reader = self.reader
+        index = reader.frame_index
+        last = int(index.frame_id[-1]) if len(index) else 0
+        actors: list[ActorInfo] = []
+        alive: dict[int, ActorInfo] = {}
+        frame = 0
+        for packet in reader.packets():
+            if packet.id == PacketId.FrameStart:
+                frame = reader.records(packet)[0].id
+            elif packet.id == PacketId.EventAdd:
+                for r in reader.records(packet):
+                    attrs = {a.id: a.value for a in r.attributes}
+                    info = ActorInfo(r.id, r.type, r.blueprint, attrs, frame, last)
+                    actors.append(info)
+                    alive[r.id] = info
+            elif packet.id == PacketId.EventDel:
+                for r in reader.records(packet):
+                    if r.id in alive:
+                        alive.pop(r.id).last_frame = frame
+        return actors
+
+    def poses(self) -> np.ndarray:
+        """Every Position record: frame, elapsed, id, x, y, z (metres), roll, pitch, yaw."""
+        reader = self.reader
+        ue5 = reader.variant == "ue5"
+        index = reader.frame_index
+        chunks = []
+        frame_pos = []
+        for packet in reader.packets():
+            if packet.id == PacketId.Position:
+                if ue5:
+                    count = int.from_bytes(
+                        reader.data[packet.body_offset : packet.body_offset + 2], "little"
+                    )
+                    arr = np.frombuffer(reader.data, _UE5_POSITION, count, packet.body_offset + 2)
+                else:
+                    arr = reader.array(packet)
+                chunks.append(arr)
+                frame_pos.append(packet.offset)
+        out = np.zeros(sum(len(c) for c in chunks), POSE_DTYPE)
+        if not chunks:
+            return out
+        counts = np.array([len(c) for c in chunks])
+        which = np.searchsorted(index.offset, np.array(frame_pos), side="right") - 1
+        rows = np.repeat(which, counts)
+        valid = rows >= 0
+        out["frame"][valid] = index.frame_id[rows[valid]]
+        out["elapsed"][valid] = index.elapsed[rows[valid]]
+        data = np.concatenate(chunks)
+        out["id"] = data["id"]
+        location = data["location"].astype(np.float64) / 100.0
+        rotation = data["rotation"].astype(np.float64)
+        out["x"], out["y"], out["z"] = location.T
+        out["roll"], out["pitch"], out["yaw"] = rotation.T
+        return out
+
+    def trajectory(self, actor_id: int) -> np.ndarray:
+        """One actor's poses: frame, elapsed, x, y, z (metres), roll, pitch, yaw (degrees)."""
+        poses = self._poses
+        return np.ascontiguousarray(poses[poses["id"] == actor_id][TRAJECTORY_FIELDS])
+
+    def trajectories(self) -> dict[int, np.ndarray]:
+        """Every actor's trajectory, by actor id (ids in first-appearance order)."""
+        poses = self._poses
+        ids, first = np.unique(poses["id"], return_index=True)
+        return {int(i): self.trajectory(int(i)) for i in ids[np.argsort(first)]}
+
+    @cached_property
+    def _poses(self) -> np.ndarray:
+        return self.poses()
+
+    def export_csv(self, path: str | Path) -> int:
+        """Writes one row per actor per frame (its pose); returns the number of rows."""
+        poses = self._poses
+        kinds = {a.id: (a.type, a.blueprint) for a in self.actors}
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            out = csv.writer(f)
+            out.writerow(_CSV_HEADER)
+            for row in poses.tolist():
+                kind, blueprint = kinds.get(row[2], ("", ""))
+                out.writerow([row[0], repr(row[1]), row[2], kind, blueprint, *map(repr, row[3:])])
+        return len(poses)
+
+
+def open_log(path: str | Path | bytes, *, lenient: bool = False) -> RecordedLog:
+    """A CARLA log for analysis: `header`, `frames`, `actors`, `poses()`, `trajectory(id)`."""
+    return RecordedLog(path, lenient=lenient)

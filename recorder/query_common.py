@@ -1,0 +1,169 @@
+"""What CARLA's three log queries share: opening the log, the header text, the packet table.
+
+Each query (CarlaRecorderQuery.cpp) opens the file, prints the header (or `File is not a
+CARLA recorder` when the magic differs) and reads packets until the stream fails. The
+stream fails only on a read past the end, so the last packet header is read twice: the
+second read fails and leaves the last packet's id in place (a FrameEnd in every complete
+log). In a log with no packet at all, the zero-initialised header id is FrameStart and
+the frame is the zero frame. These are kept; a truncated or corrupt log instead raises
+`LogFormatError` naming the byte offset and the frame.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from recorder.cformat import c_date, c_general
+from recorder.errors import LogFormatError
+from recorder.hash_order import LIBRARIES
+from recorder.packet_ids import PacketId
+from recorder.packets.base import unpack_string
+from recorder.reader import MAGIC, LogReader, RawPacket
+
+Source = str | Path | bytes | bytearray | memoryview
+NOT_A_RECORDER = "File is not a CARLA recorder\n"
+_FRAME_START = struct.Struct("<Qdd")
+_FRAME_DTYPE = np.dtype([("id", "<u8"), ("duration", "<f8"), ("elapsed", "<f8")])
+
+
+@dataclass
+class PacketTable:
+    """Every packet of a log in file order: id, body offset, body size, frame number.
+
+    `frame` is the index (0-based) of the FrameStart at or before the packet, -1 before the
+    first one; `frames` holds each FrameStart's (id, duration, elapsed).
+    """
+
+    reader: LogReader
+    ids: np.ndarray
+    body: np.ndarray
+    size: np.ndarray
+    frame: np.ndarray
+    frame_id: np.ndarray
+    duration: np.ndarray
+    elapsed: np.ndarray
+
+    def frame_at(self, packet: int) -> int | None:
+        """The frame id holding packet number `packet`, for error messages."""
+        index = int(self.frame[packet])
+        return int(self.frame_id[index]) if 0 <= index < len(self.frame_id) else None
+
+    def raw(self, packet: int) -> RawPacket:
+        """Packet number `packet` as the reader's RawPacket."""
+        body = int(self.body[packet])
+        return RawPacket(body - 5, int(self.ids[packet]), body, int(self.size[packet]))
+
+    def error(self, message: str, packet: int) -> LogFormatError:
+        offset = int(self.body[packet]) - 5
+        return LogFormatError(f"{self.reader.name}: {message}", offset, self.frame_at(packet))
+
+
+def check_library(library: str) -> str:
+    if library not in LIBRARIES:
+        raise ValueError(f"order must be one of {LIBRARIES}, not {library!r}")
+    return library
+
+
+def c_text(text: str) -> str:
+    """An FString as TCHAR_TO_UTF8 gives it back: the text up to an embedded NUL."""
+    nul = text.find("\0")
+    return text if nul < 0 else text[:nul]
+
+
+def open_log(source: Source) -> tuple[bytes, str]:
+    """The log's bytes and the name errors use."""
+    if isinstance(source, str | Path):
+        return Path(source).read_bytes(), str(source)
+    return bytes(source), "<bytes>"
+
+
+def header_text(
+    source: Source, local_time: bool = False, lenient: bool = False
+) -> tuple[str, LogReader | None]:
+    """CARLA's header lines and a reader over the packets (None when the magic differs).
+
+    `lenient` reads up to the last complete frame of a truncated log.
+    """
+    data, name = open_log(source)
+    if len(data) < 2:
+        raise LogFormatError(f"{name}: log of {len(data)} bytes has no header", 0)
+    try:
+        magic, _ = unpack_string(data, 2, len(data))
+    except LogFormatError as exc:
+        raise LogFormatError(f"{name}: header ends inside its magic", 2) from exc
+    if c_text(magic).encode("utf-8", "surrogateescape").lower() != MAGIC.lower().encode():
+        return NOT_A_RECORDER, None
+    reader = LogReader(data, lenient=lenient)
+    reader.name = name
+    header = reader.header
+    try:
+        date = c_date(header.date, local_time)
+    except ValueError as exc:
+        raise LogFormatError(f"{name}: {exc}", header.end_offset) from None
+    text = f"Version: {header.version}\nMap: {c_text(header.map_name)}\nDate: {date}\n\n"
+    return text, reader
+
+
+def packet_table(reader: LogReader) -> PacketTable:
+    """One pass over the packets (sizes checked by the reader), plus each frame's numbers."""
+    ids, body, size = [], [], []
+    for packet in reader.packets():
+        ids.append(packet.id)
+        body.append(packet.body_offset)
+        size.append(packet.size)
+    ids_a = np.array(ids, dtype=np.uint8)
+    is_start = ids_a == PacketId.FrameStart
+    empty = np.zeros(0)
+    table = PacketTable(
+        reader,
+        ids_a,
+        np.array(body, dtype=np.int64),
+        np.array(size, dtype=np.int64),
+        np.cumsum(is_start) - 1,
+        np.zeros(0, np.uint64),
+        empty,
+        empty,
+    )
+    starts = np.flatnonzero(is_start)
+    bad = np.flatnonzero(table.size[starts] != _FRAME_START.size)
+    if len(bad):
+        packet = int(starts[bad[0]])
+        raise table.error(
+            f"FrameStart packet of {int(table.size[packet])} bytes, expected 24", packet
+        )
+    raw = np.frombuffer(reader.data, np.uint8)
+    cells = raw[table.body[starts][:, None] + np.arange(_FRAME_START.size)]
+    frames = np.ascontiguousarray(cells).view(_FRAME_DTYPE).reshape(-1)
+    table.frame_id = frames["id"].copy()
+    table.duration = frames["duration"].copy()
+    table.elapsed = frames["elapsed"].copy()
+    if len(ids_a) and ids_a[-1] != PacketId.FrameEnd:
+        raise table.error(
+            f"the log ends inside a frame: its last packet is {_name(int(ids_a[-1]))}, "
+            "not FrameEnd (read it leniently to stop at the last complete frame)",
+            len(ids_a) - 1,
+        )
+    return table
+
+
+def closing_text(frame_id: int, elapsed: float) -> str:
+    """The lines every query ends with."""
+    return f"\nFrames: {frame_id}\nDuration: {c_general(elapsed)} seconds\n"
+
+
+def last_frame(table: PacketTable) -> tuple[int, float]:
+    """The frame the query's loop ends with (the zero frame in a log without frames)."""
+    if len(table.frame_id) == 0:
+        return 0, 0.0
+    return int(table.frame_id[-1]), float(table.elapsed[-1])
+
+
+def _name(pid: int) -> str:
+    try:
+        return PacketId(pid).name
+    except ValueError:
+        return f"packet id {pid}"

@@ -1,0 +1,377 @@
+"""CARLA's file-info query (`QueryInfo`, `client.show_recorder_file_info`), text exact.
+
+Without `show_all` it lists each frame's events (actors made and removed, parents,
+collisions, weather); with it, every packet it knows and every frame. CARLA's quirks kept:
+
+* a newline at every FrameEnd, and the last FrameEnd read twice, so the text ends with one
+  more blank line before `Frames:`; a log with no frame shows `Frame 0 at 0 seconds`;
+* a VehicleDoor value outside 0-6 prints `  Doors opened: ` with no newline;
+* lights print in CARLA's order (Interior before Fog); bits above 1024 are ignored;
+* PhysicsControl prints after CARLA's rpc -> UE -> rpc round trip: the curves re-sorted by
+  FRichCurve::AddKey, `center_of_mass` as `1e-2f * (1e2f * x)`, `gear_switch_time` the rpc
+  default 0.5 (it is not in the file).
+
+Where CARLA misreads 0.9.10's 36-byte wheels, the wheel size is taken from the packet size
+and the right text printed. Fixed-size records are formatted a packet at a time from numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.recfunctions import structured_to_unstructured
+
+from recorder.cformat import c_general, general_rows
+from recorder.packet_ids import PacketId
+from recorder.query_common import (
+    PacketTable,
+    Source,
+    c_text,
+    closing_text,
+    header_text,
+    last_frame,
+    packet_table,
+)
+
+_EVENT_IDS = (
+    PacketId.FrameStart,
+    PacketId.FrameEnd,
+    PacketId.EventAdd,
+    PacketId.EventDel,
+    PacketId.EventParent,
+    PacketId.Collision,
+    PacketId.Weather,
+)
+_DOORS = ("Front Left", "Front Right", "Rear Left", "Rear Right", "Hood", "Trunk", "All")
+# (bit, name) in the order CARLA lists enabled lights.
+_LIGHTS = (
+    (1, "Position"),
+    (2, "LowBeam"),
+    (4, "HighBeam"),
+    (8, "Brake"),
+    (16, "RightBlinker"),
+    (32, "LeftBlinker"),
+    (64, "Reverse"),
+    (256, "Interior"),
+    (128, "Fog"),
+    (512, "Special1"),
+    (1024, "Special2"),
+)
+_WEATHER = (
+    "Cloudiness",
+    "Precipitation",
+    "PrecipitationDeposits",
+    "WindIntensity",
+    "SunAzimuthAngle",
+    "SunAltitudeAngle",
+    "FogDensity",
+    "FogDistance",
+    "FogFalloff",
+    "Wetness",
+    "ScatteringIntensity",
+    "MieScatteringScale",
+    "RayleighScatteringScale",
+    "DustStorm",
+)
+_WEATHER_ROW = " ".join(f"{name}: %g" for name in _WEATHER)
+_WEATHER_ROW = "  " + _WEATHER_ROW + "\n"
+_VECTORS = " Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n"
+# Fixed-size packets printed a packet at a time: (title, row template with the record's
+# fields in dtype order).
+_BULK = {
+    PacketId.Position: (" Positions: ", "  Id: %d" + _VECTORS),
+    PacketId.AnimVehicle: (
+        " Vehicle animations: ",
+        "  Id: %d Steering: %g Throttle: %g Brake: %g Handbrake: %d Gear: %d\n",
+    ),
+    PacketId.AnimWalker: (" Walker animations: ", "  Id: %d speed: %g\n"),
+    PacketId.Kinematics: (
+        " Dynamic actors: ",
+        "  Id: %d linear_velocity: (%g, %g, %g) angular_velocity: (%g, %g, %g)\n",
+    ),
+    PacketId.BoundingBox: (
+        " Actor bounding boxes: ",
+        "  Id: %d origin: (%g, %g, %g) extension: (%g, %g, %g)\n",
+    ),
+    PacketId.TriggerVolume: (
+        " Actor trigger volumes: ",
+        "  Id: %d origin: (%g, %g, %g) extension: (%g, %g, %g)\n",
+    ),
+    PacketId.TrafficLightTime: (
+        " Traffic Light time events: ",
+        "  Id: %d green_time: %g yellow_time: %g red_time: %g\n",
+    ),
+}
+_F32 = np.float32
+
+
+def query_info(
+    source: Source, show_all: bool = False, *, local_time: bool = False, lenient: bool = False
+) -> str:
+    """The file-info query's text for a log (path or bytes)."""
+    text, reader = header_text(source, local_time, lenient)
+    if reader is None:
+        return text
+    table = packet_table(reader)
+    printer = _Printer(table, show_all)
+    picked = range(len(table.ids)) if show_all else np.flatnonzero(np.isin(table.ids, _EVENT_IDS))
+    for p in picked if show_all else picked.tolist():
+        printer.packet(p)
+    if len(table.ids):
+        printer.packet(len(table.ids) - 1, again=True)  # the failed read keeps the last id
+    elif show_all:
+        printer.out.append("Frame 0 at 0 seconds\n")
+    return text + "".join(printer.out) + closing_text(*last_frame(table))
+
+
+class _Printer:
+    """CARLA's QueryInfo switch, one packet at a time, into a list of text pieces."""
+
+    def __init__(self, table: PacketTable, show_all: bool):
+        self.table = table
+        self.reader = table.reader
+        self.show_all = show_all
+        self.out: list[str] = []
+        self.frame_printed = False
+
+    def frame_line(self, p: int) -> None:
+        index = int(self.table.frame[p])
+        if index < 0:
+            frame_id, elapsed = 0, 0.0
+        else:
+            frame_id, elapsed = int(self.table.frame_id[index]), float(self.table.elapsed[index])
+        self.out.append(f"Frame {frame_id} at {c_general(elapsed)} seconds\n")
+        self.frame_printed = True
+
+    def counted(self, p: int, count: int) -> None:
+        if count > 0 and not self.frame_printed:
+            self.frame_line(p)
+
+    def packet(self, p: int, again: bool = False) -> None:
+        pid = int(self.table.ids[p])
+        if pid == PacketId.FrameEnd:
+            self.out.append("\n")
+            return
+        if again:
+            # A complete log ends with a FrameEnd (packet_table checks it).
+            return
+        if pid == PacketId.FrameStart:
+            self.frame_printed = False
+            if self.show_all:
+                self.frame_line(p)
+            return
+        handler = _HANDLERS.get(pid)
+        if handler is not None:
+            handler(self, p, self.table.raw(p))
+        elif self.show_all and pid in _BULK:
+            self.bulk(p, pid)
+
+    def bulk(self, p: int, pid: int) -> None:
+        array = self.reader.array(self.table.raw(p))
+        title, row = _BULK[PacketId(pid)]
+        self.counted(p, len(array))
+        self.out.append(f"{title}{len(array)}\n")
+        if len(array):
+            self.out.append(general_rows(row, structured_to_unstructured(array, np.float64)))
+
+    def event_add(self, p: int, packet) -> None:
+        records = self.reader.records(packet)
+        self.counted(p, len(records))
+        out = self.out
+        for r in records:
+            x, y, z = (c_general(v) for v in r.location)
+            out.append(f" Create {r.id}: {c_text(r.blueprint)} ({r.type}) at ({x}, {y}, {z})\n")
+            for attribute in r.attributes:
+                out.append(f"  {c_text(attribute.id)} = {c_text(attribute.value)}\n")
+
+    def event_del(self, p: int, packet) -> None:
+        ids = self.reader.array(packet)["id"].tolist()
+        self.counted(p, len(ids))
+        self.out.extend(f" Destroy {i}\n" for i in ids)
+
+    def event_parent(self, p: int, packet) -> None:
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        for child, parent in array[["id", "parent"]].tolist():
+            self.out.append(f" Parenting {child} with {parent} (parent)\n")
+
+    def collision(self, p: int, packet) -> None:
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        for cid, id1, id2, hero1, hero2 in array[["id", "id1", "id2", "hero1", "hero2"]].tolist():
+            first = " (hero) " if hero1 else ""
+            second = " (hero) " if hero2 else ""
+            self.out.append(f" Collision id {cid} between {id1}{first} with {id2}{second}\n")
+
+    def weather(self, p: int, packet) -> None:
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        self.out.append(f" Weathers: {len(array)}\n")
+        if len(array):
+            self.out.append(
+                general_rows(_WEATHER_ROW, structured_to_unstructured(array, np.float64))
+            )
+
+    def state(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        self.out.append(f" State traffic lights: {len(array)}\n")
+        for sid, frozen, elapsed, state in array[["id", "frozen", "elapsed", "state"]].tolist():
+            shown = bytes([(0x30 + state) & 0xFF]).decode("utf-8", "surrogateescape")
+            self.out.append(
+                f"  Id: {sid} state: {shown} frozen: {int(bool(frozen))} "
+                f"elapsedTime: {c_general(elapsed)}\n"
+            )
+
+    def vehicle_door(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        self.out.append(f" Vehicle door animations: {len(array)}\n")
+        for vid, door in array[["id", "doors"]].tolist():
+            self.out.append(f"  Id: {vid}\n  Doors opened: ")
+            if door < len(_DOORS):
+                self.out.append(f" {_DOORS[door]} \n")
+
+    def vehicle_light(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        array = self.reader.array(packet)
+        self.counted(p, len(array))
+        self.out.append(f" Vehicle light animations: {len(array)}\n")
+        for lid, flags in array[["id", "state"]].tolist():
+            names = " ".join(name for bit, name in _LIGHTS if flags & bit) or "None"
+            self.out.append(f"  Id: {lid} {names}\n")
+
+    def scene_light(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        records = self.reader.records(packet)
+        self.counted(p, len(records))
+        self.out.append(f" Scene light changes: {len(records)}\n")
+        for r in records:
+            red, green, blue = (c_general(v) for v in r.color[:3])
+            self.out.append(
+                f"  Id: {r.id} enabled: {'True' if r.on else 'False'} intensity: "
+                f"{c_general(r.intensity)} RGB_color: ({red}, {green}, {blue})\n"
+            )
+
+    def platform_time(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        if not self.frame_printed:
+            self.frame_line(p)
+        (record,) = self.reader.records(packet)
+        self.out.append(f" Current platform time: {c_general(record.time)}\n")
+
+    def physics_control(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        records = self.reader.records(packet)
+        self.counted(p, len(records))
+        self.out.append(f" Physics Control events: {len(records)}\n")
+        for r in records:
+            self.out.append(_physics_text(r))
+
+    def walker_bones(self, p: int, packet) -> None:
+        if not self.show_all:
+            return
+        records = self.reader.records(packet)
+        self.counted(p, len(records))
+        out = self.out
+        out.append(f" Walkers Bones: {len(records)}\n")
+        for r in records:
+            out.append(f"  Id: {r.id}\n")
+            for bone in r.bones:
+                loc = ", ".join(c_general(v) for v in bone.location)
+                rot = ", ".join(c_general(v) for v in bone.rotation)
+                out.append(f'     Bone: "{c_text(bone.name)}" relative: Loc({loc}) Rot({rot})\n')
+
+
+_HANDLERS = {
+    PacketId.EventAdd: _Printer.event_add,
+    PacketId.EventDel: _Printer.event_del,
+    PacketId.EventParent: _Printer.event_parent,
+    PacketId.Collision: _Printer.collision,
+    PacketId.Weather: _Printer.weather,
+    PacketId.State: _Printer.state,
+    PacketId.VehicleDoor: _Printer.vehicle_door,
+    PacketId.VehicleLight: _Printer.vehicle_light,
+    PacketId.SceneLight: _Printer.scene_light,
+    PacketId.PlatformTime: _Printer.platform_time,
+    PacketId.PhysicsControl: _Printer.physics_control,
+    PacketId.WalkerBones: _Printer.walker_bones,
+}
+
+
+def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The keys FRichCurve::AddKey builds from points in order: each key goes before the
+    first key whose time is at least its own (so equal times come out reversed)."""
+    keys: list[tuple[float, float]] = []
+    for time, value in points:
+        at = next((i for i, key in enumerate(keys) if key[0] >= time), len(keys))
+        keys.insert(at, (time, value))
+    return keys
+
+
+def _centre_of_mass(x: float) -> float:
+    """rpc metres -> UE centimetres -> rpc metres, in float arithmetic."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(_F32(1e-2) * (_F32(1e2) * _F32(x)))
+
+
+def _g(values) -> str:
+    return ", ".join(c_general(v) for v in values)
+
+
+def _physics_text(r) -> str:
+    """One physics-control record as CARLA prints it after the rpc/UE round trip."""
+    lines = [
+        f"  Id: {r.id}\n",
+        f"   max_rpm = {c_general(r.max_rpm)}\n",
+        f"   MOI = {c_general(r.moi)}\n",
+        f"   damping_rate_full_throttle = {c_general(r.damping_rate_full_throttle)}\n",
+        "   damping_rate_zero_throttle_clutch_engaged = "
+        f"{c_general(r.damping_rate_zero_throttle_clutch_engaged)}\n",
+        "   damping_rate_zero_throttle_clutch_disengaged = "
+        f"{c_general(r.damping_rate_zero_throttle_clutch_disengaged)}\n",
+        f"   use_gear_auto_box = {'true' if r.use_gear_autobox else 'false'}\n",
+        "   gear_switch_time = 0.5\n",
+        f"   clutch_strength = {c_general(r.clutch_strength)}\n",
+        f"   final_ratio = {c_general(r.final_ratio)}\n",
+        f"   mass = {c_general(r.mass)}\n",
+        f"   drag_coefficient = {c_general(r.drag_coefficient)}\n",
+        f"   center_of_mass = ({_g(_centre_of_mass(v) for v in r.center_of_mass)})\n",
+        "   torque_curve =" + "".join(f" ({_g(k)})" for k in rich_curve(r.torque_curve)) + "\n",
+        "   steering_curve =" + "".join(f" ({_g(k)})" for k in rich_curve(r.steering_curve)),
+        "\n   forward_gears:\n",
+    ]
+    for number, gear in enumerate(r.forward_gears):
+        lines.append(
+            f"    gear {number}: ratio {c_general(gear.ratio)} down_ratio "
+            f"{c_general(gear.down_ratio)} up_ratio {c_general(gear.up_ratio)}\n"
+        )
+    lines.append("   wheels:\n")
+    for number, wheel in enumerate(r.wheels):
+        lines.append(_wheel_text(number, wheel))
+    return "".join(lines)
+
+
+def _wheel_text(number: int, wheel) -> str:
+    """A wheel line; the 208-byte (Chaos) wheel prints its nearest fields (documented)."""
+    if hasattr(wheel, "tire_friction"):
+        friction, damping = wheel.tire_friction, wheel.damping_rate
+        radius, brake = wheel.radius, wheel.max_brake_torque
+        handbrake, position = wheel.max_handbrake_torque, wheel.position
+    else:
+        friction, damping = wheel.friction_force_multiplier, wheel.suspension_damping_ratio
+        radius, brake = wheel.wheel_radius, wheel.max_brake_torque
+        handbrake, position = wheel.max_hand_brake_torque, wheel.location
+    return (
+        f"    wheel {number}: tire_friction {c_general(friction)} damping_rate "
+        f"{c_general(damping)} max_steer_angle {c_general(wheel.max_steer_angle)} radius "
+        f"{c_general(radius)} max_brake_torque {c_general(brake)} max_handbrake_torque "
+        f"{c_general(handbrake)} position ({_g(position)})\n"
+    )

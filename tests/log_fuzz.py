@@ -1,0 +1,124 @@
+"""Seeded corruptions of recorder logs, and one pass of a corrupt log through every reader.
+
+Shared by tests/test_fuzz_logs.py (a few thousand cases) and benchmarks/fuzz_logs.py
+(100k). A case is (base log, mutation kind, seed); the same triple always gives the same
+bytes. A clean pass returns text or raises `LogFormatError`; anything else is a bug.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from recorder import LogReader, query_blocked, query_collisions, query_info
+from recorder.errors import LogFormatError
+
+KINDS = ("truncate", "bitflip", "size", "count", "splice")
+
+
+@dataclass
+class Outcome:
+    label: str
+    seconds: float
+    error: BaseException | None  # an exception other than LogFormatError
+
+
+def packet_offsets(data: bytes) -> list[int]:
+    """The offsets of the packet headers of a well-formed log (header skipped)."""
+    pos = 2
+    (length,) = struct.unpack_from("<H", data, pos)
+    pos += 2 + length + 8
+    (length,) = struct.unpack_from("<H", data, pos)
+    pos += 2 + length
+    offsets = []
+    while pos + 5 <= len(data):
+        offsets.append(pos)
+        pos += 5 + struct.unpack_from("<I", data, pos + 1)[0]
+    return offsets
+
+
+def mutate(data: bytes, offsets: list[int], kind: str, rng: np.random.Generator) -> bytes:
+    """One corruption of `data` (a well-formed log whose packets start at `offsets`)."""
+    raw = bytearray(data)
+    if kind == "truncate":
+        return bytes(raw[: int(rng.integers(0, len(raw)))])
+    if kind == "bitflip":
+        for _ in range(int(rng.integers(1, 9))):
+            at = int(rng.integers(0, len(raw)))
+            raw[at] ^= 1 << int(rng.integers(0, 8))
+        return bytes(raw)
+    if not offsets:
+        return bytes(raw[: len(raw) // 2])
+    at = offsets[int(rng.integers(0, len(offsets)))]
+    if kind == "size":
+        old = struct.unpack_from("<I", raw, at + 1)[0]
+        choices = (0, 1, old - 1, old + 1, old + int(rng.integers(2, 100)), 0xFFFFFFFF)
+        new = int(choices[int(rng.integers(0, len(choices)))]) & 0xFFFFFFFF
+        struct.pack_into("<I", raw, at + 1, new)
+        return bytes(raw)
+    if kind == "count":
+        if at + 7 <= len(raw):
+            struct.pack_into("<H", raw, at + 5, int(rng.integers(0, 65536)))
+        return bytes(raw)
+    # splice: drop or repeat a run of bytes inside the log
+    start = int(rng.integers(0, len(raw)))
+    stop = min(len(raw), start + int(rng.integers(1, 64)))
+    if rng.random() < 0.5:
+        return bytes(raw[:start] + raw[stop:])
+    return bytes(raw[:stop] + raw[start:stop] + raw[stop:])
+
+
+def cases(logs: dict[str, bytes], count: int, seed: int) -> Iterator[tuple[str, bytes]]:
+    """`count` labelled corrupt logs, cycling through the bases and the mutation kinds."""
+    names = sorted(logs)
+    offsets = {name: packet_offsets(logs[name]) for name in names}
+    root = np.random.SeedSequence(seed)
+    for number, child in enumerate(root.spawn(count)):
+        name = names[number % len(names)]
+        kind = KINDS[(number // len(names)) % len(KINDS)]
+        rng = np.random.default_rng(child)
+        yield f"{name}/{kind}/{number}", mutate(logs[name], offsets[name], kind, rng)
+
+
+def exercise(data: bytes) -> None:
+    """The reader (header, every packet's records, the frame index, seeks) and the queries."""
+    for lenient in (False, True):
+        try:
+            reader = LogReader(data, lenient=lenient)
+            for packet in reader.packets():
+                if packet.id <= 24:
+                    reader.records(packet)
+            index = reader.frame_index
+            if len(index):
+                reader.seek_frame(int(index.frame_id[-1]))
+                reader.seek_time(float(index.elapsed[-1]))
+        except LogFormatError:
+            pass
+    for query in (
+        lambda: query_info(data),
+        lambda: query_info(data, show_all=True),
+        lambda: query_collisions(data, "a", "a"),
+        lambda: query_collisions(data, "h", "v"),
+        lambda: query_blocked(data, 1, 1),
+        lambda: query_blocked(data, 0, 10),
+        lambda: query_info(data, show_all=True, lenient=True),
+    ):
+        try:
+            text = query()
+        except LogFormatError:
+            continue
+        text.encode("utf-8", "surrogateescape")
+
+
+def run(label: str, data: bytes) -> Outcome:
+    start = time.perf_counter()
+    try:
+        exercise(data)
+        error = None
+    except Exception as exc:  # the point of fuzzing: anything but LogFormatError is a bug
+        error = exc
+    return Outcome(label, time.perf_counter() - start, error)

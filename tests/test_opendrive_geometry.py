@@ -286,3 +286,16 @@ def test_signal_pose_as_carla_places_it() -> None:
     np.testing.assert_allclose(pts[1], [-1.0, 20.0, 1.3], atol=1e-12)
     xs, ys, _, _ = road_pose(ev, np.array([0.0, 0.0]), np.array([1.0, -1.0]))
     np.testing.assert_allclose(np.stack([xs, ys], 1), [[-1, 0], [1, 0]], atol=1e-12)
+
+
+def test_crossfall_lowers_the_side_it_names() -> None:
+    # Right-side crossfall 0.02 rad from s=0, both sides 0.01 from s=50 (flat road, lanes 3 m):
+    # h = -tan(crossfall) |t| on the side it applies to; the other side stays at 0.
+    extra = """<lateralProfile>
+        <crossfall side="right" s="0" a="0.02" b="0" c="0" d="0"/>
+        <crossfall side="both" s="50" a="0.01" b="0" c="0" d="0"/>
+      </lateralProfile>"""
+    ev = evaluator(geometry("<line/>"), extra=extra)
+    p = ev.surface_point(np.array([10.0, 10.0, 60.0, 60.0]), np.array([-2.0, 2.0, -2.0, 2.0]))
+    expected = [-2 * math.tan(0.02), 0.0, -2 * math.tan(0.01), -2 * math.tan(0.01)]
+    np.testing.assert_allclose(p[:, 2], expected, atol=1e-12)

@@ -137,6 +137,29 @@ class RoadEvaluator:
         center = 0.5 * (outer[:, lanes.inner] + outer)
         return outer, center, lanes.widths_at(s, outer)
 
+    def lane_slopes(self, section: int, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """d/ds of the outer t and of the centre t of every lane of a section, (len(s), lanes)."""
+        s = np.atleast_1d(np.asarray(s, dtype=float))
+        lanes = self.sections[section]
+        d_offset = self.lane_offset_profile.derivative(s)
+        d_outer = lanes.outer_borders(s, d_offset, derivative=True)
+        return d_outer, 0.5 * (d_outer[:, lanes.inner] + d_outer)
+
+    def lane_at(self, s: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """Id of the lane holding each (s, t), chosen as libOpenDRIVE does: on a border the
+        inner lane, past the outermost border the outermost lane."""
+        s, t = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(t, dtype=float))
+        shape = s.shape
+        s, t = s.ravel(), t.ravel()
+        out = np.zeros(s.shape, dtype=int)
+        sec = self.section_index(s)
+        for k in np.unique(sec):
+            m = sec == k
+            lanes = self.sections[k]
+            borders = lanes.outer_borders(s[m], self.lane_offset_profile.evaluate(s[m]))
+            out[m] = lanes.ids[lanes.lane_at(t[m], borders)]
+        return out.reshape(shape)
+
     def lane(self, s: np.ndarray, lane_id: int | np.ndarray) -> LaneSample:
         """Outer border t, centre t and width of lane `lane_id` (one id or one per s) at each s,
         in the lane section holding each s."""

@@ -74,8 +74,13 @@ class SectionLanes:
         cols = np.minimum(np.searchsorted(self.ids, lane_ids), len(self.ids) - 1)
         return np.where(self.ids[cols] == lane_ids, cols, -1)
 
-    def outer_borders(self, s: np.ndarray, lane_offset: np.ndarray) -> np.ndarray:
-        """Outer border t of every lane at each s: shape (len(s), lanes), lane 0 = laneOffset."""
+    def outer_borders(
+        self, s: np.ndarray, lane_offset: np.ndarray, *, derivative: bool = False
+    ) -> np.ndarray:
+        """Outer border t of every lane at each s: shape (len(s), lanes), lane 0 = laneOffset.
+
+        With `derivative`, d(t)/ds instead; `lane_offset` must then be its derivative too.
+        """
         s = np.asarray(s, dtype=float)
         out = np.empty((s.shape[0], len(self.ids)))
         out[:, self.center] = lane_offset
@@ -85,10 +90,10 @@ class SectionLanes:
         ):
             t = lane_offset
             for col in cols:
-                if self.widths[col] or not self.borders[col]:
-                    t = t + step * self.widths[col].evaluate(s)
-                else:
-                    t = self.borders[col].evaluate(s)
+                use_width = self.widths[col] or not self.borders[col]
+                profile = self.widths[col] if use_width else self.borders[col]
+                value = profile.derivative(s) if derivative else profile.evaluate(s)
+                t = t + step * value if use_width else value
                 out[:, col] = t
         return out
 

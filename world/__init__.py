@@ -1,7 +1,17 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
-from world.actor_list import ActorList
-from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.actor_list import (
+    ActorList,
+)
+from world.actors import (
+    Actor,
+    Sensor,
+    Spectator,
+    TrafficLight,
+    TrafficSign,
+    Vehicle,
+    Walker,
+)
 from world.blueprints import (
     ActorAttribute,
     ActorAttributeType,
@@ -10,7 +20,9 @@ from world.blueprints import (
     Color,
     blueprint_library,
 )
-from world.collisions import CollisionEvent
+from world.collisions import (
+    CollisionEvent,
+)
 from world.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
@@ -19,8 +31,15 @@ from world.controls import (
     WalkerBoneControlOut,
     WalkerControl,
 )
-from world.errors import BlueprintError, LockstepError, MapError, WorldError
-from world.flat_map import FlatMap
+from world.errors import (
+    BlueprintError,
+    LockstepError,
+    MapError,
+    WorldError,
+)
+from world.flat_map import (
+    FlatMap,
+)
 from world.geometry import (
     BoundingBox,
     GeoLocation,
@@ -30,9 +49,37 @@ from world.geometry import (
     Vector2D,
     Vector3D,
 )
-from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
-from world.settings import EpisodeSettings, WorldSettings
-from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.junction import (
+    Junction,
+)
+from world.landmark import (
+    Landmark,
+    LandmarkOrientation,
+)
+from world.lane_enums import (
+    LaneChange,
+    LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
+    LaneType,
+)
+from world.map import (
+    Map,
+)
+from world.physics_control import (
+    GearPhysicsControl,
+    VehiclePhysicsControl,
+    WheelPhysicsControl,
+)
+from world.settings import (
+    EpisodeSettings,
+    WorldSettings,
+)
+from world.snapshot import (
+    ActorSnapshot,
+    Timestamp,
+    WorldSnapshot,
+)
 from world.vehicle_state import (
     ActorState,
     ActorType,
@@ -44,8 +91,17 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.weather import WeatherParameters, weather_from_config, weather_preset
-from world.world import World
+from world.waypoint import (
+    Waypoint,
+)
+from world.weather import (
+    WeatherParameters,
+    weather_from_config,
+    weather_preset,
+)
+from world.world import (
+    World,
+)
 
 __all__ = [
     "Actor",
@@ -68,8 +124,17 @@ __all__ = [
     "FlatMap",
     "GearPhysicsControl",
     "GeoLocation",
+    "Junction",
+    "Landmark",
+    "LandmarkOrientation",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneType",
     "Location",
     "LockstepError",
+    "Map",
     "MapError",
     "Rotation",
     "Sensor",
@@ -93,6 +158,7 @@ __all__ = [
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
+    "Waypoint",
     "WeatherParameters",
     "WheelPhysicsControl",
     "World",

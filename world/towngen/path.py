@@ -1,0 +1,93 @@
+"""Reference lines built piece by piece: lines, arcs and clothoid spirals chained end to start.
+
+Each piece starts where the last one ended, so the written `<geometry>` records are continuous
+by construction. Spiral end points come from Gauss-Legendre quadrature of the clothoid, exact
+to ~1e-13 m for the lengths a town uses.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from world.towngen.model import Geometry
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
+_GL_STEP = 5.0  # metres of spiral per quadrature interval
+
+
+def _spiral_offset(length: float, hdg: float, k0: float, k1: float) -> tuple[float, float]:
+    """(dx, dy) after `length` m of a clothoid starting at heading `hdg`, curvature k0 -> k1."""
+    pieces = max(1, math.ceil(length / _GL_STEP))
+    edges = np.linspace(0.0, length, pieces + 1)
+    half = 0.5 * (edges[1:] - edges[:-1])
+    mid = 0.5 * (edges[1:] + edges[:-1])
+    u = (mid[:, None] + half[:, None] * _GL_NODES[None, :]).ravel()
+    w = (half[:, None] * _GL_WEIGHTS[None, :]).ravel()
+    theta = hdg + k0 * u + (k1 - k0) * u * u / (2.0 * length)
+    return float(np.dot(w, np.cos(theta))), float(np.dot(w, np.sin(theta)))
+
+
+class PathBuilder:
+    """Chains planView pieces from a start pose (x, y, hdg) in OpenDRIVE's frame."""
+
+    def __init__(self, x: float, y: float, hdg: float) -> None:
+        self.x, self.y, self.hdg = x, y, hdg
+        self.s = 0.0
+        self.geometries: list[Geometry] = []
+
+    def line(self, length: float) -> PathBuilder:
+        if length > 1e-9:
+            self._add(Geometry(self.s, self.x, self.y, self.hdg, length, "line"))
+            self.x += length * math.cos(self.hdg)
+            self.y += length * math.sin(self.hdg)
+            self.s += length
+        return self
+
+    def arc(self, length: float, curvature: float) -> PathBuilder:
+        self._add(Geometry(self.s, self.x, self.y, self.hdg, length, "arc", curvature=curvature))
+        end = self.hdg + curvature * length
+        self.x += (math.sin(end) - math.sin(self.hdg)) / curvature
+        self.y -= (math.cos(end) - math.cos(self.hdg)) / curvature
+        self.hdg = end
+        self.s += length
+        return self
+
+    def spiral(self, length: float, k0: float, k1: float) -> PathBuilder:
+        self._add(
+            Geometry(self.s, self.x, self.y, self.hdg, length, "spiral", curv_start=k0, curv_end=k1)
+        )
+        dx, dy = _spiral_offset(length, self.hdg, k0, k1)
+        self.x += dx
+        self.y += dy
+        self.hdg += 0.5 * (k0 + k1) * length
+        self.s += length
+        return self
+
+    def quarter_turn(self, forward: float, lateral: float, side: int) -> PathBuilder:
+        """A 90 degree turn to the left (side +1) or right (-1) ending `forward` m ahead and
+        `lateral` m to that side: a line then an arc, or an arc then a line."""
+        radius = min(forward, lateral)
+        self.line(forward - radius)
+        self.arc(0.5 * math.pi * radius, side / radius)
+        return self.line(lateral - radius)
+
+    def spiral_corner(self, radius: float, spiral_length: float, side: int) -> PathBuilder:
+        """A 90 degree turn as spiral (0 -> 1/radius), arc, spiral (back to 0)."""
+        k = side / radius
+        arc_length = (0.5 * math.pi - spiral_length / radius) * radius
+        self.spiral(spiral_length, 0.0, k)
+        if arc_length > 1e-9:
+            self.arc(arc_length, k)
+        return self.spiral(spiral_length, k, 0.0)
+
+    def _add(self, geometry: Geometry) -> None:
+        self.geometries.append(geometry)
+
+
+def spiral_corner_reach(radius: float, spiral_length: float) -> float:
+    """How far a spiral corner (see PathBuilder.spiral_corner) reaches along its start heading;
+    by symmetry it is also how far it reaches sideways, so both tangents meet that far away."""
+    path = PathBuilder(0.0, 0.0, 0.0).spiral_corner(radius, spiral_length, 1)
+    return path.x

@@ -145,4 +145,3 @@ class Town:
     roads: list[Road]
     junctions: list[Junction]
     bounds: tuple[float, float, float, float]  # west, south, east, north (OpenDRIVE frame)
-    description: str = ""

@@ -1,32 +1,60 @@
 """Reference lines built piece by piece: lines, arcs and clothoid spirals chained end to start.
 
 Each piece starts where the last one ended, so the written `<geometry>` records are continuous
-by construction. Spiral end points come from Gauss-Legendre quadrature of the clothoid, exact
-to ~1e-13 m for the lengths a town uses.
+by construction. Spiral end points come from Gauss-Legendre quadrature of the clothoid (exact
+to ~1e-13 m for the lengths a town uses), snapped to 1e-9 m.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from world.towngen.model import Geometry
 
-_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
+
+def _gauss_legendre(n: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Nodes and weights of n-point Gauss-Legendre quadrature on [-1, 1], by a fixed number of
+    Newton steps on the Legendre recurrence in plain floats (the same bits on every machine)."""
+    nodes, weights = [], []
+    for i in range(1, n + 1):
+        x = math.cos(math.pi * (i - 0.25) / (n + 0.5))
+        for _ in range(12):
+            p0, p1 = 1.0, x
+            for k in range(2, n + 1):
+                p0, p1 = p1, ((2 * k - 1) * x * p1 - (k - 1) * p0) / k
+            slope = n * (x * p1 - p0) / (x * x - 1.0)
+            x -= p1 / slope
+        nodes.append(x)
+        weights.append(2.0 / ((1.0 - x * x) * slope * slope))
+    return tuple(nodes), tuple(weights)
+
+
+_GL_NODES, _GL_WEIGHTS = _gauss_legendre(24)
 _GL_STEP = 5.0  # metres of spiral per quadrature interval
+_SNAP = 1e-9  # spiral offsets are snapped to this grid (see _spiral_offset)
 
 
 def _spiral_offset(length: float, hdg: float, k0: float, k1: float) -> tuple[float, float]:
-    """(dx, dy) after `length` m of a clothoid starting at heading `hdg`, curvature k0 -> k1."""
+    """(dx, dy) after `length` m of a clothoid starting at heading `hdg`, curvature k0 -> k1.
+
+    Summed with math.fsum over math.cos/sin (no SIMD or BLAS paths that vary with the CPU) and
+    snapped to 1e-9 m, so the written town is the same on every machine."""
     pieces = max(1, math.ceil(length / _GL_STEP))
-    edges = np.linspace(0.0, length, pieces + 1)
-    half = 0.5 * (edges[1:] - edges[:-1])
-    mid = 0.5 * (edges[1:] + edges[:-1])
-    u = (mid[:, None] + half[:, None] * _GL_NODES[None, :]).ravel()
-    w = (half[:, None] * _GL_WEIGHTS[None, :]).ravel()
-    theta = hdg + k0 * u + (k1 - k0) * u * u / (2.0 * length)
-    return float(np.dot(w, np.cos(theta))), float(np.dot(w, np.sin(theta)))
+    step = length / pieces
+    rate = (k1 - k0) / (2.0 * length)
+    xs, ys = [], []
+    for piece in range(pieces):
+        mid = (piece + 0.5) * step
+        for node, weight in zip(_GL_NODES, _GL_WEIGHTS, strict=True):
+            u = mid + 0.5 * step * node
+            theta = hdg + k0 * u + rate * u * u
+            xs.append(0.5 * step * weight * math.cos(theta))
+            ys.append(0.5 * step * weight * math.sin(theta))
+    return _snap(math.fsum(xs)), _snap(math.fsum(ys))
+
+
+def _snap(value: float) -> float:
+    return round(value / _SNAP) * _SNAP
 
 
 class PathBuilder:

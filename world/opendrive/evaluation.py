@@ -10,9 +10,11 @@ and the road surface point (s, t) -> x, y, z as libOpenDRIVE's
 
 with e_s the unit 3D tangent (dx/ds, dy/ds, dz/ds), e_t the horizontal left
 normal tilted by the superelevation angle about e_s (positive lifts +t), and
-e_h = unit(e_s x e_t). h is the lane's <height> offset (and, on `level` lanes,
-the term cancelling superelevation); crossfall is not modelled (h has no
-crossfall term).
+e_h = unit(e_s x e_t). h is the lane's <height> offset plus, on `level` lanes,
+-tan(superelevation) * (t - t_inner), which keeps such a lane at its inner
+border's height (libOpenDRIVE adds this term with the opposite sign, which
+doubles the tilt instead; no map in the golden set has a level lane). Crossfall
+is not modelled (h has no crossfall term).
 """
 
 from __future__ import annotations
@@ -190,7 +192,7 @@ class RoadEvaluator:
                 inner = np.array([lanes.inner_column(int(c)) for c in cols[level]], dtype=int)
                 t_inner = borders[np.nonzero(level)[0], inner]
                 slope = np.tan(self.superelevation_profile.evaluate(sm[level]))
-                hm[level] = slope * (tm[level] - t_inner)
+                hm[level] = -slope * (tm[level] - t_inner)
             hm += lanes.height(sm, tm, cols, borders)
             h[m] = hm
         return h

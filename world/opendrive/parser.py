@@ -11,6 +11,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from xml.parsers import expat
 
 from world.opendrive.errors import OpenDriveError
 from world.opendrive.model import (
@@ -96,26 +97,14 @@ def _line_of(text: str | bytes, root: ET.Element, element: ET.Element) -> int | 
     if index is None:
         return None
     lines: list[int] = []
-    parser = ET.XMLParser(target=_LineRecorder(lines))
-    lines_parser = parser.parser  # the underlying expat parser (CurrentLineNumber)
-    parser.target.expat = lines_parser
-    parser.feed(text)
-    parser.close()
+    parser = expat.ParserCreate()
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        lines.append(parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.Parse(text, True)
     return lines[index] if index < len(lines) else None
-
-
-class _LineRecorder:
-    """A tree-builder target that only records the start line of each element."""
-
-    def __init__(self, lines: list[int]) -> None:
-        self.lines = lines
-        self.expat = None
-
-    def start(self, tag: str, attrs: dict[str, str]) -> None:
-        self.lines.append(self.expat.CurrentLineNumber)
-
-    def close(self) -> None:
-        return None
 
 
 # ---- attribute helpers ----------------------------------------------------------------------

@@ -120,8 +120,8 @@ def test_one_block_town_worked_by_hand():
     assert starts == [
         (9.0, 0.0, 0.0),  # south street, eastbound reference line
         (9.0, 100.0, 0.0),  # north street
-        (0.0, 9.0, round(half_pi, 12)),  # west street, northbound
-        (100.0, 9.0, round(half_pi, 12)),  # east street
+        (0.0, 9.0, half_pi),  # west street, northbound
+        (100.0, 9.0, half_pi),  # east street
     ]
     assert len(turns) == 8
     for road in turns:

@@ -1,7 +1,8 @@
 """lockstep's town generator: seeded grids of city blocks written as OpenDRIVE.
 
 `generate_town(seed, blocks_x, blocks_y, block_size, lanes, curves, hills, ...)` returns the
-OpenDRIVE text; `TownSpec` holds the same parameters; `render_town(spec)` writes one spec.
+OpenDRIVE text; `TownSpec` holds the same parameters; `render_town(spec)` writes one spec;
+`build_town(spec)` gives the town as an `OpenDrive` document model.
 `TOWN_PRESETS` are the parameters of the towns committed under configs/maps/.
 """
 

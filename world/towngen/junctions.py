@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from world.opendrive.model import Connection, Junction, LaneLink, Road, RoadLink
 from world.towngen.layout import ARM_HEADING, Layout, Node
-from world.towngen.model import Connection, Junction, Lane, Link, Road
 from world.towngen.path import PathBuilder
-from world.towngen.roads import NO_MARK, smooth_shift
+from world.towngen.records import NO_MARK, lane, road
+from world.towngen.roads import smooth_shift
 from world.towngen.vectors import arm_point
 
 STRAIGHT, LEFT, RIGHT = "straight", "left", "right"
@@ -118,8 +119,8 @@ def build_junction(
         )
         lane_from = lane_id_at(movement.arm_in, movement.lane_in, inbound=True)
         lane_to = lane_id_at(movement.arm_out, movement.lane_out, inbound=False)
-        right = [Lane(-1, "driving", spec.lane_width, NO_MARK, lane_from, lane_to)]
-        links = [(lane_from, -1)]
+        lanes = [lane(-1, "driving", spec.lane_width, NO_MARK, lane_from, lane_to)]
+        links = [LaneLink(lane_from, -1)]
         outermost = (
             movement.turn == RIGHT
             and movement.lane_in == street_in.lanes
@@ -128,36 +129,36 @@ def build_junction(
         if outermost:
             walk_from = lane_from + (1 if lane_from > 0 else -1)
             walk_to = lane_to + (1 if lane_to > 0 else -1)
-            right.append(
-                Lane(
-                    -2,
-                    "sidewalk",
-                    spec.sidewalk_width,
-                    NO_MARK,
-                    walk_from,
-                    walk_to,
-                    spec.sidewalk_height,
-                )
+            walk = lane(
+                -2,
+                "sidewalk",
+                spec.sidewalk_width,
+                NO_MARK,
+                walk_from,
+                walk_to,
+                spec.sidewalk_height,
             )
-            links.append((walk_from, -2))
+            lanes.append(walk)
+            links.append(LaneLink(walk_from, -2))
         roads.append(
-            Road(
+            road(
                 road_id,
                 f"Junction {node.i},{node.j} {movement.arm_in}>{movement.arm_out} "
                 f"lane {movement.lane_in}>{movement.lane_out}",
                 junction_id,
                 path.geometries,
-                [],
-                right,
+                lanes,
                 NO_MARK,
                 min(street_in.speed_kmh, street_out.speed_kmh),
-                [(0.0, node.z, 0.0, 0.0, 0.0)],
-                predecessor=Link("road", street_ids[index_in], node_end_of(movement.arm_in)),
-                successor=Link("road", street_ids[index_out], node_end_of(movement.arm_out)),
+                (node.z, 0.0, 0.0, 0.0),
+                RoadLink("road", street_ids[index_in], node_end_of(movement.arm_in)),
+                RoadLink("road", street_ids[index_out], node_end_of(movement.arm_out)),
                 lane_offset=offset,
             )
         )
         junction.connections.append(
-            Connection(len(junction.connections), street_ids[index_in], road_id, tuple(links))
+            Connection(
+                str(len(junction.connections)), street_ids[index_in], road_id, "start", links
+            )
         )
     return junction, roads

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from world.towngen.model import Geometry
+from world.opendrive.model import ArcGeometry, Geometry, LineGeometry, SpiralGeometry
 
 
 def _gauss_legendre(n: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -67,14 +67,14 @@ class PathBuilder:
 
     def line(self, length: float) -> PathBuilder:
         if length > 1e-9:
-            self._add(Geometry(self.s, self.x, self.y, self.hdg, length, "line"))
+            self._add(LineGeometry(*self._start(length)))
             self.x += length * math.cos(self.hdg)
             self.y += length * math.sin(self.hdg)
             self.s += length
         return self
 
     def arc(self, length: float, curvature: float) -> PathBuilder:
-        self._add(Geometry(self.s, self.x, self.y, self.hdg, length, "arc", curvature=curvature))
+        self._add(ArcGeometry(*self._start(length), curvature=curvature))
         end = self.hdg + curvature * length
         self.x += (math.sin(end) - math.sin(self.hdg)) / curvature
         self.y -= (math.cos(end) - math.cos(self.hdg)) / curvature
@@ -83,9 +83,7 @@ class PathBuilder:
         return self
 
     def spiral(self, length: float, k0: float, k1: float) -> PathBuilder:
-        self._add(
-            Geometry(self.s, self.x, self.y, self.hdg, length, "spiral", curv_start=k0, curv_end=k1)
-        )
+        self._add(SpiralGeometry(*self._start(length), curv_start=k0, curv_end=k1))
         dx, dy = _spiral_offset(length, self.hdg, k0, k1)
         self.x += dx
         self.y += dy
@@ -109,6 +107,11 @@ class PathBuilder:
         if arc_length > 1e-9:
             self.arc(arc_length, k)
         return self.spiral(spiral_length, k, 0.0)
+
+    def _start(self, length: float) -> tuple[float, ...]:
+        """s, x, y, hdg, length of a new record, rounded to 1e-12 (clears trigonometric noise
+        such as 6e-17 so that the written numbers stay short and the same everywhere)."""
+        return tuple(round(v, 12) + 0.0 for v in (self.s, self.x, self.y, self.hdg, length))
 
     def _add(self, geometry: Geometry) -> None:
         self.geometries.append(geometry)

@@ -8,9 +8,21 @@ right of the traffic it governs, and its validity covers that traffic's driving 
 
 from __future__ import annotations
 
+from world.opendrive.model import (
+    Control,
+    Controller,
+    CornerLocal,
+    Junction,
+    JunctionController,
+    Outline,
+    Road,
+    RoadObject,
+    Signal,
+    Validity,
+)
 from world.towngen.junctions import lane_id_at, node_end_of
-from world.towngen.layout import SIGNALISED, STOP, YIELD, Layout, Node
-from world.towngen.model import Controller, Crosswalk, Junction, Road, Signal
+from world.towngen.layout import SIGNALISED, STOP, YIELD, Layout, Node, Street
+from world.towngen.records import speed_kmh
 
 TRAFFIC_LIGHT, STOP_SIGN, YIELD_SIGN, MAX_SPEED = "1000001", "206", "205", "274"
 SIGN_BEFORE_JUNCTION = 4.0  # m from the street's end to a junction's light or sign
@@ -33,84 +45,146 @@ def _opposite(arm: str) -> str:
     return {"E": "W", "W": "E", "N": "S", "S": "N"}[arm]
 
 
-def _placement(road: Road, lanes: int, arm: str, distance: float, inbound: bool, width: float):
-    """(s, t, orientation, from_lane, to_lane) of a sign `distance` m from the end of the arm's
-    street that touches the node, for traffic driving into the node (inbound) or out of it, on
-    the sidewalk at that traffic's right."""
+def _sign(
+    layout: Layout,
+    street: Street,
+    road: Road,
+    arm: str,
+    distance: float,
+    inbound: bool,
+    **attributes,
+) -> Signal:
+    """A sign `distance` m from the end of the arm's street that touches the node, for the
+    traffic driving into the node (inbound) or out of it: on the sidewalk at that traffic's
+    right, facing it, valid for its driving lanes."""
+    spec = layout.spec
+    lanes = street.lanes
     s = distance if node_end_of(arm) == "start" else road.length - distance
     along_s = lane_id_at(arm, 1, inbound) < 0
-    offset = lanes * road.right[0].width + 0.5 * width
-    t = -offset if along_s else offset
-    lanes_range = (-lanes, -1) if along_s else (1, lanes)
-    return s, t, "+" if along_s else "-", lanes_range[0], lanes_range[1]
+    offset = lanes * spec.lane_width + 0.5 * spec.sidewalk_width
+    validity = Validity(-lanes, -1) if along_s else Validity(1, lanes)
+    return Signal(
+        s=s,
+        t=-offset if along_s else offset,
+        orientation="+" if along_s else "-",
+        country="OpenDRIVE",
+        validities=[validity],
+        **attributes,
+    )
 
 
 def add_junction_control(
     layout: Layout,
     node: Node,
     junction: Junction,
-    street_roads: dict[str, Road],
+    arm_roads: dict[str, tuple[Street, Road]],
     next_id,
-) -> None:
+) -> list[Controller]:
     """Lights (one controller each, switched in turn) or signs at the node's approaches, and a
-    crosswalk across each approach."""
-    spec = layout.spec
+    crosswalk across each approach; returns the lights' controllers."""
     if node.kind == SIGNALISED:
         governed = node.arms
     elif node.kind in (STOP, YIELD):
         governed = minor_arms(layout, node)
     else:
-        return  # a plain corner between two streets: nothing to give way to, no one crossing
+        return []  # a plain corner between two streets: nothing to give way to, no one crossing
+    controllers = []
     for arm in node.arms:
-        street = layout.street_at(node.key, arm)[1]
-        road = street_roads[arm]
+        street, road = arm_roads[arm]
         if arm in governed:
-            s, t, orientation, lo, hi = _placement(
-                road, street.lanes, arm, SIGN_BEFORE_JUNCTION, True, spec.sidewalk_width
+            signal = _sign(
+                layout,
+                street,
+                road,
+                arm,
+                SIGN_BEFORE_JUNCTION,
+                True,
+                id=next_id(),
+                **_CONTROL_SIGNS[node.kind],
             )
-            signal = _control_signal(node.kind, next_id(), s, t, orientation, lo, hi)
             road.signals.append(signal)
             if node.kind == SIGNALISED:
-                sequence = len(junction.controllers)
-                junction.controllers.append(Controller(next_id(), sequence, (signal.id,)))
-        along = CROSSWALK_GAP + 0.5 * CROSSWALK_LENGTH
-        s = along if node_end_of(arm) == "start" else road.length - along
-        road.crosswalks.append(
-            Crosswalk(next_id(), s, 0.0, CROSSWALK_LENGTH, 2.0 * street.lanes * spec.lane_width)
-        )
+                controller = Controller(next_id(), "", len(controllers), [Control(signal.id, "0")])
+                controller.name = f"ctrl{controller.id}"
+                controllers.append(controller)
+                junction.controllers.append(
+                    JunctionController(controller.id, "0", controller.sequence)
+                )
+        road.objects.append(_crosswalk(layout, street, road, arm, next_id()))
+    return controllers
 
 
-def _control_signal(kind, signal_id, s, t, orientation, lo, hi) -> Signal:
-    if kind == SIGNALISED:
-        return Signal(
-            signal_id, "traffic_light", s, t, orientation, True, TRAFFIC_LIGHT, "-1", -1.0,
-            lo, hi, z_offset=0.0, height=1.16, width=0.52,
-        )  # fmt: skip
-    code, name = (STOP_SIGN, "stop") if kind == STOP else (YIELD_SIGN, "yield")
-    return Signal(
-        signal_id, name, s, t, orientation, False, code, "-1", -1.0, lo, hi,
-        z_offset=2.4, height=1.0, width=1.0,
-    )  # fmt: skip
+_CONTROL_SIGNS = {
+    SIGNALISED: dict(
+        name="traffic_light",
+        dynamic=True,
+        type=TRAFFIC_LIGHT,
+        subtype="-1",
+        value=-1.0,
+        height=1.16,
+        width=0.52,
+    ),
+    STOP: dict(
+        name="stop",
+        type=STOP_SIGN,
+        subtype="-1",
+        value=-1.0,
+        z_offset=2.4,
+        height=1.0,
+        width=1.0,
+    ),
+    YIELD: dict(
+        name="yield",
+        type=YIELD_SIGN,
+        subtype="-1",
+        value=-1.0,
+        z_offset=2.4,
+        height=1.0,
+        width=1.0,
+    ),
+}
 
 
-def add_speed_signs(layout: Layout, street_index: int, road: Road, next_id) -> None:
+def _crosswalk(layout: Layout, street: Street, road: Road, arm: str, object_id: str) -> RoadObject:
+    """A crosswalk over the street's driving lanes, CROSSWALK_GAP m from the junction."""
+    along = CROSSWALK_GAP + 0.5 * CROSSWALK_LENGTH
+    s = along if node_end_of(arm) == "start" else road.length - along
+    width = 2.0 * street.lanes * layout.spec.lane_width
+    du, dv = 0.5 * CROSSWALK_LENGTH, 0.5 * width
+    corners = [CornerLocal(u, v) for u, v in ((du, dv), (-du, dv), (-du, -dv), (du, -dv))]
+    return RoadObject(
+        id=object_id,
+        s=s,
+        t=0.0,
+        type="crosswalk",
+        name="crosswalk",
+        length=CROSSWALK_LENGTH,
+        width=width,
+        outlines=[Outline(corners=[*corners, corners[0]])],
+    )
+
+
+def add_speed_signs(layout: Layout, street: Street, road: Road, next_id) -> None:
     """A maximum-speed sign for each direction, just after the street begins for that traffic."""
-    street = layout.streets[street_index]
-    start_arm = "E" if street.axis == "h" else "N"
-    end_arm = "W" if street.axis == "h" else "S"
-    for arm in (start_arm, end_arm):
-        s, t, orientation, lo, hi = _placement(
-            road,
-            street.lanes,
-            arm,
-            SPEED_SIGN_AFTER_JUNCTION,
-            False,
-            layout.spec.sidewalk_width,
-        )
-        value = street.speed_kmh
+    arms = ("E", "W") if street.axis == "h" else ("N", "S")
+    value = speed_kmh(road)
+    for arm in arms:
         road.signals.append(
-            Signal(
-                next_id(), f"speed_{value}", s, t, orientation, False, MAX_SPEED, str(value),
-                float(value), lo, hi, z_offset=2.0, height=0.8, width=0.8, unit="km/h",
+            _sign(
+                layout,
+                street,
+                road,
+                arm,
+                SPEED_SIGN_AFTER_JUNCTION,
+                False,
+                id=next_id(),
+                name=f"speed_{value}",
+                type=MAX_SPEED,
+                subtype=str(value),
+                value=float(value),
+                unit="km/h",
+                z_offset=2.0,
+                height=0.8,
+                width=0.8,
             )
-        )  # fmt: skip
+        )

@@ -1,0 +1,195 @@
+"""The town generator: determinism, well-formed OpenDRIVE with what CARLA reads, and the
+geometry of tiny towns worked by hand.
+
+Hand rules used below (defaults: lane width w = 3.5 m, sidewalk 2 m, turn radius R = 9 m,
+block 100 m): a junction reaches R + (n - 1) * w from the crossing along each arm, where n is
+the lane count of the crossing street; a street between two junctions is 100 m minus both
+reaches; a turn joins the two streets' centre lines with a quarter arc of radius equal to the
+reach (both reaches are equal when all streets have the same lanes).
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from world.errors import LockstepError
+from world.towngen import TOWN_PRESETS, TownSpec, TownSpecError, generate_town, render_town
+from world.towngen.junctions import LEFT, RIGHT, STRAIGHT, lane_pairs
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _roads(root: ET.Element) -> list[ET.Element]:
+    return root.findall("road")
+
+
+def _geometry(road: ET.Element) -> list[ET.Element]:
+    return road.findall("planView/geometry")
+
+
+def test_same_seed_gives_same_bytes_and_another_seed_other_choices():
+    a = generate_town(5, 3, 2, 100.0, (1, 3))
+    b = generate_town(5, 3, 2, 100.0, (1, 3))
+    c = generate_town(6, 3, 2, 100.0, (1, 3))
+    assert a == b
+    assert a != c
+
+
+def test_hills_do_not_change_the_other_seeded_choices():
+    flat = ET.fromstring(generate_town(3, 2, 2, 100.0, (1, 3)))
+    hilly = ET.fromstring(generate_town(3, 2, 2, 100.0, (1, 3), hills=True))
+    assert [r.get("length") for r in _roads(flat)] == [r.get("length") for r in _roads(hilly)]
+    assert [s.get("type") for s in flat.iter("signal")] == [
+        s.get("type") for s in hilly.iter("signal")
+    ]
+    heights = {e.get("a") for e in hilly.iter("elevation")}
+    assert len(heights) > 1  # the crossings stand at different heights
+    assert {e.get("a") for e in flat.iter("elevation")} == {"0"}
+
+
+def test_committed_towns_are_regenerated_byte_for_byte():
+    for name, spec in TOWN_PRESETS.items():
+        path = REPO / "configs" / "maps" / f"{name}.xodr"
+        assert path.read_text(encoding="utf-8") == render_town(spec), (
+            f"{path} differs from its preset; regenerate it with "
+            f"`lockstep map generate --preset {name} -o {path.relative_to(REPO)}`"
+        )
+
+
+def test_town_small_has_every_element_carla_reads():
+    root = ET.fromstring(render_town(TOWN_PRESETS["town_small"]))
+    assert root.tag == "OpenDRIVE"
+    header = root.find("header")
+    assert (header.get("revMajor"), header.get("revMinor")) == ("1", "4")
+    assert "+lat_0=42.0" in header.find("geoReference").text
+    ids = [r.get("id") for r in _roads(root)]
+    assert len(ids) == len(set(ids))
+    for road in _roads(root):
+        assert road.find("link") is not None
+        assert float(road.get("length")) == pytest.approx(
+            sum(float(g.get("length")) for g in _geometry(road)), abs=1e-9
+        )
+        section = road.find("lanes/laneSection")
+        assert section.find("center/lane").get("id") == "0"
+        assert road.find("type/speed").get("unit") == "km/h"
+        for lane in section.iter("lane"):
+            assert lane.find("roadMark") is not None
+            if lane.get("type") == "sidewalk":
+                assert float(lane.find("height").get("inner")) > 0.0
+    types = sorted({s.get("type") for s in root.iter("signal")})
+    assert types == ["1000001", "205", "206", "274"]
+    for speed in (s for s in root.iter("signal") if s.get("type") == "274"):
+        assert speed.get("unit") == "km/h"
+        assert speed.get("subtype") == speed.get("value")
+        assert 30 <= float(speed.get("value")) <= 120
+    lights = {s.get("id") for s in root.iter("signal") if s.get("type") == "1000001"}
+    controllers = {c.get("id"): c for c in root.findall("controller")}
+    controlled = {c.get("signalId") for c in root.iter("control")}
+    assert controlled == lights
+    for junction in root.findall("junction"):
+        for ref in junction.findall("controller"):
+            assert ref.get("id") in controllers
+    crosswalks = [o for o in root.iter("object") if o.get("type") == "crosswalk"]
+    assert crosswalks
+    for crosswalk in crosswalks:
+        corners = crosswalk.findall("outline/cornerLocal")
+        assert len(corners) == 5
+        assert (corners[0].get("u"), corners[0].get("v")) == (
+            corners[-1].get("u"),
+            corners[-1].get("v"),
+        )
+
+
+def test_one_block_town_worked_by_hand():
+    # 1x1 block, one lane each way: 4 crossings, all corners with two arms, so 4 junctions
+    # with one left and one right turn each (no U-turns): 2 connecting roads per junction.
+    # Reach R = 9 m on every arm: streets are 100 - 2 * 9 = 82 m; every turn is a quarter
+    # arc of radius 9 m (length 9 * pi / 2), curvature +-1/9.
+    root = ET.fromstring(generate_town(0, 1, 1, 100.0, 1))
+    streets = [r for r in _roads(root) if r.get("junction") == "-1"]
+    turns = [r for r in _roads(root) if r.get("junction") != "-1"]
+    assert len(root.findall("junction")) == 4
+    assert [len(j.findall("connection")) for j in root.findall("junction")] == [2, 2, 2, 2]
+    assert [float(r.get("length")) for r in streets] == [82.0] * 4
+    starts = [tuple(float(_geometry(r)[0].get(k)) for k in ("x", "y", "hdg")) for r in streets]
+    half_pi = math.pi / 2
+    assert starts == [
+        (9.0, 0.0, 0.0),  # south street, eastbound reference line
+        (9.0, 100.0, 0.0),  # north street
+        (0.0, 9.0, half_pi),  # west street, northbound
+        (100.0, 9.0, half_pi),  # east street
+    ]
+    assert len(turns) == 8
+    for road in turns:
+        (arc,) = _geometry(road)
+        assert float(arc.get("length")) == pytest.approx(9 * math.pi / 2, abs=1e-9)
+        assert abs(float(arc.find("arc").get("curvature"))) == pytest.approx(1 / 9, abs=1e-12)
+    # the corner at (0, 0): from the south street (arm E, driving west on lane 1) a right
+    # turn north onto the west street's lane -1; from the west street (arm N, driving south
+    # on lane 1) a left turn east onto the south street's lane -1.
+    first = root.findall("junction")[0]
+    links = [
+        (c.get("incomingRoad"), c.find("laneLink").get("from"), c.find("laneLink").get("to"))
+        for c in first.findall("connection")
+    ]
+    south, west = streets[0].get("id"), streets[2].get("id")
+    assert links == [(south, "1", "-1"), (west, "1", "-1")]
+
+
+def test_two_lane_corner_worked_by_hand():
+    # 1x1 block, two lanes each way: reach 9 + 3.5 = 12.5 m, streets 75 m. A turn between
+    # 2-lane streets joins the lane pairs (1,1), (1,2), (2,2) (left) or (1,1), (2,1), (2,2)
+    # (right): 3 connecting roads per turn, 6 per corner junction; arcs of radius 12.5 m.
+    root = ET.fromstring(generate_town(0, 1, 1, 100.0, 2))
+    streets = [r for r in _roads(root) if r.get("junction") == "-1"]
+    assert [float(r.get("length")) for r in streets] == [75.0] * 4
+    assert [len(j.findall("connection")) for j in root.findall("junction")] == [6] * 4
+    for road in (r for r in _roads(root) if r.get("junction") != "-1"):
+        assert float(road.get("length")) == pytest.approx(12.5 * math.pi / 2, abs=1e-9)
+        offset = road.find("lanes/laneOffset")
+        # lane -1 starts and ends on the lanes it joins: offset -(k - 1) * 3.5 at each end
+        a, c, d = (float(offset.get(k)) for k in ("a", "c", "d"))
+        length = float(road.get("length"))
+        assert a in (0.0, -3.5)
+        assert a + c * length**2 + d * length**3 in (
+            pytest.approx(0.0, abs=1e-9),
+            pytest.approx(-3.5, abs=1e-9),
+        )
+
+
+def test_lane_pairs_cover_every_lane_without_crossing():
+    assert lane_pairs(STRAIGHT, 3, 3) == [(1, 1), (2, 2), (3, 3)]
+    assert lane_pairs(LEFT, 1, 3) == [(1, 1), (1, 2), (1, 3)]
+    assert lane_pairs(RIGHT, 3, 1) == [(1, 1), (2, 1), (3, 1)]
+    assert lane_pairs(LEFT, 3, 3) == [(1, 1), (1, 2), (2, 2), (2, 3), (3, 3)]
+    assert lane_pairs(RIGHT, 3, 3) == [(1, 1), (2, 1), (2, 2), (3, 2), (3, 3)]
+    assert lane_pairs(LEFT, 2, 3) == [(1, 1), (1, 2), (2, 2), (2, 3)]
+
+
+def test_rounded_corner_is_line_spiral_arc_spiral_line():
+    # corner radius 0.25 * 100 = 25 m, spirals 0.15 * 100 = 15 m: the arc turns
+    # pi/2 - 2 * (15 / 2) / 25 = pi/2 - 0.6 rad, so it is 25 * (pi/2 - 0.6) m long;
+    # with 2 m of straight either side the corner road is 4 + 30 + 25 * (pi/2 - 0.6) m.
+    root = ET.fromstring(generate_town(0, 1, 1, 100.0, 1, curves=True))
+    assert root.findall("junction") == []
+    corners = [r for r in _roads(root) if r.get("name").startswith("Corner")]
+    assert len(corners) == 4
+    for corner in corners:
+        kinds = [g[0].tag for g in _geometry(corner)]
+        assert kinds == ["line", "spiral", "arc", "spiral", "line"]
+        spiral_in = _geometry(corner)[1].find("spiral")
+        assert (float(spiral_in.get("curvStart")), float(spiral_in.get("curvEnd"))) == (0, 0.04)
+        expected = 4 + 30 + 25 * (math.pi / 2 - 0.6)
+        assert float(corner.get("length")) == pytest.approx(expected, abs=1e-9)
+
+
+def test_bad_spec_names_the_parameter():
+    with pytest.raises(TownSpecError, match=r"lanes: expected a count 1\.\.3.*found 4"):
+        TownSpec(lanes=4)
+    with pytest.raises(TownSpecError, match="block_size"):
+        generate_town(0, 2, 2, 45.0, 3, curves=True)
+    assert issubclass(TownSpecError, LockstepError)

@@ -1,0 +1,305 @@
+"""Reading CARLA recorder logs: header, packets in file order, a frame index, seeks.
+
+The whole log is one `bytes` object; packets are walked with `struct.unpack_from` and records
+decoded only when asked (`records`, `array`), so scanning a 100 MB log touches each packet header
+once and copies nothing. Every size is checked against the bytes left before it is used.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from recorder.errors import LogFormatError, RecorderError
+from recorder.packet_ids import PacketId
+from recorder.packets import CODECS
+from recorder.packets.frame import FRAME_START
+from recorder.packets.position import POSITION
+
+MAGIC = "CARLA_RECORDER"
+_PACKET_HEAD = struct.Struct("<BI")
+_U16 = struct.Struct("<H")
+_U64 = struct.Struct("<Q")
+_I64 = struct.Struct("<q")
+# The Position record of CARLA 0.10 (UE5): the id and six doubles.
+_UE5_POSITION_SIZE = 4 + 6 * 8
+
+
+class LogHeader(NamedTuple):
+    """The log's header; `end_offset` is the byte where the first packet starts."""
+
+    version: int
+    magic: str
+    date: int
+    map_name: str
+    end_offset: int
+
+
+class RawPacket(NamedTuple):
+    """One packet: where it starts, its id byte, where its body starts and the body's size."""
+
+    offset: int
+    id: int
+    body_offset: int
+    size: int
+
+
+@dataclass(frozen=True)
+class FrameIndex:
+    """One entry per FrameStart, in file order (numpy arrays of equal length).
+
+    `offset` is the FrameStart packet's byte offset, `end` the byte after the frame's last
+    packet (the next frame's start, or the end of the readable log).
+    """
+
+    frame_id: np.ndarray
+    duration: np.ndarray
+    elapsed: np.ndarray
+    offset: np.ndarray
+    end: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.frame_id)
+
+
+class LogReader:
+    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame."""
+
+    def __init__(
+        self, source: str | Path | bytes | bytearray | memoryview, *, lenient: bool = False
+    ):
+        if isinstance(source, str | Path):
+            self.name = str(source)
+            self.data = Path(source).read_bytes()
+        else:
+            self.name = "<bytes>"
+            self.data = bytes(source)
+        self.lenient = lenient
+        self.failed = False
+        self._end = len(self.data)
+        self.header = self._read_header()
+        if lenient:
+            self._end = self._complete_end()
+
+    # -- header -----------------------------------------------------------------------------
+
+    def _read_header(self) -> LogHeader:
+        data = self.data
+        if len(data) < 2:
+            raise self._error(f"log of {len(data)} bytes has no header", 0)
+        (version,) = _U16.unpack_from(data, 0)
+        magic, offset = self._header_string(2, "magic")
+        if magic.casefold() != MAGIC.casefold():
+            raise self._error(f"not a CARLA recorder log: magic {magic!r}, expected {MAGIC!r}", 2)
+        if offset + 8 > len(data):
+            raise self._error("header ends before its date", offset)
+        (date,) = _I64.unpack_from(data, offset)
+        map_name, offset = self._header_string(offset + 8, "map name")
+        return LogHeader(version, magic, date, map_name, offset)
+
+    def _header_string(self, offset: int, what: str) -> tuple[str, int]:
+        data = self.data
+        if offset + 2 > len(data):
+            raise self._error(f"header ends before its {what}", offset)
+        (length,) = _U16.unpack_from(data, offset)
+        stop = offset + 2 + length
+        if stop > len(data):
+            raise self._error(f"header {what} of {length} bytes runs past the end", offset)
+        return data[offset + 2 : stop].decode("utf-8", "surrogateescape"), stop
+
+    @property
+    def magic_matches(self) -> bool:
+        return self.header.magic.casefold() == MAGIC.casefold()
+
+    # -- packets ----------------------------------------------------------------------------
+
+    def packets(self, start: int | None = None) -> Iterator[RawPacket]:
+        """The packets from byte `start` (default: after the header) in file order."""
+        data = self.data
+        end = self._end
+        offset = self.header.end_offset if start is None else start
+        unpack = _PACKET_HEAD.unpack_from
+        frame = None
+        while offset < end:
+            if offset + 5 > end:
+                raise self._error(
+                    f"packet header needs 5 bytes, {end - offset} left", offset, frame
+                )
+            pid, size = unpack(data, offset)
+            body = offset + 5
+            if size > end - body:
+                raise self._error(
+                    f"packet {_name(pid)} of {size} bytes runs past the end "
+                    f"({end - body} bytes left)",
+                    offset,
+                    frame,
+                )
+            if pid == 0 and size >= 8:
+                frame = _U64.unpack_from(data, body)[0]
+            yield RawPacket(offset, pid, body, size)
+            offset = body + size
+
+    def records(self, packet: RawPacket) -> list:
+        """The decoded records of a known packet (LogFormatError if they do not fit its size)."""
+        try:
+            codec = CODECS[PacketId(packet.id)]
+        except ValueError:
+            raise RecorderError(f"packet id {packet.id} is not a CARLA packet") from None
+        try:
+            return codec.unpack_body(self.data, packet.body_offset, packet.size)
+        except LogFormatError as exc:
+            raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+
+    def array(self, packet: RawPacket) -> np.ndarray:
+        """The records of a fixed-size packet as a numpy structured array (a read-only view)."""
+        codec = CODECS[PacketId(packet.id)]
+        try:
+            return codec.array(self.data, packet.body_offset, packet.size)
+        except LogFormatError as exc:
+            raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+
+    # -- frames -----------------------------------------------------------------------------
+
+    @cached_property
+    def frame_index(self) -> FrameIndex:
+        """One pass over the packets: each FrameStart's id, duration, elapsed time and offset."""
+        starts = []
+        for packet in self.packets():
+            if packet.id == 0:
+                if packet.size != FRAME_START.size:
+                    raise self._error(
+                        f"FrameStart packet of {packet.size} bytes, expected {FRAME_START.size}",
+                        packet.offset,
+                    )
+                starts.append(packet.offset)
+        offsets = np.asarray(starts, dtype=np.int64)
+        raw = np.frombuffer(self.data, np.uint8)
+        cells = raw[(offsets + 5)[:, None] + np.arange(FRAME_START.size)]
+        frames = np.ascontiguousarray(cells).view(FRAME_START.dtype).reshape(-1)
+        ends = np.append(offsets[1:], self._end).astype(np.int64)
+        return FrameIndex(
+            frames["id"].copy(), frames["duration"].copy(), frames["elapsed"].copy(), offsets, ends
+        )
+
+    def frame_at(self, offset: int) -> int | None:
+        """The id of the frame that holds byte `offset` (None before the first frame, or when
+        the log cannot be indexed)."""
+        try:
+            index = self.frame_index
+        except LogFormatError:
+            return None
+        pos = int(np.searchsorted(index.offset, offset, side="right")) - 1
+        return int(index.frame_id[pos]) if pos >= 0 else None
+
+    def seek_frame(self, frame_id: int) -> int:
+        """The byte offset of frame `frame_id`'s FrameStart; clears the failed-string flag."""
+        index = self.frame_index
+        ids = index.frame_id
+        if len(ids) > 1 and np.all(ids[1:] > ids[:-1]):
+            pos = int(np.searchsorted(ids, frame_id))
+        else:
+            hits = np.flatnonzero(ids == frame_id)
+            pos = int(hits[0]) if len(hits) else len(ids)
+        if pos >= len(ids) or int(ids[pos]) != frame_id:
+            raise RecorderError(f"{self.name}: no frame {frame_id} in the log")
+        self.failed = False
+        return int(index.offset[pos])
+
+    def seek_time(self, t: float) -> int:
+        """The byte offset of the frame that holds time `t` (the last one starting at or before
+        it; the first frame for an earlier time); clears the failed-string flag."""
+        index = self.frame_index
+        if len(index) == 0:
+            raise RecorderError(f"{self.name}: the log has no frame")
+        pos = max(int(np.searchsorted(index.elapsed, t, side="right")) - 1, 0)
+        self.failed = False
+        return int(index.offset[pos])
+
+    # -- strings ----------------------------------------------------------------------------
+
+    def read_string(self, offset: int) -> tuple[str, int]:
+        """CARLA's string at `offset` as the seed's LogReader.string reads it: (text, next).
+
+        The bytes are checked as UTF-8 before text is made; an incomplete or invalid string
+        gives empty text and sets `failed`, and every later read gives empty text until a seek.
+        The text stops at an embedded NUL, as an FString built from a C string does.
+        """
+        if self.failed:
+            return "", offset
+        end = self._end
+        if offset + 2 > end:
+            self.failed = True
+            return "", end
+        (length,) = _U16.unpack_from(self.data, offset)
+        stop = offset + 2 + length
+        if stop > end:
+            self.failed = True
+            return "", end
+        try:
+            text = self.data[offset + 2 : stop].decode("utf-8")
+        except UnicodeDecodeError:
+            self.failed = True
+            return "", stop
+        nul = text.find("\0")
+        return (text if nul < 0 else text[:nul]), stop
+
+    # -- variants ---------------------------------------------------------------------------
+
+    @cached_property
+    def variant(self) -> str:
+        """ "ue4" (CARLA 0.9.x, floats in vectors) or "ue5" (CARLA 0.10, doubles in vectors).
+
+        Both write header version 1; they are told apart by the record size of the first
+        non-empty Position packet (28 or 52 bytes). A log with no position is taken as UE4.
+        """
+        for packet in self.packets():
+            if packet.id == PacketId.Position and packet.size > 2:
+                (count,) = _U16.unpack_from(self.data, packet.body_offset)
+                if count and count * _UE5_POSITION_SIZE == packet.size - 2:
+                    return "ue5"
+                if count and count * POSITION.size == packet.size - 2:
+                    return "ue4"
+        return "ue4"
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _complete_end(self) -> int:
+        """The byte after the last complete frame's FrameEnd (lenient reading stops there)."""
+        complete = self.header.end_offset
+        offset = complete
+        data = self.data
+        end = len(data)
+        unpack = _PACKET_HEAD.unpack_from
+        while offset + 5 <= end:
+            pid, size = unpack(data, offset)
+            if size > end - offset - 5:
+                break
+            if pid == 0 and size != FRAME_START.size:
+                break
+            offset += 5 + size
+            if pid == PacketId.FrameEnd:
+                complete = offset
+        return complete
+
+    def _error(self, message: str, offset: int | None, frame: int | None = None) -> LogFormatError:
+        return LogFormatError(f"{self.name}: {message}", offset, frame)
+
+
+def _name(pid: int) -> str:
+    try:
+        return PacketId(pid).name
+    except ValueError:
+        return f"id {pid}"
+
+
+def _bare(exc: LogFormatError) -> str:
+    """An inner error's message without its location suffix (it is added again)."""
+    text = str(exc)
+    cut = text.rfind(" (at ")
+    return text[:cut] if cut >= 0 else text

@@ -1,5 +1,8 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
+from world.actor_list import ActorList
+from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.collisions import CollisionEvent
 from world.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
@@ -9,6 +12,7 @@ from world.controls import (
     WalkerControl,
 )
 from world.errors import LockstepError, MapError, WorldError
+from world.flat_map import FlatMap
 from world.geometry import (
     BoundingBox,
     GeoLocation,
@@ -19,6 +23,8 @@ from world.geometry import (
     Vector3D,
 )
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.settings import EpisodeSettings, WorldSettings
+from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
 from world.vehicle_state import (
     ActorState,
     ActorType,
@@ -30,24 +36,38 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
+from world.weather import WeatherParameters, weather_preset
+from world.world import World
 
 __all__ = [
+    "Actor",
+    "ActorList",
+    "ActorSnapshot",
     "ActorState",
     "ActorType",
     "AttachmentType",
     "BoneTransformDataOut",
     "BoundingBox",
     "CityObjectLabel",
+    "CollisionEvent",
+    "EpisodeSettings",
+    "FlatMap",
     "GearPhysicsControl",
     "GeoLocation",
     "Location",
     "LockstepError",
     "MapError",
     "Rotation",
+    "Sensor",
+    "Spectator",
+    "Timestamp",
+    "TrafficLight",
     "TrafficLightState",
+    "TrafficSign",
     "Transform",
     "Vector2D",
     "Vector3D",
+    "Vehicle",
     "VehicleAckermannControl",
     "VehicleControl",
     "VehicleDoor",
@@ -55,9 +75,15 @@ __all__ = [
     "VehicleLightState",
     "VehiclePhysicsControl",
     "VehicleWheelLocation",
+    "Walker",
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
+    "WeatherParameters",
     "WheelPhysicsControl",
+    "World",
     "WorldError",
+    "WorldSettings",
+    "WorldSnapshot",
+    "weather_preset",
 ]

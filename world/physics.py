@@ -1,0 +1,101 @@
+"""One tick of physics: impulses, substeps of vehicles, walkers and collisions, attachments.
+
+Vectorised over bodies (live vehicles and walkers that simulate physics). The
+ground under each body is sampled once per tick (world.ground). Collisions are
+resolved after each substep; a pair that touched in any substep is one event of
+the tick, its impulses summed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world import collisions, vehicle_dynamics, walker_motion
+from world.attachments import update_attached
+from world.ground import sample_ground
+from world.state import ActorTable, VehicleTable, WalkerTable
+from world.vehicle_dynamics import rest_height
+from world.vehicle_state import ActorType
+
+__all__ = ["step"]
+
+
+def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
+    """Query points: each body's origin, lowered to its box's bottom."""
+    points = a.pos[rows].copy()
+    points[:, 2] -= rest_height(a.extent[rows], a.box_loc[rows])
+    return points
+
+
+def step(
+    a: ActorTable, v: VehicleTable, w: WalkerTable, ground_map: object, dt: float, substeps: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Advances the world by dt in `substeps` equal steps.
+
+    Returns the rows (i < j) of the pairs that collided and the impulse i received.
+    """
+    n = a.n
+    alive = a.alive[:n]
+    prev_vel = a.vel[:n].copy()
+    bodies = np.flatnonzero(alive & a.body[:n] & a.simulate_physics[:n])
+    kind = a.kind[bodies]
+    cars = bodies[kind == ActorType.Vehicle]
+    people = bodies[kind == ActorType.Walker]
+    mass = a.mass[bodies]
+    a.vel[bodies] += a.impulse[bodies] / mass[:, None]
+    yaw_inertia = _yaw_inertia(a, v, bodies)
+    a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
+    car_ground = sample_ground(ground_map, _ground_points(a, cars))
+    people_ground = sample_ground(ground_map, _ground_points(a, people))
+    colliders = np.flatnonzero(alive & (a.body[:n] | a.static_collider[:n]))
+    inv_mass = np.where(
+        a.body[colliders] & a.simulate_physics[colliders],
+        1.0 / np.maximum(a.mass[colliders], 1e-9),
+        0.0,
+    )
+    h = dt / substeps
+    pairs_i, pairs_j, impulses = [], [], []
+    for _ in range(substeps):
+        if len(cars):
+            vehicle_dynamics.substep(a, v, cars, car_ground, h)
+        if len(people):
+            walker_motion.substep(a, w, people, people_ground, h)
+        if len(colliders) > 1:
+            pos, vel = a.pos[colliders], a.vel[colliders]
+            fp = collisions.footprints(
+                pos, a.rot[colliders, 1], a.extent[colliders], a.box_loc[colliders]
+            )
+            i, j, imp = collisions.resolve(pos, vel, inv_mass, fp)
+            if len(i):
+                a.pos[colliders], a.vel[colliders] = pos, vel
+                pairs_i.append(colliders[i])
+                pairs_j.append(colliders[j])
+                impulses.append(imp)
+    a.acc[:n] = np.where(alive[:, None], (a.vel[:n] - prev_vel) / dt, 0.0)
+    for column in (a.impulse, a.force, a.ang_impulse, a.torque):
+        column[:n] = 0.0
+    update_attached(a)
+    return _merge_pairs(pairs_i, pairs_j, impulses)
+
+
+def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:
+    """Yaw moment of inertia: m·a·b for vehicles (single track), m·r² of the box for others."""
+    inertia = a.mass[rows] * (a.extent[rows, 0] ** 2 + a.extent[rows, 1] ** 2) / 3.0
+    k = a.vrow[rows]
+    car = k >= 0
+    cg_a = v.cg_front[k[car]]
+    inertia[car] = a.mass[rows[car]] * cg_a * (v.wheelbase[k[car]] - cg_a)
+    return np.maximum(inertia, 1e-9)
+
+
+def _merge_pairs(
+    pairs_i: list, pairs_j: list, impulses: list
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if not pairs_i:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros((0, 3))
+    i, j, imp = np.concatenate(pairs_i), np.concatenate(pairs_j), np.concatenate(impulses)
+    keys, inverse = np.unique(i.astype(np.int64) << 32 | j.astype(np.int64), return_inverse=True)
+    total = np.zeros((len(keys), 3))
+    np.add.at(total, inverse, imp)
+    return keys >> 32, keys & 0xFFFFFFFF, total

@@ -1,0 +1,110 @@
+"""A tick's frozen state: WorldSnapshot, ActorSnapshot and Timestamp (CARLA's names).
+
+The snapshot copies the pose and motion columns of the live actors once per
+tick, so reading it later never sees a newer tick. `platform_timestamp` is the
+only wall-clock-like field in CARLA; lockstep has no wall clock in a run and
+sets it to 0.0, so snapshots (and logs) are identical between runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from world.geometry import Location, Rotation, Transform, Vector3D
+
+__all__ = ["ActorSnapshot", "Timestamp", "WorldSnapshot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Timestamp:
+    """Frame count, simulated seconds since the episode began, this tick's step, platform time."""
+
+    frame: int = 0
+    elapsed_seconds: float = 0.0
+    delta_seconds: float = 0.0
+    platform_timestamp: float = 0.0
+
+    @property
+    def frame_count(self) -> int:
+        return self.frame
+
+    def __str__(self) -> str:
+        return (
+            f"Timestamp(frame={self.frame}, elapsed_seconds={self.elapsed_seconds}, "
+            f"delta_seconds={self.delta_seconds}, platform_timestamp={self.platform_timestamp})"
+        )
+
+
+def _vec(row: np.ndarray) -> Vector3D:
+    return Vector3D(float(row[0]), float(row[1]), float(row[2]))
+
+
+class ActorSnapshot:
+    """One actor's pose and motion at the snapshot's tick."""
+
+    __slots__ = ("_i", "_snap", "id")
+
+    def __init__(self, snap: WorldSnapshot, index: int) -> None:
+        self._snap = snap
+        self._i = index
+        self.id = int(snap._ids[index])
+
+    def get_transform(self) -> Transform:
+        p, r = self._snap._pos[self._i], self._snap._rot[self._i]
+        return Transform(
+            Location(float(p[0]), float(p[1]), float(p[2])),
+            Rotation(float(r[0]), float(r[1]), float(r[2])),
+        )
+
+    def get_velocity(self) -> Vector3D:
+        return _vec(self._snap._vel[self._i])
+
+    def get_angular_velocity(self) -> Vector3D:
+        """Degrees per second, as CARLA reports it."""
+        return _vec(self._snap._angvel[self._i])
+
+    def get_acceleration(self) -> Vector3D:
+        return _vec(self._snap._acc[self._i])
+
+    def __repr__(self) -> str:
+        return f"ActorSnapshot(id={self.id})"
+
+
+class WorldSnapshot:
+    """Every live actor's state at one tick, iterated in id order."""
+
+    def __init__(
+        self, world_id: int, timestamp: Timestamp, ids: np.ndarray, columns: dict[str, np.ndarray]
+    ) -> None:
+        self.id = world_id
+        self.timestamp = timestamp
+        self._ids = ids
+        self._pos, self._rot = columns["pos"], columns["rot"]
+        self._vel, self._angvel, self._acc = columns["vel"], columns["angvel"], columns["acc"]
+
+    @property
+    def frame(self) -> int:
+        return self.timestamp.frame
+
+    def _index(self, actor_id: int) -> int:
+        i = int(np.searchsorted(self._ids, actor_id))
+        return i if i < len(self._ids) and int(self._ids[i]) == actor_id else -1
+
+    def has_actor(self, actor_id: int) -> bool:
+        return self._index(int(actor_id)) >= 0
+
+    def find(self, actor_id: int) -> ActorSnapshot | None:
+        i = self._index(int(actor_id))
+        return ActorSnapshot(self, i) if i >= 0 else None
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __iter__(self) -> Iterator[ActorSnapshot]:
+        return (ActorSnapshot(self, i) for i in range(len(self._ids)))
+
+    def __repr__(self) -> str:
+        return f"WorldSnapshot(frame={self.frame}, actors={len(self)})"

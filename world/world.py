@@ -1,0 +1,411 @@
+"""World: the actor registry, settings, the tick and its snapshot (CARLA's carla.World).
+
+Actor ids start at 1: the spectator is actor 1, then the actors the static
+actor providers place (the map's traffic lights and signs) in their order, then
+spawned actors. A failed spawn changes nothing and uses no id. The tick runs its
+systems in the fixed phase order TICK_PHASES (physics is built in; traffic
+signs, lights, trigger boxes and sensors plug in with `add_tick_system`), then
+takes the snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from world import collisions, physics
+from world.actor_list import ActorList
+from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.attachments import relative_pose
+from world.collisions import CollisionEvent
+from world.errors import WorldError
+from world.geometry import Transform, Vector3D
+from world.physics_control import VehiclePhysicsControl
+from world.settings import WorldSettings, substep_count
+from world.snapshot import Timestamp, WorldSnapshot
+from world.state import ActorTable, VehicleTable, WalkerTable
+from world.vehicle_dynamics import load_physics_control
+from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+
+__all__ = ["TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
+
+TICK_PHASES = ("sign_timers", "light_groups", "physics", "trigger_boxes", "sensors")
+
+TickSystem = Callable[["World", float], None]
+StaticActorProvider = Callable[["World"], None]
+
+_HANDLES: dict[int, type[Actor]] = {
+    ActorType.Vehicle: Vehicle,
+    ActorType.Walker: Walker,
+    ActorType.TrafficLight: TrafficLight,
+    ActorType.TrafficSign: TrafficSign,
+    ActorType.Sensor: Sensor,
+}
+
+
+@dataclass(slots=True)
+class ActorInfo:
+    """An actor's Python-side data: what the renderer and sensors read, not the hot state."""
+
+    type_id: str
+    attributes: dict[str, str]
+    semantic_tags: list[int]
+    handle: type[Actor]
+    physics_control: VehiclePhysicsControl | None = None
+    bones: dict[str, Transform] = field(default_factory=dict)
+    pose_blend: float = 0.0
+
+
+def _kind_of(type_id: str) -> ActorType:
+    for prefix, kind in (
+        ("vehicle.", ActorType.Vehicle),
+        ("walker.", ActorType.Walker),
+        ("sensor.", ActorType.Sensor),
+    ):
+        if type_id.startswith(prefix):
+            return kind
+    return ActorType.Other
+
+
+def _attributes(blueprint: Any) -> dict[str, str]:
+    return {attribute.id: attribute.as_str() for attribute in blueprint}
+
+
+class World:
+    """A map, its actors and their physics, stepped in fixed ticks (synchronous only)."""
+
+    default_static_actor_providers: tuple[StaticActorProvider, ...] = ()
+
+    def __init__(
+        self, map: Any, static_actor_providers: Iterable[StaticActorProvider] | None = None
+    ) -> None:
+        self._map = map
+        self._settings = WorldSettings()
+        self._actors = ActorTable()
+        self._vehicles = VehicleTable()
+        self._walkers = WalkerTable()
+        self._info: list[ActorInfo] = []
+        self._frame = 0
+        self._elapsed = 0.0
+        self._delta = 0.0
+        self._library = None
+        self._weather = None
+        self._collisions: list[CollisionEvent] = []
+        self._systems: list[tuple[str, TickSystem]] = [("physics", World._physics_system)]
+        self._placing_static = True
+        self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
+        providers = (
+            self.default_static_actor_providers
+            if static_actor_providers is None
+            else tuple(static_actor_providers)
+        )
+        for provider in providers:
+            provider(self)
+        self._placing_static = False
+        self._snapshot = self._take_snapshot()
+
+    # settings, map, library, weather ----------------------------------------------------
+    def get_map(self) -> Any:
+        return self._map
+
+    def get_settings(self) -> WorldSettings:
+        return self._settings.copy()
+
+    def apply_settings(self, settings: WorldSettings) -> int:
+        """Validates and applies `settings` (nothing changes when refused); returns the frame."""
+        candidate = settings.copy()
+        candidate.validate()
+        self._settings = candidate
+        return self._frame
+
+    def get_blueprint_library(self) -> Any:
+        if self._library is None:
+            from world.blueprints import blueprint_library
+
+            self._library = blueprint_library()
+        return self._library
+
+    def get_weather(self) -> Any:
+        if self._weather is None:
+            from world.weather import WeatherParameters
+
+            self._weather = WeatherParameters()
+        return self._weather.copy() if hasattr(self._weather, "copy") else self._weather
+
+    def set_weather(self, weather: Any) -> None:
+        self._weather = weather.copy() if hasattr(weather, "copy") else weather
+
+    # tick ---------------------------------------------------------------------------------
+    def add_tick_system(self, phase: str, system: TickSystem) -> None:
+        """Adds `system(world, dt)` to run each tick in `phase`, after the phase's earlier ones."""
+        if phase not in TICK_PHASES:
+            raise WorldError(
+                f"add_tick_system: unknown phase {phase!r}, expected one of "
+                f"{', '.join(TICK_PHASES)}"
+            )
+        order = TICK_PHASES.index(phase)
+        at = sum(1 for p, _ in self._systems if TICK_PHASES.index(p) <= order)
+        self._systems.insert(at, (phase, system))
+
+    def tick(self, seconds: float = 10.0) -> int:
+        """Advances one fixed step and returns the new frame (seconds: CARLA's timeout, unused)."""
+        if self._settings.fixed_delta_seconds is None:
+            raise WorldError(
+                "tick: fixed_delta_seconds is not set "
+                "(apply WorldSettings with fixed_delta_seconds > 0 first)"
+            )
+        dt = float(self._settings.fixed_delta_seconds)
+        self._frame += 1
+        self._elapsed += dt
+        self._delta = dt
+        self._collisions = []
+        for _phase, system in self._systems:
+            system(self, dt)
+        self._snapshot = self._take_snapshot()
+        return self._frame
+
+    def _physics_system(self, dt: float) -> None:
+        i, j, impulse = physics.step(
+            self._actors,
+            self._vehicles,
+            self._walkers,
+            self._map,
+            dt,
+            substep_count(self._settings),
+        )
+        self._collisions = [
+            CollisionEvent(
+                self._frame, int(a) + 1, int(b) + 1, Vector3D(float(p[0]), float(p[1]), float(p[2]))
+            )
+            for a, b, p in zip(i.tolist(), j.tolist(), impulse, strict=True)
+        ]
+
+    def collision_events(self) -> list[CollisionEvent]:
+        """The pairs whose boxes touched during the last tick, sorted by (actor_id, other_id)."""
+        return list(self._collisions)
+
+    def _take_snapshot(self) -> WorldSnapshot:
+        a, n = self._actors, self._actors.n
+        rows = np.flatnonzero(a.alive[:n])
+        columns = {name: getattr(a, name)[rows] for name in ("pos", "rot", "vel", "angvel", "acc")}
+        stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
+        return WorldSnapshot(id(self) & 0xFFFFFFFF, stamp, rows + 1, columns)
+
+    def get_snapshot(self) -> WorldSnapshot:
+        return self._snapshot
+
+    def wait_for_tick(self, seconds: float = 10.0) -> WorldSnapshot:
+        """The last tick's snapshot (synchronous mode: the client ticks)."""
+        return self._snapshot
+
+    # actors -------------------------------------------------------------------------------
+    def _handle(self, actor_id: int) -> Actor:
+        return self._info[actor_id - 1].handle(self, actor_id)
+
+    def get_spectator(self) -> Spectator:
+        return Spectator(self, 1)
+
+    def get_actor(self, actor_id: int) -> Actor | None:
+        actor_id = int(actor_id)
+        if 1 <= actor_id <= self._actors.n and self._actors.alive[actor_id - 1]:
+            return self._handle(actor_id)
+        return None
+
+    def get_actors(self, actor_ids: Sequence[int] | None = None) -> ActorList:
+        a = self._actors
+        if actor_ids is None:
+            rows = np.flatnonzero(a.alive[: a.n]).tolist()
+            return ActorList([self._handle(r + 1) for r in rows])
+        found = (self.get_actor(i) for i in sorted(set(int(i) for i in actor_ids)))
+        return ActorList([actor for actor in found if actor is not None])
+
+    def register_static_actor(
+        self,
+        type_id: str,
+        kind: ActorType,
+        transform: Transform,
+        extent: Vector3D | None = None,
+        attributes: dict[str, str] | None = None,
+    ) -> Actor:
+        """Adds a traffic light, sign or other map actor; only while the world is being made."""
+        if not self._placing_static:
+            raise WorldError(
+                "register_static_actor: map actors are placed when the world is "
+                "made, right after the spectator"
+            )
+        tags = {
+            ActorType.TrafficLight: [CityObjectLabel.TrafficLight],
+            ActorType.TrafficSign: [CityObjectLabel.TrafficSigns],
+        }.get(kind, [])
+        handle = _HANDLES.get(kind, Actor)
+        actor = self._add_actor(
+            type_id, dict(attributes or {}), kind, [int(t) for t in tags], handle
+        )
+        self._place(actor.id - 1, transform)
+        if extent is not None:
+            self._actors.extent[actor.id - 1] = (extent.x, extent.y, extent.z)
+        return actor
+
+    def _add_actor(
+        self,
+        type_id: str,
+        attributes: dict[str, str],
+        kind: ActorType,
+        tags: list[int],
+        handle: type[Actor],
+    ) -> Actor:
+        row = self._actors.add_row()
+        self._actors.alive[row] = True
+        self._actors.kind[row] = int(kind)
+        self._info.append(ActorInfo(type_id, attributes, tags, handle))
+        return handle(self, row + 1)
+
+    def _place(self, row: int, transform: Transform) -> None:
+        loc, rot = transform.location, transform.rotation
+        self._actors.pos[row] = (loc.x, loc.y, loc.z)
+        self._actors.rot[row] = (rot.pitch, rot.yaw, rot.roll)
+
+    def spawn_actor(
+        self,
+        blueprint: Any,
+        transform: Transform,
+        attach_to: Actor | None = None,
+        attachment_type: AttachmentType = AttachmentType.Rigid,
+    ) -> Actor:
+        """Spawns `blueprint` at `transform` (in `attach_to`'s frame when given)."""
+        actor = self.try_spawn_actor(blueprint, transform, attach_to, attachment_type)
+        if actor is None:
+            raise WorldError(
+                f"spawn_actor: {blueprint.id} at {transform.location} collides "
+                "with a vehicle or walker"
+            )
+        return actor
+
+    def try_spawn_actor(
+        self,
+        blueprint: Any,
+        transform: Transform,
+        attach_to: Actor | None = None,
+        attachment_type: AttachmentType = AttachmentType.Rigid,
+    ) -> Actor | None:
+        """Like spawn_actor, but None when the new body's box overlaps a vehicle or walker."""
+        from world.body_models import body_of
+
+        type_id = blueprint.id
+        kind = _kind_of(type_id)
+        body = body_of(type_id)
+        if attach_to is not None:
+            if kind in (ActorType.Vehicle, ActorType.Walker):
+                raise WorldError(
+                    f"spawn_actor: a {kind.name.lower()} ({type_id}) cannot have a parent"
+                )
+            if not attach_to.is_alive or attach_to.get_world() is not self:
+                raise WorldError(f"spawn_actor: parent actor {attach_to.id} is not alive here")
+        if kind in (ActorType.Vehicle, ActorType.Walker) and self._overlaps(
+            transform, body.extent, body.box_loc
+        ):
+            return None
+        tags = [int(body.semantic_tag)] if body.semantic_tag else []
+        actor = self._add_actor(
+            type_id, _attributes(blueprint), kind, tags, _HANDLES.get(kind, Actor)
+        )
+        a, row = self._actors, actor.id - 1
+        a.extent[row], a.box_loc[row] = body.extent, body.box_loc
+        a.mass[row] = body.mass
+        a.body[row] = kind in (ActorType.Vehicle, ActorType.Walker)
+        a.static_collider[row] = type_id.startswith("static.prop.")
+        if kind == ActorType.Vehicle:
+            vrow = self._vehicles.add_row()
+            self._vehicles.actor[vrow] = row
+            a.vrow[row] = vrow
+            self._apply_physics_control(row, body.physics_control)
+        elif kind == ActorType.Walker:
+            wrow = self._walkers.add_row()
+            self._walkers.actor[wrow] = row
+            a.wrow[row] = wrow
+        if attach_to is None:
+            self._place(row, transform)
+        else:
+            self._attach(row, attach_to.id - 1, transform)
+        return actor
+
+    def _overlaps(self, transform: Transform, extent: np.ndarray, box_loc: np.ndarray) -> bool:
+        a, n = self._actors, self._actors.n
+        others = np.flatnonzero(a.alive[:n] & a.body[:n])
+        loc = transform.location
+        mine = collisions.footprints(
+            np.array([[loc.x, loc.y, loc.z]]),
+            np.array([transform.rotation.yaw]),
+            extent[None],
+            box_loc[None],
+        )
+        theirs = collisions.footprints(
+            a.pos[others], a.rot[others, 1], a.extent[others], a.box_loc[others]
+        )
+        return collisions.overlaps_any(mine, theirs)
+
+    def _attach(self, row: int, parent: int, relative: Transform) -> None:
+        a = self._actors
+        loc, rot = relative.location, relative.rotation
+        a.parent[row] = parent
+        a.depth[row] = a.depth[parent] + 1
+        a.rel_pos[row] = (loc.x, loc.y, loc.z)
+        a.rel_rot[row] = (rot.pitch, rot.yaw, rot.roll)
+        from world.attachments import compose
+
+        pos, rot_w = compose(a.pos[[parent]], a.rot[[parent]], a.rel_pos[[row]], a.rel_rot[[row]])
+        a.pos[row], a.rot[row] = pos[0], rot_w[0]
+
+    def _set_pose(self, row: int, pos: np.ndarray, rot: np.ndarray) -> None:
+        """Moves an actor; an attached one keeps the new pose relative to its parent."""
+        a = self._actors
+        a.pos[row], a.rot[row] = pos, rot
+        parent = int(a.parent[row])
+        if parent >= 0 and a.depth[row] > 0:
+            rel_pos, rel_rot = relative_pose(a.pos[[parent]], a.rot[[parent]], pos[None], rot[None])
+            a.rel_pos[row], a.rel_rot[row] = rel_pos[0], rel_rot[0]
+        self._move_children(row)
+
+    def _move_children(self, row: int) -> None:
+        from world.attachments import update_attached
+
+        if np.any(self._actors.parent[: self._actors.n] == row):
+            update_attached(self._actors)
+
+    def _apply_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
+        a = self._actors
+        vrow = int(a.vrow[row])
+        if vrow < 0:
+            raise WorldError(f"apply_physics_control: actor {row + 1} is not a vehicle")
+        if physics_control.mass <= 0.0:
+            raise WorldError(
+                f"apply_physics_control: mass must be > 0, found {physics_control.mass}"
+            )
+        load_physics_control(self._vehicles, vrow, physics_control, a.extent[row])
+        a.mass[row] = physics_control.mass
+        self._info[row].physics_control = physics_control.copy()
+
+    def _destroy(self, actor_id: int) -> bool:
+        a, row = self._actors, actor_id - 1
+        if not a.alive[row]:
+            return False
+        if actor_id == 1 or a.kind[row] in (ActorType.TrafficLight, ActorType.TrafficSign):
+            return False
+        a.alive[row] = False
+        a.vel[row] = a.angvel[row] = a.acc[row] = 0.0
+        self._detach_children(row)
+        return True
+
+    def _detach_children(self, row: int) -> None:
+        """Children of a destroyed actor stay where they are, free; their subtrees move up."""
+        a, n = self._actors, self._actors.n
+        children = np.flatnonzero(a.parent[:n] == row)
+        a.parent[children] = -1
+        stack = children.tolist()
+        while stack:
+            child = stack.pop()
+            a.depth[child] = 0 if a.parent[child] < 0 else a.depth[a.parent[child]] + 1
+            stack.extend(np.flatnonzero(a.parent[:n] == child).tolist())

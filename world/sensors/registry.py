@@ -1,0 +1,53 @@
+"""The world's sensors by actor id: which behaviour each blueprint gets, stepped in id order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from world.sensors.base import SensorBehaviour, SensorContext
+from world.sensors.collision import CollisionSensor
+from world.sensors.gnss import GnssSensor
+from world.sensors.imu import IMUSensor
+from world.sensors.lane_invasion import LaneInvasionSensor
+from world.sensors.obstacle import ObstacleSensor
+
+__all__ = ["SENSOR_TYPES", "SensorSystem"]
+
+SENSOR_TYPES: dict[str, type[SensorBehaviour]] = {
+    "sensor.other.collision": CollisionSensor,
+    "sensor.other.gnss": GnssSensor,
+    "sensor.other.imu": IMUSensor,
+    "sensor.other.lane_invasion": LaneInvasionSensor,
+    "sensor.other.obstacle": ObstacleSensor,
+}
+
+
+class SensorSystem:
+    """Every live sensor's behaviour, keyed by actor id; ticks them in id order."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, SensorBehaviour] = {}
+
+    def add(
+        self, sensor: Any, type_id: str, attributes: Mapping[str, str]
+    ) -> SensorBehaviour | None:
+        """Gives a new sensor actor its behaviour; None for sensors that need rendering."""
+        kind = SENSOR_TYPES.get(type_id)
+        if kind is None:
+            return None
+        behaviour = kind(sensor, attributes)
+        self._by_id[sensor.id] = behaviour
+        return behaviour
+
+    def get(self, actor_id: int) -> SensorBehaviour | None:
+        return self._by_id.get(actor_id)
+
+    def remove(self, actor_id: int) -> None:
+        self._by_id.pop(actor_id, None)
+
+    def tick(self, world: Any, frame: int, timestamp: float, delta_seconds: float) -> None:
+        """Steps every sensor once, in id order; callbacks run here."""
+        ctx = SensorContext(world, frame, timestamp, delta_seconds)
+        for actor_id in sorted(self._by_id):
+            self._by_id[actor_id].tick(ctx)

@@ -348,6 +348,16 @@ def _object(parent: ET.Element, obj: RoadObject) -> None:
                 "zOffsetEnd": r.z_offset_end,
             },
         )
+    _validities(element, obj.validities)
+    if obj.parking_space is not None:
+        _sub(
+            element,
+            "parkingSpace",
+            {
+                "access": obj.parking_space.access,
+                "restrictions": obj.parking_space.restrictions or None,
+            },
+        )
 
 
 def _signal(parent: ET.Element, signal: Signal) -> None:

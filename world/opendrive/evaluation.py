@@ -78,14 +78,16 @@ class RoadEvaluator:
         self.plan_view = PlanView(road.geometries)
         self.elevation_profile = CubicProfile(road.elevation)
         self.superelevation_profile = CubicProfile(road.superelevation)
-        self.lane_offset_profile = CubicProfile(road.lane_offsets)
+        # laneOffset in libOpenDRIVE's form: lane 0's border is exactly this profile.
+        self.lane_offset_profile = GlobalCubic.from_records(road.lane_offsets, zero_at_start=True)
         self.crossfall_profile = CubicProfile(road.crossfall, extend_start=True)
         # Side of each crossfall record in start order (0 both, 1 left, 2 right).
         codes = {"both": 0, "left": 1, "right": 2}
         ordered = sorted(road.crossfall, key=lambda r: r.s)
         self.crossfall_sides = np.array([codes[r.side] for r in ordered], dtype=np.int8)
-        offsets = GlobalCubic.from_records(road.lane_offsets, zero_at_start=True)
-        self.sections = [SectionLanes(section, offsets) for section in road.lane_sections]
+        self.sections = [
+            SectionLanes(section, self.lane_offset_profile) for section in road.lane_sections
+        ]
         self.section_starts = np.array([sec.s0 for sec in self.sections], dtype=float)
 
     # ---- reference line and profiles ---------------------------------------------------------

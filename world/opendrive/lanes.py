@@ -24,7 +24,7 @@ class SectionLanes:
 
     __slots__ = (
         "border_profiles",
-        "borders",
+        "by_border",
         "center",
         "column",
         "has_heights",
@@ -47,9 +47,8 @@ class SectionLanes:
         self.widths = [
             CubicProfile(lane.widths, offset=section.s, extend_start=True) for lane in lanes
         ]
-        self.borders = [
-            CubicProfile(lane.borders, offset=section.s, extend_start=True) for lane in lanes
-        ]
+        # Lanes given by <border> records (used only when the lane has no <width>).
+        self.by_border = [bool(lane.borders) and not lane.widths for lane in lanes]
         self.border_profiles = self._border_profiles(lanes, section.s, lane_offset)
         self.level = np.array([lane.level for lane in lanes], dtype=bool)
         # Height records per lane: starts, inner, outer (first record wins at equal starts).
@@ -93,7 +92,7 @@ class SectionLanes:
             absolute = False  # past a lane given by <border>: t is from the reference line
             for col in cols:
                 lane = lanes[col]
-                if lane.widths or not lane.borders:
+                if not self.by_border[col]:
                     width = GlobalCubic.from_records(lane.widths, offset=s0)
                     width = width if sign > 0 else width.negate()
                     total = width if total is None else total.add(width)
@@ -119,10 +118,10 @@ class SectionLanes:
         for col in range(len(self.ids)):
             if col == self.center:
                 continue
-            if self.widths[col] or not self.borders[col]:
-                out[:, col] = self.widths[col].evaluate(s)
-            else:
+            if self.by_border[col]:
                 out[:, col] = np.abs(borders[:, col] - borders[:, self.inner[col]])
+            else:
+                out[:, col] = self.widths[col].evaluate(s)
         return out
 
     def holding(self, t: np.ndarray, borders: np.ndarray) -> np.ndarray:

@@ -1,9 +1,10 @@
-"""Piecewise cubic profiles (elevation, superelevation, laneOffset, lane widths) on arrays of s.
+"""Piecewise cubic profiles (elevation, superelevation, crossfall, lane widths) on arrays of s.
 
 A record starting exactly at s is the one used there (libOpenDRIVE's upper_bound - 1
-lookup). Before the first record a profile is 0 (`extend_start=False`: road
+lookup). Before the first record a `CubicProfile` is 0 (`extend_start=False`: road
 profiles) or the first polynomial continued backward (`extend_start=True`: lane
-widths and borders).
+widths, crossfall). `GlobalCubic` is libOpenDRIVE's form, for laneOffset and the
+lane borders built from it.
 """
 
 from __future__ import annotations

@@ -38,7 +38,6 @@ from recorder.reader import MAGIC, LogReader, RawPacket
 from recorder.writer import ADDITIONAL_ORDER, MAIN_ORDER, LogWriter, frame_layout
 
 _F64 = struct.Struct("<d")
-_U64 = struct.Struct("<Q")
 _SCALARS = {PacketId.VisualTime: "visual_time", PacketId.PlatformTime: "platform_time"}
 _SCALARS[PacketId.FrameCounter] = "frame_counter"
 _LIST_KEYS = {CODECS[pid].key: pid for pid in (*MAIN_ORDER, *ADDITIONAL_ORDER)}

@@ -12,50 +12,30 @@ still stopped that long at the end. Rows print longest first. CARLA's quirks are
   actors still stopped at the end come in their `std::unordered_map`'s iteration order
   (libc++ by default, `order="libstdc++"` for GCC's library).
 
-The positions are read with numpy: each actor's records are scanned a stop at a time,
-so the Python work grows with the number of stops, not of records.
+Each Position packet updates all its actors at once with numpy (an actor listed twice
+in one packet falls back to CARLA's record-by-record loop).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from recorder.cformat import c_fixed, pad_right
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
-from recorder.packets.position import POSITION
 from recorder.query_common import (
-    PacketTable,
     Source,
     c_text,
     check_library,
     closing_text,
+    counts,
     header_text,
     last_frame,
     packet_table,
 )
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
-_EVENTS = (PacketId.EventAdd, PacketId.EventDel, PacketId.Position)
-_FIRST_CHUNK = 32
-
-
-@dataclass
-class _Positions:
-    """Every Position record in file order, with its frame's elapsed time and duration."""
-
-    ids: np.ndarray
-    xyz: np.ndarray
-    elapsed: np.ndarray
-    duration: np.ndarray
-
-
-@dataclass
-class _Final:
-    time: float = 0.0
-    duration: float = 0.0
+_ADD, _DEL, _POSITION = int(PacketId.EventAdd), int(PacketId.EventDel), int(PacketId.Position)
 
 
 def _row(time: float, actor: int, name: str, duration: float) -> str:
@@ -63,11 +43,14 @@ def _row(time: float, actor: int, name: str, duration: float) -> str:
 
 
 def _distance(anchor: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """UE4's `FVector::Dist(anchor, p)` for each row of points (anchor one row or one per
-    point), in float32 as UE4 does it, then as float64 for comparing with a double."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        d = points - anchor
-        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2]).astype(np.float64)
+    """UE4's float `FVector::Dist(anchor, p)` for each row of points (anchor one row or one
+    per point): `sqrtf((dx*dx + dy*dy) + dz*dz)` in float32. Compare it with a numpy
+    float64 so the comparison is made in double, as C++ promotes it."""
+    d = points - anchor
+    d *= d
+    total = d[:, 0] + d[:, 1]
+    total += d[:, 2]
+    return np.sqrt(total, out=total)
 
 
 def query_blocked(
@@ -85,174 +68,166 @@ def query_blocked(
     if reader is None:
         return text
     table = packet_table(reader)
-    min_time = float(min_time)
-    min_distance = float(min_distance)
-    positions, events = _scan(table)
-    segments, ops = _segments(positions.ids, events)
-    scan = _segment_exact if min_time <= 0 else _segment
-    made: list[tuple[int, float, str]] = []  # rows made while scanning: (record, duration, row)
-    finals: dict[int, tuple[_Final, str]] = {}
-    for actor, pieces in segments.items():
-        for records, name in pieces:
-            final = scan(positions, records, actor, name, min_time, min_distance, made)
-        finals[actor] = (final, name)
-    made.sort(key=lambda r: r[0])
-    rows = [(duration, row) for _, duration, row in made]
-    live = UnorderedTable(order)
-    for insert, actor in ops:
-        if insert:
-            live.insert(actor, actor)
-        else:
-            live.erase(actor)
-    for actor in live:
-        final, name = finals.get(actor, (_Final(), ""))
-        if final.duration >= min_time:
-            rows.append((final.duration, _row(final.time, actor, name, final.duration)))
-    rows.sort(key=lambda r: -r[0])
+    actors = _Actors(order, np.float64(min_time), np.float64(min_distance))
+    picked = np.flatnonzero(np.isin(table.ids, (_ADD, _DEL, _POSITION)))
+    picked = picked[counts(table, picked) != 0]
+    errors = np.seterr(over="ignore", invalid="ignore")  # inf and nan as C++ gives them
+    try:
+        _replay(table, picked, actors)
+    finally:
+        np.seterr(**errors)
+    rows = actors.rows + actors.still_stopped()
+    rows.sort(key=lambda r: -r[0])  # stable: equal durations keep their order
     frame_id, elapsed = last_frame(table)
     return "".join([text, HEADER, *(row for _, row in rows), closing_text(frame_id, elapsed)])
 
 
-def _scan(table: PacketTable) -> tuple[_Positions, list[tuple[int, int, int, str]]]:
-    """Every Position record, and the events as (records before it, kind, actor, name):
-    kind 1 an EventAdd of the actor, kind 0 an EventDel forgetting it (the last added)."""
+def _replay(table, picked: np.ndarray, actors: _Actors) -> None:
+    """The query's loop over the EventAdd, EventDel and Position packets that hold records."""
     reader = table.reader
-    arrays, counts, frames = [], [], []
-    events: list[tuple[int, int, int, str]] = []
     last_added = 0
-    seen = 0
-    for p in np.flatnonzero(np.isin(table.ids, _EVENTS)).tolist():
-        pid = table.ids[p]
+    for p, pid, frame in zip(
+        picked.tolist(), table.ids[picked].tolist(), table.frame[picked].tolist(), strict=True
+    ):
         packet = table.raw(p)
-        if pid == PacketId.Position:
-            array = reader.array(packet)
-            arrays.append(array)
-            counts.append(len(array))
-            frames.append(int(table.frame[p]))
-            seen += len(array)
-        elif pid == PacketId.EventAdd:
+        if pid == _POSITION:
+            elapsed = float(table.elapsed[frame]) if frame >= 0 else 0.0
+            duration = float(table.duration[frame]) if frame >= 0 else 0.0
+            actors.positions(reader.array(packet), elapsed, duration)
+        elif pid == _ADD:
             for record in reader.records(packet):
-                events.append((seen, 1, record.id, c_text(record.blueprint)))
+                actors.add(record.id, c_text(record.blueprint))
                 last_added = record.id
-        elif len(reader.array(packet)):
-            events.append((seen, 0, last_added, ""))
-    records = np.concatenate(arrays) if arrays else np.zeros(0, POSITION.dtype)
-    # Frame numbers shifted by one: index 0 is the zero frame before any FrameStart.
-    frame_of = np.repeat(np.asarray(frames, np.int64), counts) + 1
-    positions = _Positions(
-        records["id"].astype(np.int64),
-        np.ascontiguousarray(records["location"], np.float32),
-        np.concatenate([[0.0], table.elapsed])[frame_of],
-        np.concatenate([[0.0], table.duration])[frame_of],
-    )
-    return positions, events
-
-
-def _segments(ids: np.ndarray, events: list[tuple[int, int, int, str]]):
-    """Each actor's life segments and the map's inserts and erases in order.
-
-    A segment is the actor's records between two resets of its entry (an EventAdd of it,
-    an EventDel forgetting it) with the entry's name; a forgotten actor's entry comes back,
-    nameless and zeroed, at its next Position record. The ops are (insert?, actor).
-    """
-    order = np.argsort(ids, kind="stable")
-    actors, first = np.unique(ids[order], return_index=True)
-    ends = [*first[1:].tolist(), len(ids)][: len(first)]
-    own = {a: order[lo:hi] for a, lo, hi in zip(actors.tolist(), first.tolist(), ends, strict=True)}
-    cuts: dict[int, list[tuple[int, int, str]]] = {}
-    ops: list[tuple[int, int, int, int]] = []  # (records before, tie, insert?, actor)
-    for number, (seq, kind, actor, name) in enumerate(events):
-        cuts.setdefault(actor, []).append((seq, kind, name))
-        ops.append((seq, number, kind, actor))
-    segments: dict[int, list[tuple[np.ndarray, str]]] = {}
-    empty = np.zeros(0, np.int64)
-    for actor in sorted(set(own) | set(cuts)):
-        mine = own.get(actor, empty)
-        marks = [(0, 0, ""), *cuts.get(actor, [])]
-        pieces = []
-        for number, (seq, kind, name) in enumerate(marks):
-            stop = marks[number + 1][0] if number + 1 < len(marks) else len(ids)
-            records = mine[np.searchsorted(mine, seq) : np.searchsorted(mine, stop)]
-            if kind == 0 and len(records):
-                ops.append((int(records[0]), len(events), 1, actor))
-            pieces.append((records, name))
-        segments[actor] = pieces
-    ops.sort(key=lambda op: (op[0], op[1]))
-    return segments, [(insert == 1, actor) for _, _, insert, actor in ops]
-
-
-def _segment(
-    positions: _Positions,
-    records: np.ndarray,
-    actor: int,
-    name: str,
-    min_time: float,
-    min_distance: float,
-    made: list,
-) -> _Final:
-    """One segment's stops, a stop at a time (min_time > 0: moving records make no row)."""
-    if len(records) == 0:
-        return _Final()
-    xyz = positions.xyz[records]
-    elapsed = positions.elapsed[records]
-    duration = positions.duration[records]
-    origin = np.zeros((1, 3), np.float32)
-    step = _distance(np.concatenate([origin, xyz[:-1]]), xyz)
-    starts = np.flatnonzero(step < min_distance)
-    count = len(records)
-    i = 0
-    while True:
-        t = int(np.searchsorted(starts, i))
-        if t == len(starts):
-            return _Final()
-        j = int(starts[t])
-        anchor = xyz[j - 1] if j > 0 else origin[0]
-        k = _first_move(xyz, anchor, j + 1, min_distance)
-        end = count if k is None else k
-        total = np.cumsum(duration[j:end])
-        before = np.concatenate([[0.0], total[:-1]])
-        time = float(elapsed[j + int(np.flatnonzero(before == 0.0)[-1])])
-        stopped = float(total[-1])
-        if k is None:
-            return _Final(time, stopped)
-        if stopped >= min_time:
-            made.append((int(records[k]), stopped, _row(time, actor, name, stopped)))
-        i = k + 1
-
-
-def _first_move(xyz: np.ndarray, anchor: np.ndarray, start: int, min_distance: float):
-    """The first record from `start` at least `min_distance` from the anchor, or None."""
-    chunk = _FIRST_CHUNK
-    while start < len(xyz):
-        far = np.flatnonzero(~(_distance(anchor, xyz[start : start + chunk]) < min_distance))
-        if len(far):
-            return start + int(far[0])
-        start += chunk
-        chunk *= 4
-    return None
-
-
-def _segment_exact(
-    positions: _Positions,
-    records: np.ndarray,
-    actor: int,
-    name: str,
-    min_time: float,
-    min_distance: float,
-    made: list,
-) -> _Final:
-    """CARLA's loop record by record (used when min_time <= 0: every move can make a row)."""
-    last = np.zeros(3, np.float32)
-    time = stopped = 0.0
-    for r in records.tolist():
-        point = positions.xyz[r]
-        if _distance(last, point[None, :])[0] < min_distance:
-            if stopped == 0:
-                time = float(positions.elapsed[r])
-            stopped += float(positions.duration[r])
         else:
-            if stopped >= min_time:
-                made.append((r, stopped, _row(time, actor, name, stopped)))
-            stopped = 0.0
-            last = point
-    return _Final(time, stopped)
+            reader.array(packet)
+            actors.forget(last_added)
+
+
+class _Actors:
+    """QueryBlocked's `unordered_map<uint32_t, ReplayerActorInfo>` as numpy state by slot.
+
+    Each actor id gets a slot (its anchor = the last position it moved to, the stopped
+    duration and start time, its name); `table` replays the map's inserts and erases for
+    the iteration order at the end. A Position packet updates all its actors at once.
+    """
+
+    def __init__(self, order: str, min_time: float, min_distance: float):
+        self.min_time = min_time
+        self.min_distance = min_distance
+        self.table = UnorderedTable(order)
+        self.slot_of: dict[int, int] = {}
+        self.ids: list[int] = []
+        self.names: list[str] = []
+        self.anchor = np.zeros((16, 3), np.float32)
+        self.duration = np.zeros(16)
+        self.time = np.zeros(16)
+        self.present = np.zeros(16, bool)  # in the map (slot order)
+        self.rows: list[tuple[float, str]] = []
+        self._last_ids: np.ndarray | None = None
+        self._last_slots = np.zeros(0, np.int64)
+        self._last_unique = True
+        self._last_where: slice | np.ndarray = self._last_slots
+
+    def _slot(self, actor: int) -> int:
+        slot = self.slot_of.get(actor)
+        if slot is None:
+            slot = self.slot_of[actor] = len(self.ids)
+            self.ids.append(actor)
+            self.names.append("")
+            if slot == len(self.duration):
+                grow = len(self.duration)
+                self.anchor = np.concatenate([self.anchor, np.zeros((grow, 3), np.float32)])
+                self.duration = np.concatenate([self.duration, np.zeros(grow)])
+                self.time = np.concatenate([self.time, np.zeros(grow)])
+                self.present = np.concatenate([self.present, np.zeros(grow, bool)])
+        return slot
+
+    def _reset(self, slot: int, name: str) -> None:
+        self.anchor[slot] = 0.0
+        self.duration[slot] = self.time[slot] = 0.0
+        self.names[slot] = name
+
+    def add(self, actor: int, name: str) -> None:
+        """An EventAdd record: the entry is (re)made, zeroed, with the blueprint as name."""
+        slot = self._slot(actor)
+        self._reset(slot, name)
+        self.table.insert(actor, actor)
+        self.present[slot] = True
+
+    def forget(self, actor: int) -> None:
+        """An EventDel packet: CARLA erases the last added actor's entry."""
+        if actor in self.table:
+            slot = self._slot(actor)
+            self._reset(slot, "")
+            self.table.erase(actor)
+            self.present[slot] = False
+
+    def positions(self, records: np.ndarray, elapsed: float, duration: float) -> None:
+        """One Position packet of a frame with these elapsed time and duration."""
+        ids = records["id"]
+        if self._last_ids is None or not np.array_equal(ids, self._last_ids):
+            self._new_ids(ids)
+        slots = self._last_slots
+        absent = ~self.present[slots]
+        if absent.any():
+            for slot in slots[absent].tolist():  # operator[] makes the missing entries
+                self.table.insert(self.ids[slot], self.ids[slot])
+                self.present[slot] = True
+        points = records["location"]
+        if not self._last_unique:
+            self._one_by_one(slots, points, elapsed, duration)
+            return
+        where = self._last_where  # a slice when the slots run in order, else the slots
+        stopped = _distance(self.anchor[where], points) < self.min_distance
+        if stopped.any():
+            still = slots[stopped]
+            fresh = still[self.duration[still] == 0]
+            self.time[fresh] = elapsed
+            self.duration[still] += duration
+            moving = ~stopped
+            where = slots[moving]
+            points = points[moving]
+        if (self.duration[where] >= self.min_time).any():
+            chosen = slots if isinstance(where, slice) else where
+            for slot in chosen[self.duration[chosen] >= self.min_time].tolist():
+                self._row(slot)
+        self.duration[where] = 0.0
+        self.anchor[where] = points
+
+    def _new_ids(self, ids: np.ndarray) -> None:
+        listed = [self._slot(actor) for actor in ids.tolist()]
+        slots = np.asarray(listed, np.int64)
+        self._last_ids = ids.copy()
+        self._last_slots = slots
+        self._last_unique = len(set(listed)) == len(listed)
+        run = len(listed) and listed == list(range(listed[0], listed[0] + len(listed)))
+        self._last_where = slice(listed[0], listed[0] + len(listed)) if run else slots
+
+    def _one_by_one(self, slots, points, elapsed: float, duration: float) -> None:
+        """CARLA's loop record by record (a packet listing an actor twice)."""
+        for slot, point in zip(slots.tolist(), points, strict=True):
+            if _distance(self.anchor[slot], point[None, :])[0] < self.min_distance:
+                if self.duration[slot] == 0:
+                    self.time[slot] = elapsed
+                self.duration[slot] += duration
+            else:
+                if self.duration[slot] >= self.min_time:
+                    self._row(slot)
+                self.duration[slot] = 0.0
+                self.anchor[slot] = point
+
+    def _row(self, slot: int) -> None:
+        stopped = float(self.duration[slot])
+        text = _row(float(self.time[slot]), self.ids[slot], self.names[slot], stopped)
+        self.rows.append((stopped, text))
+
+    def still_stopped(self) -> list[tuple[float, str]]:
+        """The rows of actors stopped long enough at the end, in the map's iteration order."""
+        before = len(self.rows)
+        for actor in self.table:
+            slot = self.slot_of[actor]
+            if self.duration[slot] >= self.min_time:
+                self._row(slot)
+        rows = self.rows[before:]
+        del self.rows[before:]
+        return rows

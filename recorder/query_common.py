@@ -27,6 +27,9 @@ from recorder.reader import MAGIC, LogReader, RawPacket
 Source = str | Path | bytes | bytearray | memoryview
 NOT_A_RECORDER = "File is not a CARLA recorder\n"
 _FRAME_START = struct.Struct("<Qdd")
+_PACKET_HEAD = struct.Struct("<BI")
+_START = int(PacketId.FrameStart)
+_END = int(PacketId.FrameEnd)
 _FRAME_DTYPE = np.dtype([("id", "<u8"), ("duration", "<f8"), ("elapsed", "<f8")])
 
 
@@ -108,46 +111,86 @@ def header_text(
     return text, reader
 
 
+def _scan(reader: LogReader) -> tuple[list[int], list[int], int, int]:
+    """Packet ids and offsets from the header to the readable end, in one tight loop.
+
+    Returns (ids, offsets, position reached, end). A position past the end means the last
+    packet (or its header) overruns the log.
+    """
+    data = reader.data
+    end = reader._end  # the readable end: the whole log, or its last complete frame
+    pos = reader.header.end_offset
+    ids: list[int] = []
+    offsets: list[int] = []
+    add_id = ids.append
+    add_offset = offsets.append
+    unpack = _PACKET_HEAD.unpack_from
+    try:
+        while pos < end:
+            pid, size = unpack(data, pos)
+            add_id(pid)
+            add_offset(pos)
+            pos += 5 + size
+    except struct.error:
+        add_id(data[pos])
+        add_offset(pos)
+        pos = end + 5
+    return ids, offsets, pos, end
+
+
 def packet_table(reader: LogReader) -> PacketTable:
-    """One pass over the packets (sizes checked by the reader), plus each frame's numbers."""
-    ids, body, size = [], [], []
-    for packet in reader.packets():
-        ids.append(packet.id)
-        body.append(packet.body_offset)
-        size.append(packet.size)
+    """Every packet's id, body offset and size, each frame's numbers; the log is checked: no
+    packet past the end, FrameStarts of 24 bytes, a FrameEnd last."""
+    ids, offsets, reached, end = _scan(reader)
     ids_a = np.array(ids, dtype=np.uint8)
-    is_start = ids_a == PacketId.FrameStart
+    body = np.array(offsets, dtype=np.int64) + 5
+    size = np.diff(body, append=reached + 5) - 5
+    overrun = reached > end
+    is_start = ids_a == _START
+    if overrun:
+        is_start[-1] = False
     empty = np.zeros(0)
     table = PacketTable(
-        reader,
-        ids_a,
-        np.array(body, dtype=np.int64),
-        np.array(size, dtype=np.int64),
-        np.cumsum(is_start) - 1,
-        np.zeros(0, np.uint64),
-        empty,
-        empty,
+        reader, ids_a, body, size, np.cumsum(is_start) - 1, np.zeros(0, np.uint64), empty, empty
     )
     starts = np.flatnonzero(is_start)
-    bad = np.flatnonzero(table.size[starts] != _FRAME_START.size)
+    bad = np.flatnonzero(size[starts] != _FRAME_START.size)
     if len(bad):
         packet = int(starts[bad[0]])
-        raise table.error(
-            f"FrameStart packet of {int(table.size[packet])} bytes, expected 24", packet
-        )
+        raise table.error(f"FrameStart packet of {int(size[packet])} bytes, expected 24", packet)
     raw = np.frombuffer(reader.data, np.uint8)
-    cells = raw[table.body[starts][:, None] + np.arange(_FRAME_START.size)]
+    cells = raw[body[starts][:, None] + np.arange(_FRAME_START.size)]
     frames = np.ascontiguousarray(cells).view(_FRAME_DTYPE).reshape(-1)
     table.frame_id = frames["id"].copy()
     table.duration = frames["duration"].copy()
     table.elapsed = frames["elapsed"].copy()
-    if len(ids_a) and ids_a[-1] != PacketId.FrameEnd:
+    last = len(ids) - 1
+    if overrun:
+        left = end - int(offsets[-1])
+        if left < 5:
+            raise table.error(f"packet header needs 5 bytes, {left} left", last)
         raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(int(ids_a[-1]))}, "
+            f"packet {_name(ids[-1])} of {int(size[-1])} bytes runs past the end "
+            f"({left - 5} bytes left)",
+            last,
+        )
+    if ids and ids[-1] != _END:
+        raise table.error(
+            f"the log ends inside a frame: its last packet is {_name(ids[-1])}, "
             "not FrameEnd (read it leniently to stop at the last complete frame)",
-            len(ids_a) - 1,
+            last,
         )
     return table
+
+
+def counts(table: PacketTable, packets: np.ndarray) -> np.ndarray:
+    """The uint16 record count at the start of each of these packets' bodies (-1 when the
+    body is shorter than 2 bytes, for the record parser to report)."""
+    raw = np.frombuffer(table.reader.data, np.uint8)
+    body = table.body[packets]
+    ok = table.size[packets] >= 2
+    safe = np.where(ok, body, 0)
+    return np.where(ok, raw[safe].astype(np.int64) | (raw[safe + 1].astype(np.int64) << 8), -1)
 
 
 def closing_text(frame_id: int, elapsed: float) -> str:

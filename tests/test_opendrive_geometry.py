@@ -286,3 +286,37 @@ def test_signal_pose_as_carla_places_it() -> None:
     np.testing.assert_allclose(pts[1], [-1.0, 20.0, 1.3], atol=1e-12)
     xs, ys, _, _ = road_pose(ev, np.array([0.0, 0.0]), np.array([1.0, -1.0]))
     np.testing.assert_allclose(np.stack([xs, ys], 1), [[-1, 0], [1, 0]], atol=1e-12)
+
+
+def test_crossfall_lowers_the_side_it_names() -> None:
+    # Right-side crossfall 0.02 rad from s=0, both sides 0.01 from s=50 (flat road, lanes 3 m):
+    # h = -tan(crossfall) |t| on the side it applies to; the other side stays at 0.
+    extra = """<lateralProfile>
+        <crossfall side="right" s="0" a="0.02" b="0" c="0" d="0"/>
+        <crossfall side="both" s="50" a="0.01" b="0" c="0" d="0"/>
+      </lateralProfile>"""
+    ev = evaluator(geometry("<line/>"), extra=extra)
+    p = ev.surface_point(np.array([10.0, 10.0, 60.0, 60.0]), np.array([-2.0, 2.0, -2.0, 2.0]))
+    expected = [-2 * math.tan(0.02), 0.0, -2 * math.tan(0.01), -2 * math.tan(0.01)]
+    np.testing.assert_allclose(p[:, 2], expected, atol=1e-12)
+
+
+def test_lane_slopes_and_lane_at() -> None:
+    # laneOffset 0.5 + 0.02 s; lane 1 width 3; lane -1 width 2 + 0.1 ds.
+    # d(t_outer)/ds: lane 0: 0.02, lane 1: 0.02, lane -1: 0.02 - 0.1 = -0.08;
+    # d(t_center)/ds of lane -1: (0.02 + (-0.08)) / 2 = -0.03.
+    lanes = """<laneSection s="0">
+      <left><lane id="1" type="driving"><width sOffset="0" a="3" b="0" c="0" d="0"/></lane></left>
+      <center><lane id="0"/></center>
+      <right><lane id="-1" type="driving"><width sOffset="0" a="2" b="0.1" c="0" d="0"/></lane>
+      </right></laneSection>"""
+    ev = evaluator(
+        geometry("<line/>"), lanes=lanes, offsets='<laneOffset s="0" a="0.5" b="0.02" c="0" d="0"/>'
+    )
+    d_outer, d_center = ev.lane_slopes(0, np.array([10.0]))
+    cols = list(ev.sections[0].ids)  # ascending: -1, 0, 1
+    np.testing.assert_allclose(d_outer[0], [-0.08, 0.02, 0.02], atol=1e-15)
+    assert d_center[0, cols.index(-1)] == pytest.approx(-0.03, abs=1e-15)
+    # At s=10: lane 0 at t=0.7, lane -1 outer at 0.7 - 3 = -2.3, lane 1 outer at 3.7.
+    t = np.array([0.7, 0.0, -2.3, -5.0, 2.0, 3.7, 9.0])
+    np.testing.assert_array_equal(ev.lane_at(np.full(7, 10.0), t), [0, -1, -1, -1, 1, 1, 1])

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from world.opendrive import ParamPoly3Geometry, load_opendrive
-from world.opendrive.evaluation import RoadEvaluator
+from world.opendrive.evaluation import road_evaluators
 
 MAPS = [
     "carla/Town01",
@@ -45,7 +45,7 @@ ALONG = 3e-2
 @cache
 def _loaded(shared: Path, key: str):
     doc = load_opendrive(shared / "maps" / f"{key}.xodr")
-    return doc, {rid: RoadEvaluator(road) for rid, road in doc.roads.items()}
+    return doc, road_evaluators(doc)
 
 
 def _golden(shared: Path, key: str, table: str) -> Path:

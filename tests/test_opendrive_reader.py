@@ -237,6 +237,7 @@ def test_signals_and_references() -> None:
     assert [(v.from_lane, v.to_lane) for v in s1.validities] == [(-2, -1)]
     assert [(d.id, d.type) for d in s1.dependencies] == [("s9", "light")]
     assert tl.dynamic is True and tl.value is None and tl.height is None
+    assert s1.position_inertial is None
     ref = r.signal_references[0]
     assert (ref.id, ref.s, ref.t, ref.orientation) == ("s1", 4.0, 1.0, "+")
     assert [(v.from_lane, v.to_lane) for v in ref.validities] == [(1, 1)]
@@ -367,3 +368,21 @@ def test_error_duplicate_road() -> None:
     err = _error(doc(road() + "\n" + road()))
     # The first <road> spans lines 4-19, the second starts on line 20.
     assert err.line == 20 and "duplicate road id '7'" in str(err)
+
+
+def test_signal_inertial_position_and_parking_space() -> None:
+    inner = """<lateralProfile><crossfall side="left" s="2" a="0.03"/></lateralProfile>
+    <signals><signal id="9" s="0" t="0" type="1000001">
+        <positionInertial x="10" y="-20" z="3" hdg="1.5" pitch="0.1" roll="0.2"/>
+      </signal></signals>
+      <objects><object id="ps" type="parkingSpace" s="5" t="-4">
+        <parkingSpace access="handicapped" restrictions="2h"/>
+        <validity fromLane="-1" toLane="-1"/>
+      </object></objects>"""
+    r = parse_opendrive(doc(road(inner))).roads["7"]
+    assert (r.crossfall[0].side, r.crossfall[0].s, r.crossfall[0].a) == ("left", 2.0, 0.03)
+    pos = r.signals[0].position_inertial
+    assert (pos.x, pos.y, pos.z, pos.hdg, pos.pitch, pos.roll) == (10, -20, 3, 1.5, 0.1, 0.2)
+    obj = r.objects[0]
+    assert (obj.parking_space.access, obj.parking_space.restrictions) == ("handicapped", "2h")
+    assert [(v.from_lane, v.to_lane) for v in obj.validities] == [(-1, -1)]

@@ -24,8 +24,10 @@ class SectionLanes:
         "borders",
         "center",
         "column",
+        "has_heights",
         "heights",
         "ids",
+        "inner",
         "level",
         "s0",
         "widths",
@@ -37,6 +39,7 @@ class SectionLanes:
         self.ids = np.array([lane.id for lane in lanes], dtype=int)
         self.column = {lane.id: i for i, lane in enumerate(lanes)}
         self.center = self.column[0]
+        self.inner = np.array([self.inner_column(c) for c in range(len(lanes))], dtype=int)
         self.widths = [
             CubicProfile(lane.widths, offset=section.s, extend_start=True) for lane in lanes
         ]
@@ -57,6 +60,7 @@ class SectionLanes:
             inner = np.array([records[k][0] for k in starts])
             outer = np.array([records[k][1] for k in starts])
             self.heights.append((starts, inner, outer))
+        self.has_heights = any(record is not None for record in self.heights)
 
     def inner_column(self, col: int) -> int:
         """Column of the lane next toward lane 0 (lane 0 for itself)."""
@@ -64,8 +68,19 @@ class SectionLanes:
             return col
         return col + 1 if col < self.center else col - 1
 
-    def outer_borders(self, s: np.ndarray, lane_offset: np.ndarray) -> np.ndarray:
-        """Outer border t of every lane at each s: shape (len(s), lanes), lane 0 = laneOffset."""
+    def columns(self, lane_ids: np.ndarray) -> np.ndarray:
+        """Column of each lane id, -1 where the section has no such lane."""
+        lane_ids = np.asarray(lane_ids, dtype=int)
+        cols = np.minimum(np.searchsorted(self.ids, lane_ids), len(self.ids) - 1)
+        return np.where(self.ids[cols] == lane_ids, cols, -1)
+
+    def outer_borders(
+        self, s: np.ndarray, lane_offset: np.ndarray, *, derivative: bool = False
+    ) -> np.ndarray:
+        """Outer border t of every lane at each s: shape (len(s), lanes), lane 0 = laneOffset.
+
+        With `derivative`, d(t)/ds instead; `lane_offset` must then be its derivative too.
+        """
         s = np.asarray(s, dtype=float)
         out = np.empty((s.shape[0], len(self.ids)))
         out[:, self.center] = lane_offset
@@ -75,10 +90,10 @@ class SectionLanes:
         ):
             t = lane_offset
             for col in cols:
-                if self.widths[col] or not self.borders[col]:
-                    t = t + step * self.widths[col].evaluate(s)
-                else:
-                    t = self.borders[col].evaluate(s)
+                use_width = self.widths[col] or not self.borders[col]
+                profile = self.widths[col] if use_width else self.borders[col]
+                value = profile.derivative(s) if derivative else profile.evaluate(s)
+                t = t + step * value if use_width else value
                 out[:, col] = t
         return out
 
@@ -92,7 +107,7 @@ class SectionLanes:
             if self.widths[col] or not self.borders[col]:
                 out[:, col] = self.widths[col].evaluate(s)
             else:
-                out[:, col] = np.abs(borders[:, col] - borders[:, self.inner_column(col)])
+                out[:, col] = np.abs(borders[:, col] - borders[:, self.inner[col]])
         return out
 
     def lane_at(self, t: np.ndarray, borders: np.ndarray) -> np.ndarray:
@@ -139,7 +154,7 @@ class SectionLanes:
                 continue
             starts, inner, outer = record
             sm = s[m]
-            t_in = borders[rows[m], self.inner_column(col)]
+            t_in = borders[rows[m], self.inner[col]]
             t_out = borders[rows[m], col]
             span = t_out - t_in
             p_t = np.where(span != 0, (t[m] - t_in) / np.where(span != 0, span, 1.0), 0.0)

@@ -10,16 +10,31 @@ from world.geometry import (
     Vector2D,
     Vector3D,
 )
+from world.junction import Junction
+from world.landmark import Landmark, LandmarkOrientation
+from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
+from world.map import Map
+from world.waypoint import Waypoint
 
 __all__ = [
     "BoundingBox",
     "GeoLocation",
+    "Junction",
+    "Landmark",
+    "LandmarkOrientation",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneType",
     "Location",
     "LockstepError",
+    "Map",
     "MapError",
     "Rotation",
     "Transform",
     "Vector2D",
     "Vector3D",
+    "Waypoint",
     "WorldError",
 ]

@@ -178,6 +178,12 @@ def _road(root: ET.Element, road: Road) -> None:
     lateral = _sub(element, "lateralProfile", {})
     for record in road.superelevation:
         _cubic(lateral, "superelevation", record)
+    for fall in road.crossfall:
+        _sub(
+            lateral,
+            "crossfall",
+            {"side": fall.side, "s": fall.s, "a": fall.a, "b": fall.b, "c": fall.c, "d": fall.d},
+        )
     for shape in road.shapes:
         _sub(
             lateral,
@@ -348,6 +354,13 @@ def _object(parent: ET.Element, obj: RoadObject) -> None:
                 "zOffsetEnd": r.z_offset_end,
             },
         )
+    _validities(element, obj.validities)
+    if obj.parking_space is not None:
+        _sub(
+            element,
+            "parkingSpace",
+            {"access": obj.parking_space.access, "restrictions": obj.parking_space.restrictions},
+        )
 
 
 def _signal(parent: ET.Element, signal: Signal) -> None:
@@ -376,6 +389,13 @@ def _signal(parent: ET.Element, signal: Signal) -> None:
         },
     )
     _validities(element, signal.validities)
+    if signal.position_inertial is not None:
+        p = signal.position_inertial
+        _sub(
+            element,
+            "positionInertial",
+            {"x": p.x, "y": p.y, "z": p.z, "hdg": p.hdg, "pitch": p.pitch, "roll": p.roll},
+        )
     for dependency in signal.dependencies:
         _sub(element, "dependency", {"id": dependency.id, "type": dependency.type})
 

@@ -327,14 +327,12 @@ def _object(parent: ET.Element, obj: RoadObject) -> None:
         )
         for c in outline.corners:
             if isinstance(c, CornerLocal):
-                _sub(
-                    group, "cornerLocal", {"u": c.u, "v": c.v, "z": c.z, "height": c.height or None}
-                )
+                _sub(group, "cornerLocal", {"u": c.u, "v": c.v, "z": c.z, "height": c.height})
             else:
                 _sub(
                     group,
                     "cornerRoad",
-                    {"s": c.s, "t": c.t, "dz": c.dz, "height": c.height or None},
+                    {"s": c.s, "t": c.t, "dz": c.dz, "height": c.height},
                 )
     for r in obj.repeats:
         _sub(

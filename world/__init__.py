@@ -37,6 +37,7 @@ from world.map import Map
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
 from world.settings import EpisodeSettings, WorldSettings
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
 from world.vehicle_state import (
     ActorState,
     ActorType,

@@ -1,25 +1,57 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
-from world.actor_list import (ActorList,)
-from world.actors import (Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker,)
-from world.blueprints import (ActorAttribute, ActorAttributeType, ActorBlueprint, BlueprintLibrary, Color, blueprint_library,)
-from world.collisions import (CollisionEvent,)
-from world.controls import (BoneTransformDataOut, VehicleAckermannControl, VehicleControl, WalkerBoneControlIn, WalkerBoneControlOut, WalkerControl,)
-from world.errors import (BlueprintError, LockstepError, MapError, WorldError,)
-from world.flat_map import (FlatMap,)
-from world.geometry import (BoundingBox, GeoLocation, Location, Rotation, Transform, Vector2D, Vector3D,)
-from world.junction import (Junction,)
-from world.landmark import (Landmark, LandmarkOrientation,)
-from world.lane_enums import (LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType,)
-from world.map import (Map,)
-from world.physics_control import (GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl,)
-from world.settings import (EpisodeSettings, WorldSettings,)
-from world.snapshot import (ActorSnapshot, Timestamp, WorldSnapshot,)
-from world.traffic_world import (install_traffic  # noqa: F401  (places every World's traffic,)
-from world.vehicle_state import (ActorState, ActorType, AttachmentType, CityObjectLabel, TrafficLightState, VehicleDoor, VehicleFailureState, VehicleLightState, VehicleWheelLocation,)
-from world.waypoint import (Waypoint,)
-from world.weather import (WeatherParameters, weather_from_config, weather_preset,)
-from world.world import (World,)
+from world.actor_list import ActorList
+from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.blueprints import (
+    ActorAttribute,
+    ActorAttributeType,
+    ActorBlueprint,
+    BlueprintLibrary,
+    Color,
+    blueprint_library,
+)
+from world.collisions import CollisionEvent
+from world.controls import (
+    BoneTransformDataOut,
+    VehicleAckermannControl,
+    VehicleControl,
+    WalkerBoneControlIn,
+    WalkerBoneControlOut,
+    WalkerControl,
+)
+from world.errors import BlueprintError, LockstepError, MapError, WorldError
+from world.flat_map import FlatMap
+from world.geometry import (
+    BoundingBox,
+    GeoLocation,
+    Location,
+    Rotation,
+    Transform,
+    Vector2D,
+    Vector3D,
+)
+from world.junction import Junction
+from world.landmark import Landmark, LandmarkOrientation
+from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
+from world.map import Map
+from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.settings import EpisodeSettings, WorldSettings
+from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
+from world.vehicle_state import (
+    ActorState,
+    ActorType,
+    AttachmentType,
+    CityObjectLabel,
+    TrafficLightState,
+    VehicleDoor,
+    VehicleFailureState,
+    VehicleLightState,
+    VehicleWheelLocation,
+)
+from world.waypoint import Waypoint
+from world.weather import WeatherParameters, weather_from_config, weather_preset
+from world.world import World
 
 __all__ = [
     "Actor",
@@ -84,7 +116,6 @@ __all__ = [
     "WorldSettings",
     "WorldSnapshot",
     "blueprint_library",
-    "install_traffic  # noqa: F401  (places every World's traffic",
     "weather_from_config",
     "weather_preset",
 ]

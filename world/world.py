@@ -71,7 +71,7 @@ def _kind_of(type_id: str) -> ActorType:
 
 
 def _attributes(blueprint: Any) -> dict[str, str]:
-    return {attribute.id: attribute.as_str() for attribute in blueprint}
+    return {attribute.id: attribute.value for attribute in blueprint}
 
 
 class World:

@@ -11,10 +11,7 @@ from world.world import World
 class _Text:
     def __init__(self, attribute_id: str, value: str) -> None:
         self.id = attribute_id
-        self._value = value
-
-    def as_str(self) -> str:
-        return self._value
+        self.value = value
 
 
 class TextBlueprint:

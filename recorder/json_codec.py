@@ -238,8 +238,8 @@ class _FrameDumper:
 
     def _packet(self, packet: RawPacket, out: dict, lists: dict[PacketId, list]) -> Any:
         pid = packet.id
-        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd:
-            return _raw(self.reader, packet)
+        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd or self.reader.variant != "ue4":
+            return _raw(self.reader, packet)  # the schema speaks UE4: a UE5 log stays raw
         pid = PacketId(pid)
         if pid in lists or (pid in _SCALARS and _SCALARS[pid] in out):
             return _raw(self.reader, packet)  # a second packet of a kind in one frame

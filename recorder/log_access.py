@@ -18,7 +18,6 @@ import numpy as np
 
 from recorder.errors import LogFormatError
 from recorder.packet_ids import PacketId
-from recorder.packets import CODECS
 from recorder.reader import LogHeader, LogReader, RawPacket
 
 POSE_DTYPE = np.dtype(
@@ -35,8 +34,6 @@ POSE_DTYPE = np.dtype(
     ]
 )
 TRAJECTORY_FIELDS = ["frame", "elapsed", "x", "y", "z", "roll", "pitch", "yaw"]
-# CARLA 0.10 (UE5) writes the Position record's vectors as doubles.
-_UE5_POSITION = np.dtype([("id", "<u4"), ("location", "<f8", (3,)), ("rotation", "<f8", (3,))])
 _CSV_HEADER = ["frame", "elapsed", "id", "type", "blueprint", *TRAJECTORY_FIELDS[2:]]
 
 
@@ -61,7 +58,7 @@ class Frame:
         """The records of every packet of that kind in the frame, in file order."""
         out: list = []
         for packet in self.packets():
-            if packet.id == packet_id:
+            if self.reader.kind(packet.id) == packet_id:
                 out.extend(self.reader.records(packet))
         return out
 
@@ -151,7 +148,7 @@ class RecordedLog:
     def poses(self) -> np.ndarray:
         """Every Position record: frame, elapsed, id, x, y, z (metres), roll, pitch, yaw."""
         reader = self.reader
-        dtype = _UE5_POSITION if reader.variant == "ue5" else CODECS[PacketId.Position].dtype
+        dtype = reader.codecs[PacketId.Position].dtype
         table = reader.packet_table
         index = reader.frame_index
         rows = np.flatnonzero(table.id == PacketId.Position)

@@ -18,9 +18,10 @@ import numpy as np
 
 from recorder.errors import LogFormatError, RecorderError
 from recorder.packet_ids import PacketId
-from recorder.packets import CODECS
+from recorder.packets import UE4_CODECS, UE5_CODECS, PacketCodec
 from recorder.packets.frame import FRAME_START
 from recorder.packets.position import POSITION
+from recorder.packets.ue5 import UE5_IDS
 
 MAGIC = "CARLA_RECORDER"
 _PACKET_HEAD = struct.Struct("<BI")
@@ -163,11 +164,9 @@ class LogReader:
             offset = body + size
 
     def records(self, packet: RawPacket) -> list:
-        """The decoded records of a known packet (LogFormatError if they do not fit its size)."""
-        try:
-            codec = CODECS[PacketId(packet.id)]
-        except ValueError:
-            raise RecorderError(f"packet id {packet.id} is not a CARLA packet") from None
+        """The decoded records of a known packet (LogFormatError if they do not fit its size),
+        with the layouts of the log's variant."""
+        codec = self._codec(packet)
         try:
             return codec.unpack_body(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
@@ -175,11 +174,28 @@ class LogReader:
 
     def array(self, packet: RawPacket) -> np.ndarray:
         """The records of a fixed-size packet as a numpy structured array (a read-only view)."""
-        codec = CODECS[PacketId(packet.id)]
+        codec = self._codec(packet)
         try:
             return codec.array(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
             raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+
+    def kind(self, packet_id: int) -> PacketId | None:
+        """What an id byte means in this log (UE5 logs number packets 21-23 differently)."""
+        if self.variant == "ue5":
+            return UE5_IDS.get(packet_id) or (PacketId(packet_id) if packet_id <= 20 else None)
+        return PacketId(packet_id) if packet_id <= PacketId.Weather else None
+
+    @cached_property
+    def codecs(self) -> dict[int, PacketCodec]:
+        """The packet codecs of this log's variant, by id byte."""
+        return UE5_CODECS if self.variant == "ue5" else UE4_CODECS
+
+    def _codec(self, packet: RawPacket) -> PacketCodec:
+        codec = self.codecs.get(packet.id)
+        if codec is None:
+            raise RecorderError(f"packet id {packet.id} is not decoded in a {self.variant} log")
+        return codec
 
     # -- frames -----------------------------------------------------------------------------
 
@@ -319,13 +335,21 @@ class LogReader:
         Both write header version 1; they are told apart by the record size of the first
         non-empty Position packet (28 or 52 bytes). A log with no position is taken as UE4.
         """
-        for packet in self.packets():
-            if packet.id == PacketId.Position and packet.size > 2:
-                (count,) = _U16.unpack_from(self.data, packet.body_offset)
-                if count and count * _UE5_POSITION_SIZE == packet.size - 2:
+        data = self.data
+        offset = self.header.end_offset
+        end = self._end
+        while offset + 5 <= end:  # a tolerant walk: a damaged log is judged by its start
+            pid, size = _PACKET_HEAD.unpack_from(data, offset)
+            if size > end - offset - 5:
+                break
+            if pid == PacketId.Position and size > 2:
+                (count,) = _U16.unpack_from(data, offset + 5)
+                if count and count * _UE5_POSITION_SIZE == size - 2:
                     return "ue5"
-                if count and count * POSITION.size == packet.size - 2:
+                if count and count * POSITION.size == size - 2:
                     return "ue4"
+            offset += 5 + size
+        return "ue4"
         return "ue4"
 
     # -- helpers ----------------------------------------------------------------------------

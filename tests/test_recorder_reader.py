@@ -114,7 +114,7 @@ def test_unknown_packet_ids_are_skipped_by_size():
     reader = LogReader(log)
     assert [p.id for p in reader.packets()] == [0, 99, 6, 1]
     assert len(reader.frame_index) == 1
-    with pytest.raises(RecorderError, match="not a CARLA packet"):
+    with pytest.raises(RecorderError, match="packet id 99 is not decoded in a ue4 log"):
         reader.records(next(p for p in reader.packets() if p.id == 99))
 
 

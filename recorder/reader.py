@@ -131,10 +131,6 @@ class LogReader:
             raise self._error(f"header {what} of {length} bytes runs past the end", offset)
         return data[offset + 2 : stop].decode("utf-8", "surrogateescape"), stop
 
-    @property
-    def magic_matches(self) -> bool:
-        return self.header.magic.casefold() == MAGIC.casefold()
-
     # -- packets ----------------------------------------------------------------------------
 
     def packets(self, start: int | None = None) -> Iterator[RawPacket]:

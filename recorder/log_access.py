@@ -126,20 +126,26 @@ class RecordedLog:
         """Every actor added, in the order of its EventAdd (an id reused later is a new entry)."""
         reader = self.reader
         index = reader.frame_index
+        table = reader.packet_table
         last = int(index.frame_id[-1]) if len(index) else 0
         actors: list[ActorInfo] = []
         alive: dict[int, ActorInfo] = {}
-        frame = 0
-        for packet in reader.packets():
-            if packet.id == PacketId.FrameStart:
-                frame = reader.records(packet)[0].id
-            elif packet.id == PacketId.EventAdd:
+        rows = np.flatnonzero(np.isin(table.id, [PacketId.EventAdd, PacketId.EventDel]))
+        offsets = table.offset[rows]
+        which = np.searchsorted(index.offset, offsets, side="right") - 1
+        frames = np.where(which >= 0, index.frame_id[np.maximum(which, 0)] if len(index) else 0, 0)
+        for row, offset, frame in zip(
+            rows.tolist(), offsets.tolist(), frames.tolist(), strict=True
+        ):
+            pid, size = int(table.id[row]), int(table.size[row])
+            packet = RawPacket(offset, pid, offset + 5, size)
+            if pid == PacketId.EventAdd:
                 for r in reader.records(packet):
                     attrs = {a.id: a.value for a in r.attributes}
                     info = ActorInfo(r.id, r.type, r.blueprint, attrs, frame, last)
                     actors.append(info)
                     alive[r.id] = info
-            elif packet.id == PacketId.EventDel:
+            else:
                 for r in reader.records(packet):
                     if r.id in alive:
                         alive.pop(r.id).last_frame = frame
@@ -200,8 +206,15 @@ class RecordedLog:
     def trajectories(self) -> dict[int, np.ndarray]:
         """Every actor's trajectory, by actor id (ids in first-appearance order)."""
         poses = self._poses
-        ids, first = np.unique(poses["id"], return_index=True)
-        return {int(i): self.trajectory(int(i)) for i in ids[np.argsort(first)]}
+        order = np.argsort(poses["id"], kind="stable")  # each actor's rows keep frame order
+        ids, first, counts = np.unique(poses["id"], return_index=True, return_counts=True)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        fields = poses[TRAJECTORY_FIELDS]
+        out = {}
+        for k in np.argsort(first).tolist():
+            rows = order[starts[k] : starts[k] + counts[k]]
+            out[int(ids[k])] = np.ascontiguousarray(fields[rows])
+        return out
 
     @cached_property
     def _poses(self) -> np.ndarray:

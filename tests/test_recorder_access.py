@@ -121,3 +121,12 @@ def test_ue5_log_dumps_raw_and_rebuilds():
     items = spec["frames"][0]["packets"]
     assert [item["id"] for item in items] == [2, 6, 21]
     assert build_log(spec) == log
+
+
+def test_trajectories_split_by_actor(edge):
+    every = edge.trajectories()
+    # Actors with a position, in the order they first appear in edge_cases' frames.
+    assert list(every)[:3] == [10, 11, 12]
+    assert every[11].tolist() == edge.trajectory(11).tolist()
+    # Actor 12 has positions in frames 4-9 and, after its EventDel in frame 9, again in 11.
+    assert every[12]["frame"].tolist() == [4, 5, 6, 7, 8, 9, 11]

@@ -111,7 +111,7 @@ class RecordedLog:
     """A CARLA log opened for analysis (see `open_log`)."""
 
     def __init__(self, source: str | Path | bytes, *, lenient: bool = False):
-        self.reader = LogReader(source, lenient=lenient)
+        self.reader = LogReader(source, lenient=lenient, variant="auto")
 
     @property
     def header(self) -> LogHeader:
@@ -234,5 +234,7 @@ class RecordedLog:
 
 
 def open_log(path: str | Path | bytes, *, lenient: bool = False) -> RecordedLog:
-    """A CARLA log for analysis: `header`, `frames`, `actors`, `poses()`, `trajectory(id)`."""
+    """A CARLA log for analysis: `header`, `frames`, `actors`, `poses()`, `trajectory(id)`.
+
+    CARLA 0.10 (UE5) logs are detected and decoded with their own layouts."""
     return RecordedLog(path, lenient=lenient)

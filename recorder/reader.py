@@ -24,6 +24,7 @@ from recorder.packets.position import POSITION
 from recorder.packets.ue5 import UE5_IDS
 
 MAGIC = "CARLA_RECORDER"
+VARIANTS = ("ue4", "ue5", "auto")
 _PACKET_HEAD = struct.Struct("<BI")
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
@@ -87,11 +88,21 @@ class PacketTable:
 
 
 class LogReader:
-    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame."""
+    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame.
+
+    `variant` picks the record layouts `records()` and `array()` decode with: "ue4" (CARLA
+    0.9.x, the default), "ue5" (CARLA 0.10) or "auto" (the one `detect_variant()` finds).
+    """
 
     def __init__(
-        self, source: str | Path | bytes | bytearray | memoryview, *, lenient: bool = False
+        self,
+        source: str | Path | bytes | bytearray | memoryview,
+        *,
+        lenient: bool = False,
+        variant: str = "ue4",
     ):
+        if variant not in VARIANTS:
+            raise RecorderError(f"unknown log variant {variant!r}: expected one of {VARIANTS}")
         if isinstance(source, str | Path):
             self.name = str(source)
             self.data = Path(source).read_bytes()
@@ -99,6 +110,8 @@ class LogReader:
             self.name = "<bytes>"
             self.data = bytes(source)
         self.lenient = lenient
+        self._variant = variant
+        self._detected: str | None = None
         self.failed = False
         self._end = len(self.data)
         self.header = self._read_header()
@@ -161,7 +174,7 @@ class LogReader:
 
     def records(self, packet: RawPacket) -> list:
         """The decoded records of a known packet (LogFormatError if they do not fit its size),
-        with the layouts of the log's variant."""
+        with the layouts of the reader's variant."""
         codec = self._codec(packet)
         try:
             return codec.unpack_body(self.data, packet.body_offset, packet.size)
@@ -184,7 +197,7 @@ class LogReader:
 
     @cached_property
     def codecs(self) -> dict[int, PacketCodec]:
-        """The packet codecs of this log's variant, by id byte."""
+        """The packet codecs of the reader's variant, by id byte."""
         return UE5_CODECS if self.variant == "ue5" else UE4_CODECS
 
     def _codec(self, packet: RawPacket) -> PacketCodec:
@@ -324,13 +337,22 @@ class LogReader:
 
     # -- variants ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def variant(self) -> str:
+        """The layouts in use: "ue4" or "ue5" (for "auto", the detected one)."""
+        return self.detect_variant() if self._variant == "auto" else self._variant
+
+    def detect_variant(self) -> str:
         """ "ue4" (CARLA 0.9.x, floats in vectors) or "ue5" (CARLA 0.10, doubles in vectors).
 
         Both write header version 1; they are told apart by the record size of the first
         non-empty Position packet (28 or 52 bytes). A log with no position is taken as UE4.
         """
+        if self._detected is None:
+            self._detected = self._find_variant()
+        return self._detected
+
+    def _find_variant(self) -> str:
         data = self.data
         offset = self.header.end_offset
         end = self._end

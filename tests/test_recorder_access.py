@@ -8,7 +8,7 @@ import struct
 import numpy as np
 import pytest
 
-from recorder import build_log, dump_log, open_log
+from recorder import LogReader, build_log, dump_log, open_log
 from recorder.packet_ids import PacketId
 
 
@@ -107,6 +107,9 @@ def test_ue5_log_is_detected_and_decoded():
     opened = open_log(_ue5_log())
     reader = opened.reader
     assert reader.variant == "ue5"
+    # A plain LogReader keeps UE4 layouts (what packet consumers expect) but can tell.
+    plain = LogReader(_ue5_log())
+    assert (plain.variant, plain.detect_variant()) == ("ue4", "ue5")
     row = opened.poses()[0]
     assert (row["id"], row["x"], row["y"], row["z"], row["yaw"]) == (7, 1.5, -0.2, 0.05, 3.0)
     assert [(a.id, a.blueprint) for a in opened.actors] == [(7, "car1")]

@@ -202,6 +202,7 @@ class _FrameDumper:
         self.elapsed = 0.0
         self.last_duration: float | None = None
         self._json: dict[PacketId, list] = {}
+        self._ue5 = reader.detect_variant() == "ue5"
 
     def frame(self, start: RawPacket, body: list[RawPacket]) -> dict:
         fs = self.reader.records(start)[0]
@@ -238,8 +239,8 @@ class _FrameDumper:
 
     def _packet(self, packet: RawPacket, out: dict, lists: dict[PacketId, list]) -> Any:
         pid = packet.id
-        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd:
-            return _raw(self.reader, packet)
+        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd or self._ue5:
+            return _raw(self.reader, packet)  # the schema speaks UE4: a UE5 log stays raw
         pid = PacketId(pid)
         if pid in lists or (pid in _SCALARS and _SCALARS[pid] in out):
             return _raw(self.reader, packet)  # a second packet of a kind in one frame

@@ -176,21 +176,19 @@ def centre_of_mass_metres(cm: tuple[float, float, float]) -> tuple[float, ...]:
 
 
 def _centre_of_mass_cm(m: tuple[float, ...]) -> tuple[float, ...] | None:
+    """A centre of mass in cm that `1e-2f * X` turns into `m` (the float next to m * 100)."""
     out = []
-    for x in m:
-        guess = np.float32(np.float64(x) * 100.0)
-        for candidate in (
-            guess,
-            np.nextafter(guess, np.float32("inf")),
-            np.nextafter(guess, -np.inf),
-        ):
-            if float(_F32_CENTI * np.float32(candidate)) == x or (
-                np.isnan(x) and np.isnan(candidate)
-            ):
-                out.append(float(candidate))
-                break
-        else:
-            return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        for x in m:
+            guess = np.float32(np.float64(x) * 100.0)
+            up = np.nextafter(guess, np.float32(np.inf))
+            down = np.nextafter(guess, np.float32(-np.inf))
+            for candidate in (guess, up, down):
+                if float(_F32_CENTI * candidate) == x:
+                    out.append(float(candidate))
+                    break
+            else:
+                return None
     return tuple(out)
 
 

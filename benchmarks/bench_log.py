@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from recorder import (  # noqa: E402
+from recorder import (
     LogReader,
     LogWriter,
     PacketId,
@@ -30,7 +30,7 @@ from recorder import (  # noqa: E402
     query_collisions,
     query_info,
 )
-from recorder.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord  # noqa: E402
+from recorder.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord
 
 FRAMES = 20_000
 ACTORS = 180
@@ -74,13 +74,12 @@ def build(path: Path, frames: int) -> float:
     ids = np.arange(100, 100 + ACTORS, dtype=np.uint32)
     records = np.zeros(ACTORS, DTYPES[PacketId.Position])
     records["id"] = ids
-    adds = [
-        EventAddRecord(
-            int(i), 1, tuple(map(float, xyz[0, n])), (0.0, 0.0, float(yaw[0, n])), int(i),
-            "vehicle.tesla.model3", [ActorAttribute(2, "role_name", "hero" if n == 0 else "autopilot")],
-        )
-        for n, i in enumerate(ids.tolist())
-    ]  # fmt: skip
+    adds = []
+    for n, i in enumerate(ids.tolist()):
+        role = ActorAttribute(2, "role_name", "hero" if n == 0 else "autopilot")
+        where = tuple(map(float, xyz[0, n]))
+        turn = (0.0, 0.0, float(yaw[0, n]))
+        adds.append(EventAddRecord(i, 1, where, turn, i, "vehicle.tesla.model3", [role]))
     hits = {}
     step = frames // COLLISIONS
     for c in range(COLLISIONS):

@@ -74,19 +74,12 @@ def build(path: Path, frames: int) -> float:
     ids = np.arange(100, 100 + ACTORS, dtype=np.uint32)
     records = np.zeros(ACTORS, DTYPES[PacketId.Position])
     records["id"] = ids
-    roles = ["hero" if n == 0 else "autopilot" for n in range(ACTORS)]
-    adds = [
-        EventAddRecord(
-            int(i),
-            1,
-            tuple(map(float, xyz[0, n])),
-            (0.0, 0.0, float(yaw[0, n])),
-            int(i),
-            "vehicle.tesla.model3",
-            [ActorAttribute(2, "role_name", roles[n])],
-        )
-        for n, i in enumerate(ids.tolist())
-    ]
+    adds = []
+    for n, i in enumerate(ids.tolist()):
+        role = ActorAttribute(2, "role_name", "hero" if n == 0 else "autopilot")
+        where = tuple(map(float, xyz[0, n]))
+        turn = (0.0, 0.0, float(yaw[0, n]))
+        adds.append(EventAddRecord(i, 1, where, turn, i, "vehicle.tesla.model3", [role]))
     hits = {}
     step = frames // COLLISIONS
     for c in range(COLLISIONS):

@@ -23,7 +23,9 @@ import numpy as np
 from recorder.cformat import c_fixed, pad_right
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
+from recorder.packets.position import POSITION
 from recorder.query_common import (
+    PacketTable,
     Source,
     c_text,
     check_library,
@@ -36,6 +38,8 @@ from recorder.query_common import (
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
 _ADD, _DEL, _POSITION = int(PacketId.EventAdd), int(PacketId.EventDel), int(PacketId.Position)
+_DTYPE = POSITION.dtype
+_RECORD = POSITION.size
 
 
 def _row(time: float, actor: int, name: str, duration: float) -> str:
@@ -71,35 +75,43 @@ def query_blocked(
     actors = _Actors(order, np.float64(min_time), np.float64(min_distance))
     picked = np.flatnonzero(np.isin(table.ids, (_ADD, _DEL, _POSITION)))
     picked = picked[counts(table, picked) != 0]
-    errors = np.seterr(over="ignore", invalid="ignore")  # inf and nan as C++ gives them
-    try:
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, as C++ gives them
         _replay(table, picked, actors)
-    finally:
-        np.seterr(**errors)
     rows = actors.rows + actors.still_stopped()
     rows.sort(key=lambda r: -r[0])  # stable: equal durations keep their order
     frame_id, elapsed = last_frame(table)
     return "".join([text, HEADER, *(row for _, row in rows), closing_text(frame_id, elapsed)])
 
 
-def _replay(table, picked: np.ndarray, actors: _Actors) -> None:
+def _replay(table: PacketTable, picked: np.ndarray, actors: _Actors) -> None:
     """The query's loop over the EventAdd, EventDel and Position packets that hold records."""
     reader = table.reader
+    ids = table.ids[picked]
+    positions = picked[ids == _POSITION]
+    bad = np.flatnonzero(table.size[positions] != 2 + _RECORD * counts(table, positions))
+    if len(bad):
+        reader.array(table.raw(int(positions[bad[0]])))  # raises, naming the place
+    data = reader.data
+    elapsed = [0.0, *table.elapsed.tolist()]  # index 0: the zeroed frame before any
+    duration = [0.0, *table.duration.tolist()]
     last_added = 0
-    for p, pid, frame in zip(
-        picked.tolist(), table.ids[picked].tolist(), table.frame[picked].tolist(), strict=True
+    for p, pid, frame, body, size in zip(
+        picked.tolist(),
+        ids.tolist(),
+        (table.frame[picked] + 1).tolist(),
+        table.body[picked].tolist(),
+        table.size[picked].tolist(),
+        strict=True,
     ):
-        packet = table.raw(p)
         if pid == _POSITION:
-            elapsed = float(table.elapsed[frame]) if frame >= 0 else 0.0
-            duration = float(table.duration[frame]) if frame >= 0 else 0.0
-            actors.positions(reader.array(packet), elapsed, duration)
+            records = np.frombuffer(data, _DTYPE, (size - 2) // _RECORD, body + 2)
+            actors.positions(records, elapsed[frame], duration[frame])
         elif pid == _ADD:
-            for record in reader.records(packet):
+            for record in reader.records(table.raw(p)):
                 actors.add(record.id, c_text(record.blueprint))
                 last_added = record.id
         else:
-            reader.array(packet)
+            reader.array(table.raw(p))
             actors.forget(last_added)
 
 
@@ -123,7 +135,8 @@ class _Actors:
         self.time = np.zeros(16)
         self.present = np.zeros(16, bool)  # in the map (slot order)
         self.rows: list[tuple[float, str]] = []
-        self._last_ids: np.ndarray | None = None
+        self._last_key: bytes | None = None
+        self._dirty = True
         self._last_slots = np.zeros(0, np.int64)
         self._last_unique = True
         self._last_where: slice | np.ndarray = self._last_slots
@@ -161,43 +174,73 @@ class _Actors:
             self._reset(slot, "")
             self.table.erase(actor)
             self.present[slot] = False
+            self._dirty = True
 
     def positions(self, records: np.ndarray, elapsed: float, duration: float) -> None:
         """One Position packet of a frame with these elapsed time and duration."""
         ids = records["id"]
-        if self._last_ids is None or not np.array_equal(ids, self._last_ids):
-            self._new_ids(ids)
+        key = ids.tobytes()
+        if key != self._last_key:
+            self._new_ids(ids, key)
         slots = self._last_slots
-        absent = ~self.present[slots]
-        if absent.any():
-            for slot in slots[absent].tolist():  # operator[] makes the missing entries
+        if self._dirty:  # ids changed or an entry was erased: make the missing entries
+            absent = ~self.present[slots]
+            for slot in slots[absent].tolist():
                 self.table.insert(self.ids[slot], self.ids[slot])
                 self.present[slot] = True
+            self._dirty = False
         points = records["location"]
         if not self._last_unique:
             self._one_by_one(slots, points, elapsed, duration)
+        elif isinstance(self._last_where, slice):
+            self._in_order(self._last_where, points, elapsed, duration)
+        else:
+            self._scattered(slots, points, elapsed, duration)
+
+    def _in_order(self, where: slice, points: np.ndarray, elapsed: float, duration: float):
+        """The packet's actors hold consecutive slots: work on views of the state."""
+        anchor = self.anchor[where]
+        stopped_for = self.duration[where]
+        stopped = _distance(anchor, points) < self.min_distance
+        if not stopped.any():
+            self._rows_for(where.start, stopped_for >= self.min_time)
+            stopped_for.fill(0.0)
+            anchor[:] = points
             return
-        where = self._last_where  # a slice when the slots run in order, else the slots
-        stopped = _distance(self.anchor[where], points) < self.min_distance
+        moving = ~stopped
+        fresh = stopped & (stopped_for == 0)
+        if fresh.any():
+            self.time[where][fresh] = elapsed
+        self._rows_for(where.start, moving & (stopped_for >= self.min_time))
+        stopped_for[:] = np.where(stopped, stopped_for + duration, 0.0)
+        np.copyto(anchor, points, where=moving[:, None])
+
+    def _rows_for(self, first: int, chosen: np.ndarray) -> None:
+        if chosen.any():
+            for k in np.flatnonzero(chosen).tolist():
+                self._row(first + k)
+
+    def _scattered(self, slots: np.ndarray, points, elapsed: float, duration: float) -> None:
+        """The general case: the packet's slots in any order (all different)."""
+        stopped = _distance(self.anchor[slots], points) < self.min_distance
         if stopped.any():
             still = slots[stopped]
             fresh = still[self.duration[still] == 0]
             self.time[fresh] = elapsed
             self.duration[still] += duration
             moving = ~stopped
-            where = slots[moving]
+            slots = slots[moving]
             points = points[moving]
-        if (self.duration[where] >= self.min_time).any():
-            chosen = slots if isinstance(where, slice) else where
-            for slot in chosen[self.duration[chosen] >= self.min_time].tolist():
-                self._row(slot)
-        self.duration[where] = 0.0
-        self.anchor[where] = points
+        for slot in slots[self.duration[slots] >= self.min_time].tolist():
+            self._row(slot)
+        self.duration[slots] = 0.0
+        self.anchor[slots] = points
 
-    def _new_ids(self, ids: np.ndarray) -> None:
+    def _new_ids(self, ids: np.ndarray, key: bytes) -> None:
         listed = [self._slot(actor) for actor in ids.tolist()]
         slots = np.asarray(listed, np.int64)
-        self._last_ids = ids.copy()
+        self._last_key = key
+        self._dirty = True
         self._last_slots = slots
         self._last_unique = len(set(listed)) == len(listed)
         run = len(listed) and listed == list(range(listed[0], listed[0] + len(listed)))

@@ -5,8 +5,10 @@ segment is filed under every grid cell its bounding box overlaps, at several
 cell sizes doubling from the finest. A query gathers the segments of the 3 x 3
 cells around each point at the finest level; an answer is final once its
 distance is at most the cell size (no segment outside the block can be closer),
-otherwise the point moves on to the next coarser level, and past the last to
-every segment. Distances are 3D, as CARLA's R-tree of lane segments measures them.
+otherwise the point moves on to the next coarser level. Past the last level, runs
+of 16 consecutive segments of one lane are pruned by their 3D boxes: only runs
+whose box is nearer than the nearest run's first point can hold the answer.
+Distances are 3D, as CARLA's R-tree of lane segments measures them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 __all__ = ["LaneSegments", "SegmentGrid"]
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
+_GROUP = 16  # segments per lane run in the far-point search
 _MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on huge maps
 
 
@@ -91,7 +94,7 @@ class _Level:
 class SegmentGrid:
     """Nearest-segment and covering-segment queries over a fixed set of lane segments."""
 
-    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 8) -> None:
+    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 4) -> None:
         self.segments = segments
         lo = np.minimum(segments.a, segments.b)[:, :2]
         hi = np.maximum(segments.a, segments.b)[:, :2]
@@ -107,6 +110,41 @@ class SegmentGrid:
         self._a = [np.ascontiguousarray(a[:, i]) for i in range(3)]
         self._d = [np.ascontiguousarray(d[:, i]) for i in range(3)]
         self._inv = (1.0 / np.where(dd > 0.0, dd, np.inf)).astype(np.float32)
+        self._build_groups()
+
+    def _build_groups(self) -> None:
+        """Runs of up to _GROUP consecutive segments of one lane, with their 3D boxes."""
+        sg = self.segments
+        new_lane = np.r_[True, sg.node[1:] != sg.node[:-1]] if len(sg) else np.zeros(0, bool)
+        run = np.cumsum(new_lane) - 1
+        lane_start = np.flatnonzero(new_lane)
+        within = np.arange(len(sg)) - lane_start[run] if len(sg) else np.zeros(0, np.int64)
+        starts = np.flatnonzero(new_lane | (within % _GROUP == 0))
+        self._group_start = starts
+        self._group_size = np.diff(np.r_[starts, len(sg)])
+        lo = np.minimum(sg.a, sg.b)
+        hi = np.maximum(sg.a, sg.b)
+        self._group_lo = np.minimum.reduceat(lo, starts) if len(starts) else lo
+        self._group_hi = np.maximum.reduceat(hi, starts) if len(starts) else hi
+        self._group_rep = sg.a[starts]
+
+    def _far(self, points: np.ndarray, todo: np.ndarray, best_seg, best_u, best_d) -> None:
+        """Exact answers for points beyond the grid levels: lane-run boxes closer than the
+        nearest run's first point give the candidate segments."""
+        for chunk in np.array_split(todo, max(1, len(todo) // 256)):
+            p = points[chunk]
+            gap = np.maximum(self._group_lo[None] - p[:, None], 0.0)
+            gap = np.maximum(gap, p[:, None] - self._group_hi[None])
+            low = np.sqrt(np.einsum("ijk,ijk->ij", gap, gap))
+            rep = np.linalg.norm(self._group_rep[None] - p[:, None], axis=2)
+            bound = np.minimum(rep.min(axis=1), best_d[chunk])
+            owner, group = np.nonzero(low <= bound[:, None])
+            sizes = self._group_size[group]
+            owner = np.repeat(owner, sizes)
+            first = np.repeat(self._group_start[group] - (np.cumsum(sizes) - sizes), sizes)
+            seg = first + np.arange(int(sizes.sum()))
+            u, dist = self._sweep(p, owner, seg)
+            self._keep_min(chunk, owner, seg, u, dist, best_seg, best_u, best_d)
 
     def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):
         """u in [0, 1] of the closest point on each candidate segment to its query point
@@ -145,12 +183,8 @@ class SegmentGrid:
                 u, dist = self._sweep(points[todo], owner, seg)
                 self._keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d)
             todo = todo[best_d[todo] > level.cell]
-        everything = np.arange(len(self.segments))
-        for chunk in np.array_split(todo, max(1, len(todo) // 32)) if len(todo) else []:
-            owner = np.repeat(np.arange(len(chunk)), len(everything))
-            seg = np.tile(everything, len(chunk))
-            u, dist = self._sweep(points[chunk], owner, seg)
-            self._keep_min(chunk, owner, seg, u, dist, best_seg, best_u, best_d)
+        if len(todo):
+            self._far(points, todo, best_seg, best_u, best_d)
         found = best_seg >= 0
         best_u[found], best_d[found] = self._exact(points[found], best_seg[found])
         return best_seg, best_u, best_d

@@ -46,6 +46,9 @@ _SAMPLE_STEP = 1.0
 _TRAFFIC_LIGHT = "1000001"
 _SPAWN_HEIGHT = 0.5
 _GROUND_REACH = 1.0
+# A centre-line step longer than this many times its s step (plus the slack) is a jump.
+_JUMP_FACTOR = 3.0
+_JUMP_SLACK = 0.5
 
 
 @dataclass(slots=True)
@@ -429,44 +432,36 @@ class Map:
     # -- landmarks -----------------------------------------------------------------------
 
     def _build_placements(self) -> list[Placement]:
-        signals = {
+        """One placement per <signal> and per <signalReference>, by road order then s."""
+        homes = {
             signal.id: (road.id, signal)
             for road in self._odr.roads.values()
             for signal in road.signals
         }
         out = []
         for road in self._odr.roads.values():
-            for signal in road.signals:
-                out.append(
-                    self._placement(
-                        road.id, signal.s, signal.t, signal.orientation, signal, signal.validities
-                    )
-                )
+            here = [(sig.s, sig.t, sig.orientation, sig.id, sig.validities) for sig in road.signals]
             for ref in road.signal_references:
-                if ref.id not in signals:
+                if ref.id not in homes:
                     raise MapError(
                         f"{self._odr.source}: road {road.id}: signalReference id={ref.id!r}"
                         " names no <signal> in the file"
                     )
+                here.append((ref.s, ref.t, ref.orientation, ref.id, ref.validities))
+            for s, t, orientation, signal_id, validities in sorted(here, key=lambda r: r[0]):
+                home, signal = homes[signal_id]
                 out.append(
-                    self._placement(
-                        road.id, ref.s, ref.t, ref.orientation, signals[ref.id][1], ref.validities
+                    Placement(
+                        road.id,
+                        s,
+                        t,
+                        orientation,
+                        signal,
+                        self._signal_transform(home, signal),
+                        list(validities) or self._default_validities(road.id, s, orientation),
                     )
                 )
-        out.sort(key=lambda p: (list(self._odr.roads).index(p.road), p.s))
         return out
-
-    def _placement(self, road_id, s, t, orientation, signal, validities) -> Placement:
-        home = next(r.id for r in self._odr.roads.values() if signal in r.signals)
-        return Placement(
-            road_id,
-            s,
-            t,
-            orientation,
-            signal,
-            self._signal_transform(home, signal),
-            list(validities) or self._default_validities(road_id, s, orientation),
-        )
 
     def _default_validities(self, road_id: str, s: float, orientation: str) -> list[Validity]:
         """CARLA's defaults: '+' all left lanes, '-' all right lanes, otherwise both sides."""
@@ -613,42 +608,45 @@ class Map:
     # -- index building ------------------------------------------------------------------
 
     def _build_segments(self) -> LaneSegments:
+        """Centre-line segments of every lane, sampled per lane section <= 1 m apart in s."""
         parts: dict[str, list[np.ndarray]] = {f: [] for f in LaneSegments.__slots__}
         for road_id, frames in self._frames.items():
-            road = self._odr.roads[road_id]
-            for index, _section in enumerate(road.lane_sections):
-                s0 = road.lane_sections[index].s
+            for index, section in enumerate(self._odr.roads[road_id].lane_sections):
                 s1 = self._graph.section_end(road_id, index)
-                if s1 <= s0:
+                cols = [c for c, i in enumerate(section.lanes) if i != 0]
+                if s1 <= section.s or not cols:
                     continue
-                n = max(2, math.ceil((s1 - s0) / _SAMPLE_STEP) + 1)
-                s = np.linspace(s0, s1, n)
+                n = max(2, math.ceil((s1 - section.s) / _SAMPLE_STEP) + 1)
+                s = np.linspace(section.s, s1, n)
                 f = frames.frames(index, s)
-                for col, lane_id in enumerate(f.lane_ids.tolist()):
-                    key = (road_id, index, lane_id)
-                    if key not in self._node_index:
-                        continue
-                    loc = f.location[:, col]
-                    yaw = np.degrees(np.unwrap(np.radians(f.yaw[:, col])))
-                    parts["a"].append(loc[:-1])
-                    parts["b"].append(loc[1:])
-                    parts["node"].append(np.full(n - 1, self._node_index[key], dtype=np.int64))
-                    parts["s_a"].append(s[:-1])
-                    parts["s_b"].append(s[1:])
-                    parts["width"].append(f.width[:-1, col])
-                    parts["lateral"].append(f.lateral[:-1, col])
-                    parts["yaw_a"].append(yaw[:-1])
-                    parts["yaw_b"].append(yaw[1:])
+                ids = [self._node_index[(road_id, index, int(f.lane_ids[c]))] for c in cols]
+                loc = f.location[:, cols]
+                yaw = np.degrees(np.unwrap(np.radians(f.yaw[:, cols]), axis=0))
+                # A jump in the file's profiles (a laneOffset step, say) is no lane.
+                step = np.linalg.norm(np.diff(loc, axis=0), axis=2)
+                keep = (step <= _JUMP_FACTOR * np.diff(s)[:, None] + _JUMP_SLACK).T.ravel()
+                per_lane = (n - 1, len(cols))
+                columns = {
+                    "a": loc[:-1],
+                    "b": loc[1:],
+                    "node": np.broadcast_to(np.array(ids, dtype=np.int64), per_lane),
+                    "s_a": np.broadcast_to(s[:-1, None], per_lane),
+                    "s_b": np.broadcast_to(s[1:, None], per_lane),
+                    "width": f.width[:-1, cols],
+                    "lateral": f.lateral[:-1, cols],
+                    "yaw_a": yaw[:-1],
+                    "yaw_b": yaw[1:],
+                }
+                for name, values in columns.items():
+                    rows = np.moveaxis(values, 1, 0).reshape(-1, *values.shape[2:])
+                    parts[name].append(rows[keep])
         if not parts["a"]:
-            empty = np.zeros((0, 3))
+            shapes = {"a": (0, 3), "b": (0, 3), "lateral": (0, 3)}
             return LaneSegments(
-                empty,
-                empty,
-                np.zeros(0, dtype=np.int64),
-                *(np.zeros(0),) * 3,
-                empty,
-                np.zeros(0),
-                np.zeros(0),
+                *(
+                    np.zeros(shapes.get(f, (0,)), dtype=np.int64 if f == "node" else float)
+                    for f in LaneSegments.__slots__
+                )
             )
         return LaneSegments(*(np.concatenate(parts[f]) for f in LaneSegments.__slots__))
 

@@ -2,6 +2,14 @@
 
 from world.actor_list import ActorList
 from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.blueprints import (
+    ActorAttribute,
+    ActorAttributeType,
+    ActorBlueprint,
+    BlueprintLibrary,
+    Color,
+    blueprint_library,
+)
 from world.collisions import CollisionEvent
 from world.controls import (
     BoneTransformDataOut,
@@ -11,7 +19,7 @@ from world.controls import (
     WalkerBoneControlOut,
     WalkerControl,
 )
-from world.errors import LockstepError, MapError, WorldError
+from world.errors import BlueprintError, LockstepError, MapError, WorldError
 from world.flat_map import FlatMap
 from world.geometry import (
     BoundingBox,
@@ -36,20 +44,26 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.weather import WeatherParameters, weather_preset
+from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World
 
 __all__ = [
     "Actor",
+    "ActorAttribute",
+    "ActorAttributeType",
+    "ActorBlueprint",
     "ActorList",
     "ActorSnapshot",
     "ActorState",
     "ActorType",
     "AttachmentType",
+    "BlueprintError",
+    "BlueprintLibrary",
     "BoneTransformDataOut",
     "BoundingBox",
     "CityObjectLabel",
     "CollisionEvent",
+    "Color",
     "EpisodeSettings",
     "FlatMap",
     "GearPhysicsControl",
@@ -85,5 +99,7 @@ __all__ = [
     "WorldError",
     "WorldSettings",
     "WorldSnapshot",
+    "blueprint_library",
+    "weather_from_config",
     "weather_preset",
 ]

@@ -13,3 +13,7 @@ class WorldError(LockstepError):
 
 class MapError(WorldError):
     """An OpenDRIVE file or map query that cannot be read or answered."""
+
+
+class BlueprintError(WorldError):
+    """An unknown blueprint or attribute, or an attribute value that cannot be set or read."""

@@ -1,0 +1,168 @@
+"""Measured sizes of CARLA 0.9.15's vehicle, pedestrian and prop models (length, width, height).
+
+CARLA keeps its models as assets; these are the boxes a CARLA 0.9.15 server
+reports (`actor.bounding_box`, twice the extent), as measured on a running
+server and published in the Scenic project's CARLA blueprint snapshot
+(tools/carla/snapshots/blueprints_0.9.15.json), rounded to 0.1 mm. Metres.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PEDESTRIAN_SIZES", "PROP_SIZES", "VEHICLE_SIZES"]
+
+# blueprint id -> (length x, width y, height z)
+VEHICLE_SIZES: dict[str, tuple[float, float, float]] = {
+    "vehicle.audi.a2": (3.7054, 1.7887, 1.5491),
+    "vehicle.audi.etron": (4.8557, 2.0328, 1.6494),
+    "vehicle.audi.tt": (4.1812, 1.9941, 1.3853),
+    "vehicle.bh.crossbike": (1.5093, 0.8659, 1.6124),
+    "vehicle.bmw.grandtourer": (4.6110, 2.2417, 1.6673),
+    "vehicle.carlamotors.carlacola": (5.2038, 2.6270, 2.4674),
+    "vehicle.carlamotors.european_hgv": (7.9357, 2.8911, 3.4619),
+    "vehicle.carlamotors.firetruck": (8.4680, 2.8911, 3.8274),
+    "vehicle.chevrolet.impala": (5.3575, 2.0332, 1.4107),
+    "vehicle.citroen.c3": (3.9877, 1.8508, 1.6171),
+    "vehicle.diamondback.century": (1.6562, 0.5824, 1.6198),
+    "vehicle.dodge.charger_2020": (5.0078, 1.8816, 1.5347),
+    "vehicle.dodge.charger_police": (4.9742, 2.0384, 1.5421),
+    "vehicle.dodge.charger_police_2020": (5.2375, 1.9298, 1.6384),
+    "vehicle.ford.ambulance": (6.3656, 2.3512, 2.4314),
+    "vehicle.ford.crown": (5.3657, 1.8007, 1.5750),
+    "vehicle.ford.mustang": (4.7175, 1.8948, 1.3009),
+    "vehicle.gazelle.omafiets": (1.8434, 0.6590, 1.7758),
+    "vehicle.harley-davidson.low_rider": (2.3502, 0.7662, 1.6495),
+    "vehicle.jeep.wrangler_rubicon": (3.8662, 1.9052, 1.8779),
+    "vehicle.kawasaki.ninja": (2.0437, 0.7969, 1.5232),
+    "vehicle.lincoln.mkz_2017": (4.9017, 2.1283, 1.5107),
+    "vehicle.lincoln.mkz_2020": (4.8924, 1.8367, 1.4903),
+    "vehicle.mercedes.coupe": (5.0268, 2.1515, 1.6507),
+    "vehicle.mercedes.coupe_2020": (4.6736, 1.8118, 1.4419),
+    "vehicle.mercedes.sprinter": (5.9152, 1.9884, 2.5607),
+    "vehicle.micro.microlino": (2.2073, 1.4809, 1.3760),
+    "vehicle.mini.cooper_s": (3.8058, 1.9703, 1.4750),
+    "vehicle.mini.cooper_s_2021": (4.5527, 2.0971, 1.7672),
+    "vehicle.mitsubishi.fusorosa": (10.2727, 3.9442, 4.2528),
+    "vehicle.nissan.micra": (3.6334, 1.8451, 1.5013),
+    "vehicle.nissan.patrol": (4.6045, 1.9316, 1.8548),
+    "vehicle.nissan.patrol_2021": (5.5658, 2.1500, 2.0451),
+    "vehicle.seat.leon": (4.1928, 1.8162, 1.4738),
+    "vehicle.tesla.cybertruck": (6.2736, 2.3896, 2.0982),
+    "vehicle.tesla.model3": (4.7918, 2.1635, 1.4877),
+    "vehicle.toyota.prius": (4.5135, 2.0068, 1.5248),
+    "vehicle.vespa.zx125": (1.8171, 0.8659, 1.5901),
+    "vehicle.volkswagen.t2": (4.4804, 2.0693, 2.0378),
+    "vehicle.volkswagen.t2_2021": (4.4422, 1.7746, 1.9872),
+    "vehicle.yamaha.yzf": (2.1908, 0.8659, 1.5304),
+}
+
+# Pedestrians: an adult's capsule box is 0.3754 m square and 1.86 m high; the
+# children's models 0.0012-0.0014 are 1.30 m high, and 0009-0011, 0048, 0049 are
+# 0.5 m square and 1.10 m high.
+_ADULT = (0.3754, 0.3754, 1.8600)
+_CHILD_TALL = (0.3754, 0.3754, 1.3000)
+_CHILD_SMALL = (0.5000, 0.5000, 1.1000)
+PEDESTRIAN_SIZES: dict[str, tuple[float, float, float]] = {
+    f"walker.pedestrian.{n:04d}": (
+        _CHILD_TALL if n in (12, 13, 14) else _CHILD_SMALL if n in (9, 10, 11, 48, 49) else _ADULT
+    )
+    for n in range(1, 52)
+}
+
+# static.prop.<name> -> (length x, width y, height z)
+PROP_SIZES: dict[str, tuple[float, float, float]] = {
+    "advertisement": (1.5492, 0.2868, 2.4428),
+    "atm": (0.7132, 0.8738, 2.2758),
+    "barbeque": (0.9456, 0.4988, 1.2641),
+    "barrel": (0.4596, 0.4714, 0.8067),
+    "bench01": (1.5441, 0.7359, 0.9698),
+    "bench02": (1.5637, 0.5446, 0.5091),
+    "bench03": (1.5835, 0.5127, 0.5127),
+    "bike helmet": (0.1855, 0.2770, 0.1713),
+    "bin": (0.5482, 0.6382, 1.0591),
+    "box01": (0.6522, 0.6522, 0.6916),
+    "box02": (0.6486, 0.6486, 0.6486),
+    "box03": (0.6609, 0.6701, 0.6486),
+    "briefcase": (0.5434, 0.1812, 0.4328),
+    "brokentile01": (0.1344, 0.1760, 0.0066),
+    "brokentile02": (0.2097, 0.1523, 0.0076),
+    "brokentile03": (0.1545, 0.1449, 0.0085),
+    "brokentile04": (0.1297, 0.1265, 0.0102),
+    "busstop": (3.8761, 1.8936, 2.7389),
+    "busstoplb": (1.8936, 3.8761, 2.7389),
+    "calibrator": (1.5476, 0.6902, 0.2020),
+    "chainbarrier": (1.4942, 0.2386, 0.8887),
+    "chainbarrierend": (0.2386, 0.2386, 0.8887),
+    "clothcontainer": (1.2394, 1.8865, 1.8102),
+    "clothesline": (6.6523, 1.1180, 2.0610),
+    "colacan": (0.0682, 0.0717, 0.1095),
+    "constructioncone": (0.3441, 0.3441, 0.5858),
+    "container": (1.9318, 1.0124, 1.7142),
+    "creasedbox01": (0.8088, 0.7129, 0.1178),
+    "creasedbox02": (1.6332, 0.7129, 0.2116),
+    "creasedbox03": (1.6687, 0.7129, 0.0217),
+    "dirtdebris01": (1.8574, 1.5139, 0.1490),
+    "dirtdebris02": (1.8574, 1.5139, 0.1490),
+    "dirtdebris03": (1.8574, 1.5139, 0.1884),
+    "doghouse": (1.0791, 1.2721, 1.0937),
+    "foodcart": (2.2847, 4.6384, 3.5731),
+    "fountain": (8.4018, 8.4018, 6.9244),
+    "garbage01": (0.0534, 0.0534, 0.0868),
+    "garbage02": (0.0534, 0.0534, 0.0092),
+    "garbage03": (0.0597, 0.0594, 0.0793),
+    "garbage04": (0.0573, 0.0557, 0.0688),
+    "garbage05": (0.2319, 0.2325, 0.0576),
+    "garbage06": (0.3662, 0.2133, 0.0768),
+    "gardenlamp": (0.2972, 0.2812, 0.6478),
+    "glasscontainer": (1.9548, 2.0088, 1.7884),
+    "gnome": (0.3666, 0.3756, 0.8830),
+    "guitarcase": (1.2424, 0.1252, 0.4945),
+    "haybale": (1.2477, 1.1933, 1.1950),
+    "haybalelb": (1.2477, 1.1933, 1.1950),
+    "ironplank": (1.4519, 1.1744, 0.0205),
+    "kiosk_01": (1.6252, 1.6541, 3.2454),
+    "mailbox": (0.5266, 0.4384, 1.1573),
+    "maptable": (1.5732, 0.6171, 1.1811),
+    "mobile": (0.0805, 0.0073, 0.1664),
+    "motorhelmet": (0.2004, 0.2593, 0.2581),
+    "pergola": (5.0294, 5.0850, 3.5416),
+    "plantpot01": (1.0891, 0.4758, 0.5573),
+    "plantpot02": (1.0512, 0.4307, 0.4870),
+    "plantpot03": (1.0512, 0.4307, 0.4870),
+    "plantpot04": (4.9673, 0.7366, 0.1248),
+    "plantpot05": (0.4002, 0.4002, 0.2800),
+    "plantpot06": (1.5933, 1.5933, 0.8495),
+    "plantpot07": (0.4946, 0.4758, 0.5573),
+    "plantpot08": (0.5304, 0.5304, 0.4889),
+    "plasticbag": (0.3110, 0.4026, 0.5523),
+    "plasticchair": (0.7305, 0.7504, 1.2713),
+    "plastictable": (2.4822, 2.4822, 2.4798),
+    "platformgarbage01": (3.6332, 1.7114, 0.3316),
+    "purse": (0.1592, 0.3327, 0.5852),
+    "shoppingbag": (0.4745, 0.2433, 0.6006),
+    "shoppingcart": (0.6694, 1.2075, 1.0793),
+    "shoppingtrolley": (0.5056, 0.3311, 1.0937),
+    "slide": (0.9425, 4.1225, 1.9766),
+    "streetbarrier": (1.2149, 0.3717, 1.0691),
+    "streetfountain": (0.2869, 0.6703, 1.2594),
+    "streetsign": (1.0643, 0.1252, 2.1544),
+    "streetsign01": (2.4704, 0.3029, 3.8780),
+    "streetsign04": (1.1708, 0.1248, 2.7729),
+    "swing": (4.1052, 1.5768, 2.5725),
+    "swingcouch": (1.3574, 2.3624, 2.2494),
+    "table": (2.1563, 2.1518, 0.8465),
+    "trafficcone01": (0.8828, 0.8822, 1.1333),
+    "trafficcone02": (0.4556, 0.3946, 1.1829),
+    "trafficwarning": (2.3734, 2.8706, 3.5695),
+    "trampoline": (4.1316, 4.1316, 2.8019),
+    "trashbag": (0.3780, 0.4296, 0.7021),
+    "trashcan01": (0.6353, 0.5679, 0.8482),
+    "trashcan02": (0.5238, 0.5136, 1.0455),
+    "trashcan03": (0.6293, 0.5453, 0.9336),
+    "trashcan04": (0.7887, 0.5804, 1.0163),
+    "trashcan05": (0.7887, 0.5804, 1.0163),
+    "travelcase": (0.5673, 0.3276, 1.2626),
+    "vendingmachine": (0.8729, 1.1020, 2.1082),
+    "warningaccident": (1.3050, 1.0551, 1.8602),
+    "warningconstruction": (1.3050, 1.0551, 1.8602),
+    "wateringcan": (0.0704, 0.1940, 0.1348),
+}

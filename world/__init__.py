@@ -30,6 +30,10 @@ from world.geometry import (
     Vector2D,
     Vector3D,
 )
+from world.junction import Junction
+from world.landmark import Landmark, LandmarkOrientation
+from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
+from world.map import Map
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
 from world.settings import EpisodeSettings, WorldSettings
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
@@ -44,6 +48,7 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
+from world.waypoint import Waypoint
 from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World
 
@@ -68,8 +73,17 @@ __all__ = [
     "FlatMap",
     "GearPhysicsControl",
     "GeoLocation",
+    "Junction",
+    "Landmark",
+    "LandmarkOrientation",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneType",
     "Location",
     "LockstepError",
+    "Map",
     "MapError",
     "Rotation",
     "Sensor",
@@ -93,6 +107,7 @@ __all__ = [
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
+    "Waypoint",
     "WeatherParameters",
     "WheelPhysicsControl",
     "World",

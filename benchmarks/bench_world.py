@@ -26,22 +26,15 @@ from world.world import World
 GOAL_TICKS_PER_S = 1500.0
 
 
-class _Blueprint:
-    def __init__(self, blueprint_id: str) -> None:
-        self.id = blueprint_id
-
-    def __iter__(self):
-        return iter(())
-
-
 def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list]:
     """A flat world with `vehicles` cars on a 10 m grid and `walkers` walkers between them."""
     world = World(FlatMap())
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
     side = int(np.ceil(np.sqrt(vehicles)))
+    library = world.get_blueprint_library()
     cars = [
         world.spawn_actor(
-            _Blueprint("vehicle.lincoln.mkz_2017"),
+            library.find("vehicle.lincoln.mkz_2017"),
             Transform(
                 Location(10.0 * (i % side), 10.0 * (i // side), 0.1), Rotation(0.0, 0.0, 0.0)
             ),
@@ -50,7 +43,7 @@ def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list
     ]
     people = [
         world.spawn_actor(
-            _Blueprint("walker.pedestrian.0001"),
+            library.find("walker.pedestrian.0001"),
             Transform(Location(10.0 * (i % side) + 5.0, 10.0 * (i // side) + 5.0, 1.0)),
         )
         for i in range(walkers)

@@ -68,7 +68,7 @@ def _padded(values: list[float], size: int, fill: float) -> np.ndarray:
 def load_physics_control(
     v: VehicleTable, i: int, pc: VehiclePhysicsControl, extent: np.ndarray
 ) -> None:
-    """Writes a VehiclePhysicsControl into vehicle row `i` (SI units; wheels in cm as CARLA)."""
+    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm)."""
     size = v.torque_rpm.shape[1]
     v.torque_rpm[i] = _padded([p.x for p in pc.torque_curve], size, 0.0)
     v.torque_nm[i] = _padded([p.y for p in pc.torque_curve], size, 0.0)
@@ -93,7 +93,7 @@ def load_physics_control(
     v.area[i] = 4.0 * extent[1] * extent[2] * FRONTAL_AREA_SHARE
     wheels = pc.wheels
     length, width = 2.0 * extent[0], 2.0 * extent[1]
-    wheelbase, track = 0.6 * length, 0.8 * width
+    wheelbase, cg_front, track = 0.6 * length, 0.3 * length, 0.8 * width
     if wheels:
         v.wheel_radius[i] = np.mean([w.radius for w in wheels]) / 100.0
         v.brake_torque[i] = sum(w.max_brake_torque for w in wheels)
@@ -101,18 +101,17 @@ def load_physics_control(
         v.friction[i] = np.mean([w.tire_friction for w in wheels])
         v.lat_stiff[i] = np.mean([w.lat_stiff_value for w in wheels])
         v.max_steer[i] = math.radians(max(w.max_steer_angle for w in wheels))
-        front = [w for w in wheels if w.max_steer_angle > 0.0] or wheels[:1]
-        rear = [w for w in wheels if w.max_steer_angle <= 0.0] or wheels[-1:]
-        p = np.array([[w.position.x, w.position.y, w.position.z] for w in wheels]) / 100.0
-        pf = np.array([[w.position.x, w.position.y, w.position.z] for w in front]) / 100.0
-        pr = np.array([[w.position.x, w.position.y, w.position.z] for w in rear]) / 100.0
-        measured = float(np.linalg.norm(pf.mean(axis=0) - pr.mean(axis=0)))
-        if measured > 0.5:
-            wheelbase = measured
-        if len(p) >= 2 and float(np.linalg.norm(p[0] - p[1])) > 0.3:
-            track = float(np.linalg.norm(p[0] - p[1]))
+        # wheel positions in the vehicle's frame, cm: the axles' x about the origin (the CG)
+        steered = [w.max_steer_angle > 0.0 for w in wheels]
+        xs = np.array([w.position.x for w in wheels]) / 100.0
+        front = xs[np.array(steered)] if any(steered) else xs[:1]
+        rear = xs[~np.array(steered)] if not all(steered) else xs[-1:]
+        if front.mean() > 0.0 > rear.mean():
+            wheelbase, cg_front = float(front.mean() - rear.mean()), float(front.mean())
+        if len(wheels) >= 2 and abs(wheels[0].position.y - wheels[1].position.y) > 30.0:
+            track = abs(wheels[0].position.y - wheels[1].position.y) / 100.0
     v.wheelbase[i] = wheelbase
-    v.cg_front[i] = wheelbase / 2.0
+    v.cg_front[i] = cg_front
     v.track[i] = track
 
 

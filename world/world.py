@@ -70,6 +70,10 @@ def _kind_of(type_id: str) -> ActorType:
     return ActorType.Other
 
 
+def _attributes(blueprint: Any) -> dict[str, str]:
+    return {attribute.id: attribute.value for attribute in blueprint}
+
+
 def _wheels_moved(
     pc: VehiclePhysicsControl, transform: Transform, to_world: bool
 ) -> VehiclePhysicsControl:
@@ -320,7 +324,7 @@ class World:
             return None
         tags = [int(body.semantic_tag)] if body.semantic_tag else []
         actor = self._add_actor(
-            type_id, blueprint.attribute_values(), kind, tags, _HANDLES.get(kind, Actor)
+            type_id, _attributes(blueprint), kind, tags, _HANDLES.get(kind, Actor)
         )
         a, row = self._actors, actor.id - 1
         a.extent[row], a.box_loc[row] = body.extent, body.box_loc

@@ -53,11 +53,12 @@ def step(
         1.0 / np.maximum(a.mass[colliders], 1e-9),
         0.0,
     )
+    fleet = vehicle_dynamics.Fleet(a, v, cars)
     h = dt / substeps
     pairs_i, pairs_j, impulses = [], [], []
     for _ in range(substeps):
         if len(cars):
-            vehicle_dynamics.substep(a, v, cars, car_ground, h)
+            vehicle_dynamics.substep(a, fleet, car_ground, h)
         if len(people):
             walker_motion.substep(a, w, people, people_ground, h)
         if len(colliders) > 1:
@@ -71,6 +72,7 @@ def step(
                 pairs_i.append(colliders[i])
                 pairs_j.append(colliders[j])
                 impulses.append(imp)
+    fleet.store(v)
     a.acc[:n] = np.where(alive[:, None], (a.vel[:n] - prev_vel) / dt, 0.0)
     for column in (a.impulse, a.force, a.ang_impulse, a.torque):
         column[:n] = 0.0

@@ -203,3 +203,23 @@ def test_dvs_keeps_carla_texts(lib):
     assert dvs.has_attribute("exposure_mode")  # the DVS is an RGB camera underneath
     depth = lib.find("sensor.camera.depth")
     assert not depth.has_attribute("exposure_mode") and len(depth) == 11
+
+
+def test_v2x_senders(lib):
+    cam = lib.find("sensor.other.v2x")
+    custom = lib.find("sensor.other.v2x_custom")
+    assert cam.get_attribute("frequency_ghz").as_float() == f32(5.9)
+    assert cam.get_attribute("scenario").recommended_values == ["highway", "rural", "urban"]
+    assert cam.get_attribute("scenario").restrict_to_recommended
+    assert custom.has_attribute("path_loss_model") and not custom.has_attribute("gen_cam_min")
+    # sensor_tick, role_name, 12 radio attributes; the CAM sender adds 3 rates and 14 noises.
+    assert (len(custom), len(cam)) == (14, 31)
+
+
+def test_static_mesh_prop(lib):
+    mesh = lib.find("static.prop.mesh")
+    assert mesh.get_attribute("mass").value == ""  # CARLA's empty default
+    assert mesh.get_attribute("mass").as_float() == 0.0  # atof("") is 0
+    assert mesh.get_attribute("scale").as_float() == 1.0
+    assert mesh.get_attribute("role_name").as_str() == "default"  # a generic definition
+    assert lib.find("static.prop.streetbarrier").get_attribute("role_name").as_str() == "prop"

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from world.cstdlib import c_atof, c_atoi
+from world.cstdlib import c_atof, c_atoi, c_fnmatch
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,27 @@ def test_atof_special_words():
     assert c_atof("INFx") == math.inf
     assert math.isnan(c_atof("nan"))
     assert c_atof("1e999") == math.inf  # overflow gives HUGE_VAL
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "expected"),
+    [
+        ("vehicle.*", "vehicle.audi.a2", True),
+        ("*mkz*", "vehicle.lincoln.mkz_2017", True),
+        ("Vehicle.*", "vehicle.audi.a2", False),  # case-sensitive
+        ("?", "/", True),  # flags 0: no FNM_PATHNAME, '/' is ordinary
+        ("*", ".hidden", True),  # no FNM_PERIOD either
+        ("[!a]bc", "xbc", True),
+        ("[!a]bc", "abc", False),
+        ("[^a]bc", "abc", False),  # glibc takes '^' as '!' (Python's fnmatch does not)
+        ("a\\*", "a*", True),  # backslash quotes '*' (Python's fnmatch does not)
+        ("a\\*", "abc", False),
+        ("[]]", "]", True),  # a ']' first in a set is a member
+        ("[a-c]x", "bx", True),
+        ("[[:digit:]]0", "70", True),
+        ("[ab", "[ab", True),  # an unclosed '[' is an ordinary character
+        ("walker", "walker.pedestrian.0001", False),  # the whole text must match
+    ],
+)
+def test_fnmatch(pattern, text, expected):
+    assert c_fnmatch(pattern, text) is expected

@@ -5,7 +5,7 @@ import struct
 import pytest
 
 from world.errors import WorldError
-from world.weather import PRESET_NAMES, WeatherParameters, weather_preset
+from world.weather import PRESET_NAMES, WeatherParameters, weather_from_config, weather_preset
 
 
 def f32(x: float) -> float:
@@ -81,6 +81,8 @@ def test_clamped_puts_fields_in_range():
 def test_nan_refused():
     with pytest.raises(WorldError, match="fog_density"):
         WeatherParameters(fog_density=float("nan"))
+    with pytest.raises(WorldError, match="wetness: expected a number, found 'wet'"):
+        WeatherParameters(wetness="wet")
 
 
 def test_text_like_carla():
@@ -93,3 +95,16 @@ def test_text_like_carla():
         "scattering_intensity=1.000000, mie_scattering_scale=0.030000, "
         "rayleigh_scattering_scale=0.033100, dust_storm=0.000000)"
     )
+
+
+def test_weather_from_config():
+    assert weather_from_config("WetNoon") == WeatherParameters.WetNoon
+    w = weather_from_config({"preset": "ClearNoon", "fog_density": 30})
+    assert w.fog_density == 30.0 and w.cloudiness == 5.0  # the rest is ClearNoon's
+    assert weather_from_config({"cloudiness": 10}).rayleigh_scattering_scale == f32(0.0331)
+    with pytest.raises(WorldError, match=r"routes\[0\].weather.rain: unknown weather field"):
+        weather_from_config({"rain": 5}, where="routes[0].weather")
+    with pytest.raises(WorldError, match=r"weather: unknown weather preset 'Sunny'"):
+        weather_from_config("Sunny")
+    with pytest.raises(WorldError, match=r"weather.wetness: .*expected a number"):
+        weather_from_config({"wetness": "x"})

@@ -50,7 +50,7 @@ from world.vehicle_state import (
     VehicleWheelLocation,
 )
 from world.waypoint import Waypoint
-from world.weather import WeatherParameters, weather_preset
+from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World
 
 __all__ = [
@@ -116,5 +116,6 @@ __all__ = [
     "WorldSettings",
     "WorldSnapshot",
     "blueprint_library",
+    "weather_from_config",
     "weather_preset",
 ]

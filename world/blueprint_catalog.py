@@ -170,6 +170,36 @@ def _zeros(*names: str) -> list[AttributeDefinition]:
     return [_variation(n, FLOAT, "0.0") for n in names]
 
 
+# The radio model both V2X senders share (MakeV2XDefinition / MakeCustomV2XDefinition).
+_V2X_RADIO = [
+    _variation("noise_seed", INT, "0"),
+    _variation("transmit_power", FLOAT, "21.5"),
+    _variation("receiver_sensitivity", FLOAT, "-99.0"),
+    _variation("frequency_ghz", FLOAT, "5.9"),
+    _variation("combined_antenna_gain", FLOAT, "10.0"),
+    _variation("scenario", STRING, "highway", "rural", "urban", restrict=True),
+    _variation("path_loss_model", STRING, "winner", "geometric", restrict=True),
+    _variation("path_loss_exponent", FLOAT, "2.7"),
+    _variation("d_ref", FLOAT, "1.0"),
+    _variation("filter_distance", FLOAT, "500.0"),
+    _variation("use_etsi_fading", BOOL, "true"),
+    _variation("custom_fading_stddev", FLOAT, "0.0"),
+]
+
+# What the cooperative-awareness sender adds: message rates and the noise of its contents.
+_V2X_CAM = [
+    _variation("gen_cam_min", FLOAT, "0.1"),
+    _variation("gen_cam_max", FLOAT, "1.0"),
+    _variation("fixed_rate", BOOL, "false"),
+    *_zeros(
+        "noise_lat_stddev", "noise_lat_bias", "noise_lon_stddev", "noise_lon_bias",
+        "noise_alt_stddev", "noise_alt_bias", "noise_head_stddev", "noise_head_bias",
+        "noise_accel_stddev_x", "noise_accel_stddev_y", "noise_accel_stddev_z",
+        "noise_yawrate_stddev", "noise_yawrate_bias", "noise_vel_stddev_x",
+    ),
+]  # fmt: skip
+
+
 def _sensors() -> list[BlueprintDefinition]:
     post = _POST_PROCESS
     return [
@@ -246,6 +276,8 @@ def _sensors() -> list[BlueprintDefinition]:
             ],
         ),
         _define("sensor.other.rss", [_SENSOR_ROLES]),
+        _define("sensor.other.v2x", [_DEFAULT_ROLE, _SENSOR_TICK, *_V2X_RADIO, *_V2X_CAM]),
+        _define("sensor.other.v2x_custom", [_DEFAULT_ROLE, _SENSOR_TICK, *_V2X_RADIO]),
     ]
 
 
@@ -273,7 +305,9 @@ class VehicleEntry:
         return 2 if self.kind in ("motorcycle", "bicycle") else 4
 
 
-def _v(vid: str, base: str, gen: int, special: str = "", lights: bool = False, doors: bool = False):
+def _v(
+    vid: str, base: str, gen: int, special: str = "", lights: bool = False, doors: bool = False
+) -> VehicleEntry:
     return VehicleEntry(f"vehicle.{vid}", base, gen, special, lights, doors)
 
 
@@ -397,7 +431,12 @@ def _others() -> list[BlueprintDefinition]:
     return [
         _define(
             "static.prop.mesh",
-            [_role("prop"), _variation("mesh_path", STRING, ""), _variation("mass", FLOAT, "0.0")],
+            [
+                _DEFAULT_ROLE,
+                _variation("mesh_path", STRING, ""),
+                _variation("mass", FLOAT, ""),  # empty: atof reads 0, no physics
+                _variation("scale", FLOAT, "1.0f"),
+            ],
         ),
         _define(
             "static.trigger.friction",

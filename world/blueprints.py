@@ -11,7 +11,7 @@ BlueprintLibrary.cpp (CARLA 0.9.13-0.9.15):
   outside the recommended list; `restrict_to_recommended` tells when CARLA's
   server would;
 * `filter(pattern)` keeps the blueprints whose id or one of whose tags matches
-  the shell wildcard, as C's `fnmatch(pattern, text, 0)` (case-sensitive);
+  the shell wildcard, as C's `fnmatch(pattern, text, 0)` (`world.cstdlib.c_fnmatch`);
 * `filter_by_attribute(name, value)` keeps those whose attribute offers `value`
   among its recommended values, or has it as value when it recommends none.
 
@@ -24,14 +24,13 @@ returns them by value.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from world.blueprint_catalog import CATALOG, AttributeDefinition, BlueprintDefinition
-from world.cstdlib import c_atof, c_atoi
+from world.cstdlib import c_atof, c_atoi, c_fnmatch
 from world.enums import CarlaEnum
 from world.errors import BlueprintError
 
@@ -251,8 +250,8 @@ class ActorBlueprint:
 
     def match_tags(self, pattern: str) -> bool:
         """Whether the id or any tag matches the shell wildcard `pattern`."""
-        return fnmatch.fnmatchcase(self.id, pattern) or any(
-            fnmatch.fnmatchcase(tag, pattern) for tag in self._definition.tags
+        return c_fnmatch(pattern, self.id) or any(
+            c_fnmatch(pattern, tag) for tag in self._definition.tags
         )
 
     def has_attribute(self, attribute_id: str) -> bool:

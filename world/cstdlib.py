@@ -1,4 +1,4 @@
-"""C's `atoi` and `atof` as glibc computes them, for reading blueprint attribute text as CARLA does.
+"""C's `atoi`, `atof` and `fnmatch` as glibc computes them, for blueprints as CARLA reads them.
 
 CARLA reads an attribute's text with `std::atoi` / `std::atof`: leading white
 space is skipped, the longest prefix that forms a number is read and the rest is
@@ -7,13 +7,19 @@ ignored, and text with no number reads as 0 ("3.5f" -> 3.5, " 12abc" -> 12,
 clamped to the 64-bit `long` range, then wrapped to 32 bits. `atof` is `strtod`,
 which also reads "inf", "infinity", "nan" (any case) and C99 hexadecimal floats
 ("0x1A" -> 26.0, "0x1.8p1" -> 3.0) in full.
+
+CARLA matches blueprint ids and tags with `fnmatch(pattern, text, 0)`: `*` and
+`?` match any characters (a '/' or a leading '.' too), `[...]` a set with ranges,
+`!` or `^` negating it and `[:alpha:]`-style classes, and a backslash makes the
+next character literal. Python's `fnmatch` differs on the last two points.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-__all__ = ["c_atof", "c_atoi"]
+__all__ = ["c_atof", "c_atoi", "c_fnmatch"]
 
 # C's isspace() in the "C" locale: space, \t, \n, \v, \f, \r.
 _C_SPACE = " \t\n\v\f\r"
@@ -52,3 +58,72 @@ def c_atof(text: str) -> float:
     if m is None:
         return 0.0
     return float(m.group())
+
+
+_CLASSES = {
+    "alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f",
+    "digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+    "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r\\f\\v", "upper": "A-Z",
+    "xdigit": "0-9A-Fa-f",
+}  # fmt: skip
+
+
+def _bracket(pattern: str, i: int) -> tuple[str, int] | None:
+    """The regex set for the bracket expression at pattern[i] == '[', and the index after it."""
+    j = i + 1
+    negate = j < len(pattern) and pattern[j] in "!^"
+    j += negate
+    parts: list[str] = []
+    first = True
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "]" and not first:
+            return ("[^" if negate else "[") + "".join(parts) + "]", j + 1
+        first = False
+        if c == "[" and pattern.startswith("[:", j):
+            end = pattern.find(":]", j + 2)
+            if end > 0 and pattern[j + 2 : end] in _CLASSES:
+                parts.append(_CLASSES[pattern[j + 2 : end]])
+                j = end + 2
+                continue
+        if c == "\\" and j + 1 < len(pattern):
+            j += 1
+            c = pattern[j]
+        if j + 2 < len(pattern) and pattern[j + 1] == "-" and pattern[j + 2] != "]":
+            high = pattern[j + 2]
+            if high == "\\" and j + 3 < len(pattern):
+                high, j = pattern[j + 3], j + 1
+            parts.append(f"{re.escape(c)}-{re.escape(high)}")
+            j += 3
+            continue
+        parts.append(re.escape(c))
+        j += 1
+    return None  # no closing ']': the '[' is an ordinary character
+
+
+@functools.lru_cache(maxsize=256)
+def _fnmatch_regex(pattern: str) -> re.Pattern[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[" and (bracket := _bracket(pattern, i)) is not None:
+            out.append(bracket[0])
+            i = bracket[1]
+            continue
+        elif c == "\\" and i + 1 < len(pattern):
+            i += 1
+            out.append(re.escape(pattern[i]))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def c_fnmatch(pattern: str, text: str) -> bool:
+    """glibc's `fnmatch(pattern, text, 0) == 0`."""
+    return _fnmatch_regex(pattern).fullmatch(text) is not None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from world.blueprint_catalog import VEHICLES, VehicleEntry
 from world.errors import BlueprintError
@@ -48,6 +49,8 @@ SEMANTIC_TAGS: dict[str, CityObjectLabel] = {
 }
 
 Triple = tuple[float, float, float]
+T = TypeVar("T")
+R = TypeVar("R")
 
 # Box centres CARLA 0.9.12 logged (BoundingBox packets of the real log, cm -> m).
 _LOGGED_CENTRES: dict[str, Triple] = {
@@ -102,8 +105,9 @@ def _scaled(curve: list[tuple[float, float]], k: float) -> tuple[tuple[float, fl
     return tuple((rpm, torque * k) for rpm, torque in curve)
 
 
-# Values logged by CARLA 0.9.12 for vehicle.lincoln.mkz_2017 ("car") and
-# vehicle.nissan.patrol (used for "van", heavier); the rest are chosen.
+# "car": values logged by CARLA 0.9.12 for this blueprint (vehicle.lincoln.mkz_2017);
+# "patrol": values logged by CARLA 0.9.12 for this blueprint (vehicle.nissan.patrol),
+# whose drivetrain "van" reuses with a chosen mass; the other profiles are chosen.
 _PROFILES: dict[str, _Drive] = {
     "car": _Drive(tuple(_MKZ_TORQUE), 6500, 0.05, 3.21, tuple(_MKZ_GEARS), 1696, 0.3,
                   (0.6, 0.0, -0.3), 35.5, 800, 1600, 3, 20, 3000),
@@ -191,7 +195,9 @@ class VehicleModel:
         )
 
 
-def _wheel_offsets(entry: VehicleEntry, extent: Triple, centre: Triple, radius: float):
+def _wheel_offsets(
+    entry: VehicleEntry, extent: Triple, centre: Triple, radius: float
+) -> tuple[Triple, Triple, Triple, Triple]:
     if entry.id in _LOGGED_AXLES:
         front, rear, half_track = _LOGGED_AXLES[entry.id]
     else:
@@ -236,17 +242,15 @@ def walker_bounding_box(blueprint_id: str) -> BoundingBox:
 
 def prop_bounding_box(blueprint_id: str) -> BoundingBox:
     """A static.prop.* box standing on its origin."""
-    name = blueprint_id.removeprefix("static.prop.")
-    box = _lookup(
+    return _lookup(
         PROP_SIZES,
-        name,
+        blueprint_id.removeprefix("static.prop."),
         "prop",
         lambda s: BoundingBox(Location(0.0, 0.0, s[2] / 2), Vector3D(s[0] / 2, s[1] / 2, s[2] / 2)),
     )
-    return box
 
 
-def _lookup(table: dict, key: str, kind: str, make: Callable):
+def _lookup(table: dict[str, T], key: str, kind: str, make: Callable[[T], R]) -> R:
     if key not in table:
         raise BlueprintError(f"{key!r} is not a {kind} blueprint with a known body")
     return make(table[key])

@@ -15,12 +15,19 @@ value" (every field of `Default`, the sun azimuth of the others).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
 from world.errors import WorldError
 
-__all__ = ["PRESET_NAMES", "WEATHER_RANGES", "WeatherParameters", "weather_preset"]
+__all__ = [
+    "PRESET_NAMES",
+    "WEATHER_RANGES",
+    "WeatherParameters",
+    "weather_from_config",
+    "weather_preset",
+]
 
 # Field order of CARLA's struct, its constructor and its printed text.
 _FIELDS = (
@@ -90,7 +97,10 @@ class WeatherParameters:
             setattr(self, name, values[name])
 
     def __setattr__(self, name: str, value: float) -> None:
-        number = float(np.float32(value))
+        try:
+            number = float(np.float32(value))
+        except (TypeError, ValueError):
+            number = math.nan
         if math.isnan(number):
             raise WorldError(f"WeatherParameters.{name}: expected a number, found {value!r}")
         object.__setattr__(self, name, number)
@@ -195,3 +205,33 @@ def weather_preset(name: str) -> WeatherParameters:
             f"unknown weather preset {name!r}: expected one of {', '.join(PRESET_NAMES)}"
         )
     return getattr(WeatherParameters, name).copy()
+
+
+def weather_from_config(
+    value: str | Mapping[str, float], where: str = "weather"
+) -> WeatherParameters:
+    """A preset by name, or WeatherParameters from a mapping of field names to numbers.
+
+    A mapping starts from CARLA's Python defaults and may name a `preset` to start
+    from instead. `where` names the place in the config for error messages.
+    """
+    if isinstance(value, str):
+        try:
+            return weather_preset(value)
+        except WorldError as err:
+            raise WorldError(f"{where}: {err}") from None
+    if not isinstance(value, Mapping):
+        raise WorldError(f"{where}: expected a preset name or a mapping of fields, found {value!r}")
+    fields = dict(value)
+    weather = weather_from_config(fields.pop("preset"), where) if "preset" in fields else None
+    weather = WeatherParameters() if weather is None else weather
+    for name, number in fields.items():
+        if name not in _FIELDS:
+            raise WorldError(
+                f"{where}.{name}: unknown weather field; expected one of {', '.join(_FIELDS)}"
+            )
+        try:
+            setattr(weather, name, number)
+        except WorldError as err:
+            raise WorldError(f"{where}.{name}: {err}") from None
+    return weather

@@ -106,6 +106,8 @@ class VehicleTable(Table):
         "moi": (np.float64, (), 1.0),
         "damp_full": (np.float64, (), 0.15),
         "damp_engaged": (np.float64, (), 2.0),
+        "damp_disengaged": (np.float64, (), 0.35),
+        "clutch": (np.float64, (), 10.0),  # clutch strength, N·m·s/rad
         "autobox": (np.bool_, (), True),
         "switch_time": (np.float64, (), 0.5),
         "final_ratio": (np.float64, (), 4.0),
@@ -128,11 +130,16 @@ class VehicleTable(Table):
         "n_gears": (np.int32, (), 1),
         "steer_kmh": (np.float64, (8,), 0.0),  # steering curve: km/h -> factor
         "steer_factor": (np.float64, (8,), 1.0),
+        # inputs as the vehicle applies them: the controls after UE4's input rise/fall rates
+        "in_throttle": (np.float64, (), 0.0),
+        "in_brake": (np.float64, (), 0.0),
+        "in_steer": (np.float64, (), 0.0),
         # drivetrain state
         "gear": (np.int32, (), 0),  # current gear: -1 reverse, 0 neutral (or shifting), 1..
         "target_gear": (np.int32, (), 0),
         "shift_timer": (np.float64, (), 0.0),
-        "rpm": (np.float64, (), 0.0),
+        "since_shift": (np.float64, (), 1e9),  # s since the last gear change ended
+        "rpm": (np.float64, (), 0.0),  # engine speed
         "wheel_spin": (np.float64, (), 0.0),  # wheel rotation angle, rad
         "steer_angle": (np.float64, (), 0.0),  # front wheel angle, rad (+ = right)
         # signals, lights and doors (issue 5 fills the traffic fields)

@@ -26,10 +26,17 @@ ROLLING_RESISTANCE = 0.015  # rolling-resistance coefficient
 FRONTAL_AREA_SHARE = 0.8  # frontal area = box width * height * this
 KINEMATIC_BELOW = 3.0  # m/s: pure kinematic single track below this speed
 DYNAMIC_ABOVE = 6.0  # m/s: pure dynamic single track above this speed
-ENGINE_INERTIA_SHARE = 0.5  # fitted: share of the engine's inertia felt at the wheels
-ENGINE_BRAKE_SHARE = 0.6  # fitted: share of the engine's zero-throttle damping felt
-UPSHIFT_SHARE = 0.7  # fitted: shift up at up_ratio * max_rpm * this
+UPSHIFT_SHARE = 0.8  # fitted: shift up at up_ratio * max_rpm * this
 DOWNSHIFT_SHARE = 1.0  # fitted: shift down at down_ratio * max_rpm * this
+SHIFT_SHARE = 0.1  # fitted: a gear change takes gear_switch_time * this
+LAUNCH_SHARE = 0.8  # fitted: engaging a gear from neutral takes gear_switch_time * this
+TRACTION_SHARE = 0.3  # fitted: share of the tyre friction the drive can use
+BRAKE_TORQUE_SCALE = 3.5  # fitted: CARLA's brakes act ~3.5x their N·m (friction caps them)
+AUTOBOX_LATENCY = 0.4  # fitted: s after a gear change before the next one (CARLA: ~0.4 s)
+# UE4's vehicle input rates (per second, rise and fall): the applied input follows the control
+THROTTLE_RATES = (6.0, 10.0)
+BRAKE_RATES = (6.0, 10.0)
+STEER_RATES = (2.5, 5.0)
 CONTACT_TOLERANCE = 0.02  # m: a body this close above its ground is on it
 ACKERMANN_GAIN = 0.5  # throttle or brake per m/s of speed error (Ackermann control)
 RPM_PER_RAD_S = 60.0 / (2.0 * math.pi)
@@ -77,6 +84,8 @@ def load_physics_control(
     v.moi[i] = pc.moi
     v.damp_full[i] = pc.damping_rate_full_throttle
     v.damp_engaged[i] = pc.damping_rate_zero_throttle_clutch_engaged
+    v.damp_disengaged[i] = pc.damping_rate_zero_throttle_clutch_disengaged
+    v.clutch[i] = pc.clutch_strength
     v.autobox[i] = pc.use_gear_autobox
     v.switch_time[i] = pc.gear_switch_time
     v.final_ratio[i] = pc.final_ratio
@@ -111,7 +120,7 @@ def _update_gears(
     v: VehicleTable,
     k: np.ndarray,
     u: np.ndarray,
-    rpm_wheels: np.ndarray,
+    rpm: np.ndarray,
     throttle: np.ndarray,
     dt: float,
 ) -> np.ndarray:
@@ -122,7 +131,6 @@ def _update_gears(
     done = shifting & (timer <= 0.0)
     gear = np.where(done, target, gear)
     shifting &= ~done
-    rpm = rpm_wheels * _total_ratio(v, k, gear)
     reverse = v.reverse[k]
     n = v.n_gears[k]
     width = v.gear_up.shape[1]
@@ -136,23 +144,21 @@ def _update_gears(
     want = np.where(start, np.where(reverse, -1, 1), want)
     want = np.where((gear >= 1) & reverse & moving_slow & (throttle > 0.0), -1, want)
     want = np.where((gear == -1) & ~reverse & moving_slow & (throttle > 0.0), 1, want)
-    # hysteresis: never shift into a gear that would at once shift back
-    rpm_up = rpm_wheels * _total_ratio(v, k, np.minimum(gear + 1, n))
-    rpm_down = rpm_wheels * _total_ratio(v, k, np.maximum(gear - 1, 1))
-    up_next = v.gear_down[k][rows, np.clip(gear, 0, width - 1)] * v.max_rpm[k] * DOWNSHIFT_SHARE
-    down_next = v.gear_up[k][rows, np.clip(gear - 2, 0, width - 1)] * v.max_rpm[k] * UPSHIFT_SHARE
-    shift_up = (gear >= 1) & (gear < n) & (rpm > up) & (rpm_up > up_next)
-    shift_down = (gear > 1) & (rpm < down) & (rpm_down < down_next)
+    settled = ~done & (v.since_shift[k] >= AUTOBOX_LATENCY)
+    shift_up = settled & (gear >= 1) & (gear < n) & (rpm > up)
+    shift_down = settled & (gear > 1) & (rpm < down)
     want = np.where(~reverse & shift_up, gear + 1, want)
     want = np.where(~reverse & shift_down, gear - 1, want)
     auto = v.autobox[k] & ~v.manual_gear_shift[k]
     begin = auto & ~shifting & (want != gear)
     target = np.where(begin, want, target)
-    timer = np.where(begin, v.switch_time[k], timer)
+    share = np.where(gear == 0, LAUNCH_SHARE, SHIFT_SHARE)
+    timer = np.where(begin, v.switch_time[k] * share, timer)
     gear = np.where(begin, 0, gear)
     manual = ~auto
     gear = np.where(manual, np.clip(v.control_gear[k], -1, n), gear)
     v.gear[k], v.target_gear[k], v.shift_timer[k] = gear, target, np.maximum(timer, 0.0)
+    v.since_shift[k] = np.where(done, 0.0, v.since_shift[k] + dt)
     return gear
 
 
@@ -163,7 +169,56 @@ def _total_ratio(v: VehicleTable, k: np.ndarray, gear: np.ndarray) -> np.ndarray
     return np.where(gear != 0, ratio * v.final_ratio[k], 0.0)
 
 
-def _controls(v: VehicleTable, k: np.ndarray, u: np.ndarray):
+def _drivetrain(
+    v: VehicleTable,
+    k: np.ndarray,
+    u: np.ndarray,
+    ahead: np.ndarray,
+    throttle: np.ndarray,
+    total_ratio: np.ndarray,
+    mass: np.ndarray,
+    dt: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """New engine speed (rad/s) and the clutch's force at the wheels (N, < 0: engine braking).
+
+    The engine (inertia `moi`) turns under its torque at throttle and its damping (the
+    full-throttle and zero-throttle rates blended by throttle; the clutch-disengaged rate in
+    neutral) and is tied to the wheels by the clutch, torque K (w_e - G w_wheels). The two
+    are integrated together implicitly in the clutch coupling, so a stiff clutch stays stable;
+    `ahead` is the wheels' acceleration from every other force, so a steady state is exact.
+    """
+    radius = v.wheel_radius[k]
+    engaged = total_ratio > 0.0
+    clutch = np.where(engaged, v.clutch[k], 0.0)
+    zero_throttle = np.where(engaged, v.damp_engaged[k], v.damp_disengaged[k])
+    damping = zero_throttle + (v.damp_full[k] - zero_throttle) * throttle
+    inertia = np.maximum(v.moi[k], 1e-6)
+    omega = v.rpm[k] / RPM_PER_RAD_S
+    rpm = v.rpm[k]
+    torque = throttle * piecewise(v.torque_rpm[k], v.torque_nm[k], rpm)
+    torque = np.where(rpm > v.max_rpm[k], 0.0, torque)
+    geared = np.maximum(np.abs(u) + dt * ahead, 0.0) / radius * total_ratio
+    a = dt * clutch / inertia
+    b = dt * clutch * (total_ratio / radius) ** 2 / mass
+    c = dt * damping / inertia
+    x0 = omega + dt * torque / inertia
+    omega_new = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
+    geared_new = (geared + b * omega_new) / (1.0 + b)
+    omega_new = np.clip(omega_new, 0.0, v.max_rpm[k] / RPM_PER_RAD_S)
+    force = clutch * (omega_new - geared_new) * total_ratio / radius
+    return omega_new, force
+
+
+def _toward(
+    current: np.ndarray, target: np.ndarray, rates: tuple[float, float], dt: float
+) -> np.ndarray:
+    """Moves inputs toward their targets at the rise rate (away from 0) or the fall rate."""
+    rate = np.where(np.abs(target) > np.abs(current), rates[0], rates[1]) * dt
+    return current + np.clip(target - current, -rate, rate)
+
+
+def _inputs(v: VehicleTable, k: np.ndarray, u: np.ndarray, dt: float):
+    """Throttle, steer and brake as applied this substep (rate-limited controls)."""
     throttle = v.throttle[k].astype(np.float64)
     steer = v.steer[k].astype(np.float64)
     brake = v.brake[k].astype(np.float64)
@@ -173,6 +228,10 @@ def _controls(v: VehicleTable, k: np.ndarray, u: np.ndarray):
         throttle = np.where(ack, np.clip(err * ACKERMANN_GAIN, 0.0, 1.0), throttle)
         brake = np.where(ack, np.clip(-err * ACKERMANN_GAIN, 0.0, 1.0), brake)
         steer = np.where(ack, np.clip(v.ack_steer[k] / v.max_steer[k], -1.0, 1.0), steer)
+    throttle = _toward(v.in_throttle[k], throttle, THROTTLE_RATES, dt)
+    brake = _toward(v.in_brake[k], brake, BRAKE_RATES, dt)
+    steer = _toward(v.in_steer[k], steer, STEER_RATES, dt)
+    v.in_throttle[k], v.in_brake[k], v.in_steer[k] = throttle, brake, steer
     return throttle, steer, brake
 
 
@@ -196,31 +255,26 @@ def substep(
     rest = rest_height(a.extent[rows], a.box_loc[rows])
     grounded = ground.found & (pos[:, 2] <= zg + rest + CONTACT_TOLERANCE)
 
-    throttle, steer, brake = _controls(v, k, u)
+    throttle, steer, brake = _inputs(v, k, u, dt)
     radius = v.wheel_radius[k]
-    rpm_wheels = np.abs(u) / radius * RPM_PER_RAD_S
-    gear = _update_gears(v, k, u, rpm_wheels, throttle, dt)
+    gear = _update_gears(v, k, u, v.rpm[k], throttle, dt)
     total_ratio = _total_ratio(v, k, gear)
-    rpm = rpm_wheels * total_ratio
-    torque = piecewise(v.torque_rpm[k], v.torque_nm[k], rpm)
-    torque = np.where(rpm > v.max_rpm[k], 0.0, torque)
     direction = np.where(gear < 0, -1.0, 1.0)
     friction_cap = v.friction[k] * mass * GRAVITY
-    drive = np.minimum(throttle * torque * total_ratio / radius, friction_cap) * direction
-    inertia = ENGINE_INERTIA_SHARE * v.moi[k] * (total_ratio / radius) ** 2
-    m_eff = mass + inertia
-    omega_engine = np.abs(u) / radius * total_ratio
-    damping = np.where(throttle > 0.0, v.damp_full[k], ENGINE_BRAKE_SHARE * v.damp_engaged[k])
-    engine_drag = damping * omega_engine * total_ratio / radius
     pitch, roll = np.radians(rot[:, 0]), np.radians(rot[:, 2])
-    along = (
-        drive
+    other = (
+        f_long
         - 0.5 * AIR_DENSITY * v.drag[k] * v.area[k] * u * np.abs(u)
         - mass * GRAVITY * np.sin(pitch)
-        + f_long
     )
-    resist = (brake * v.brake_torque[k] + v.hand_brake[k] * v.handbrake_torque[k]) / radius
-    resist = resist + ROLLING_RESISTANCE * mass * GRAVITY + engine_drag
+    brakes = (brake * v.brake_torque[k] + v.hand_brake[k] * v.handbrake_torque[k]) / radius
+    brakes = np.minimum(BRAKE_TORQUE_SCALE * brakes, friction_cap)
+    resist = brakes + ROLLING_RESISTANCE * mass * GRAVITY
+    # what the wheels would do without the clutch, seen from the engine (along its direction)
+    ahead = (other * direction - np.where(u != 0.0, resist, 0.0)) / mass
+    omega_engine, wheel_force = _drivetrain(v, k, u, ahead, throttle, total_ratio, mass, dt)
+    along = np.minimum(wheel_force, TRACTION_SHARE * friction_cap) * direction + other
+    m_eff = mass
     u1 = u + along / m_eff * dt
     slow = resist / m_eff * dt
     u_new = np.where(np.abs(u1) <= slow, 0.0, u1 - np.sign(u1) * slow)
@@ -282,7 +336,7 @@ def substep(
     vel[:, 0], vel[:, 1] = vx, vy
     a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
     a.angvel[rows, 2] = np.degrees(r_new)
-    v.rpm[k] = rpm
+    v.rpm[k] = omega_engine * RPM_PER_RAD_S
     v.steer_angle[k] = delta
     v.wheel_spin[k] = np.mod(v.wheel_spin[k] + u_new / radius * dt, 2.0 * math.pi)
 

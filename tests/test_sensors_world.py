@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 
 from tests.traffic_helpers import TextBlueprint, world_on
+from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
 from world.lane_enums import LaneChange, LaneMarkingType
 from world.map import Map
 from world.sensors.pseudo import OpenDriveMapReader, SpeedometerReader
+from world.settings import WorldSettings
+from world.world import World
 
 CAR = "vehicle.lincoln.mkz_2017"
 STRAIGHT = Path(__file__).parent / "maps" / "straight.xodr"
@@ -193,3 +196,18 @@ def test_obstacle_ahead_at_its_swept_distance(town01_map):
     rear = (other.get_location() - sensor.get_location()).dot(f) + b.location.x - b.extent.x
     assert got[-1].distance == pytest.approx(rear - 0.5, abs=1e-6)
     assert got[-1].distance == pytest.approx(2.5, abs=0.05)
+
+
+def test_sensors_work_in_a_world_made_without_traffic():
+    world = World(FlatMap(), static_actor_providers=())
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    imu = world.spawn_actor(TextBlueprint("sensor.other.imu"), Transform(Location(0, 0, 2)))
+    got = []
+    imu.listen(got.append)
+    world.tick()
+    world.tick()
+    assert [m.frame for m in got] == [1, 2]
+    assert got[-1].accelerometer.z == pytest.approx(9.81, abs=1e-12)
+    imu.stop()
+    world.tick()
+    assert len(got) == 2 and not imu.is_listening()

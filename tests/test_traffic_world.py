@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.traffic_helpers import TextBlueprint, world_on
+from world.errors import WorldError
 from world.geometry import Location
 from world.map import Map
 from world.traffic import BOX_LIGHT, BOX_SPEED
@@ -151,3 +152,37 @@ def test_light_boxes_lie_on_driving_lanes_three_metres_before_the_junction(share
         assert road.id in entering[link.element_id]
         assert box.extent.x == 1.5 and box.extent.z == 1.0
         assert box.extent.y == pytest.approx(wp.lane_width / 4.0)
+
+
+def test_trigger_volume_and_lane_waypoints(town01_map):
+    world = world_on(town01_map)
+    traffic = world._traffic
+    light = world.get_actor(traffic.light_ids[0])
+    boxes = [b for b in traffic.boxes if b.kind == BOX_LIGHT and b.owner == 0]
+    volume = light.trigger_volume
+    # The volume is the first box in the light's frame: back in the world it is the box.
+    centre = light.get_transform().transform(volume.location)
+    assert centre.distance(boxes[0].transform.location) < 1e-9
+    assert (volume.extent.x, volume.extent.z) == (1.5, 1.0)
+    lanes = light.get_affected_lane_waypoints()
+    stops = light.get_stop_waypoints()
+    assert len(lanes) == len(stops) == len(boxes)
+    for box, lane, stop in zip(boxes, lanes, stops, strict=True):
+        assert lane.transform.location.distance(box.transform.location) < 1e-6
+        # The stop waypoint is 1.5 m further along the lane (the box's far end).
+        assert stop.road_id == lane.road_id and stop.lane_id == lane.lane_id
+        assert abs(abs(stop.s - lane.s) - 1.5) < 1e-6
+    assert light.get_pole_index() == 0
+    sign = world.get_actor(traffic.sign_ids[0])
+    assert sign.get_opendrive_id() == traffic.placement.signs[0].opendrive_id
+    sign_box = next(b for b in traffic.boxes if b.kind == BOX_SPEED and b.owner == 0)
+    width = town01_map.get_waypoint(sign_box.transform.location).lane_width
+    assert sign.trigger_volume.extent.x == pytest.approx(0.9 * width / 2, abs=1e-9)
+
+
+def test_cameras_need_rendering(town01_map):
+    world = world_on(town01_map)
+    camera = world.spawn_actor(TextBlueprint("sensor.camera.rgb"), town01_map.get_spawn_points()[0])
+    assert not camera.is_listening()
+    with pytest.raises(WorldError, match="needs rendering"):
+        camera.listen(print)

@@ -89,16 +89,17 @@ class TrafficSystem:
             grown = np.zeros((n, len(self.boxes)), dtype=bool)
             grown[: len(self._inside)] = self._inside
             self._inside = grown
-        before = self._inside[:n]
-        left = before & ~inside
-        entered = inside & ~before
-        self._inside[:n] = inside
-        if not (left.any() or entered.any()):
+        changed = inside != self._inside[:n]
+        if not changed.any():
             return
-        for vehicle in np.flatnonzero(left.any(axis=1) | entered.any(axis=1)).tolist():
-            for box in np.flatnonzero(left[vehicle]).tolist():
+        moved = np.flatnonzero(changed.any(axis=1))
+        was = self._inside[moved]
+        self._inside[:n] = inside
+        for k, vehicle in enumerate(moved.tolist()):
+            flips = np.flatnonzero(changed[vehicle])
+            for box in flips[was[k, flips]].tolist():
                 self._leave(vehicle, box)
-            for box in np.flatnonzero(entered[vehicle]).tolist():
+            for box in flips[~was[k, flips]].tolist():
                 self._enter(vehicle, box)
 
     # -- box events -----------------------------------------------------------------------

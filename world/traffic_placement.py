@@ -7,13 +7,14 @@ Signs: signals of type 206 (stop, except the painted "Stencil_STOP"), 205
 towns place them, road objects named `Speed_NN`; objects of the same name at the
 same point make one sign.
 
-Poses, measured against a real CARLA log of Town01 (every light and sign within
-0.28 m and 0.07 deg): the signal or object point is the reference line at s moved
-t across (no lane offset, as CARLA's ComputeSignalTransform), standing on the road
-surface there; the facing yaw is -(heading + hOffset) (objects: + hdg); the actor's
-yaw is that plus 90 deg, as CARLA spawns its light and sign blueprints. A light
-actor stands `LIGHT_FORWARD` (0.32 m) along the facing direction from its signal
-point: CARLA's light model has its origin there.
+Poses, measured against a real CARLA log of Town01 (every light within 0.28 m
+and 0.07 deg, every sign within 0.19 m): the signal or object point is the
+reference line at s moved t across (no lane offset, as CARLA's
+ComputeSignalTransform), standing on the road surface there; the facing yaw is
+-(heading + hOffset) (objects: + hdg); the actor's yaw is that plus 90 deg, as
+CARLA spawns its light and sign blueprints. A light actor stands `LIGHT_FORWARD`
+(0.32 m) along the facing direction from its signal point: CARLA's light model
+has its origin there.
 
 Groups: one per junction with controllers, its controllers in `sequence` order
 (then document order), each with its lights in `<control>` order; a controller

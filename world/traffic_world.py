@@ -6,7 +6,8 @@ after the spectator is made): it registers the map's traffic lights
 `traffic.speed_limit.NN`) in world.traffic_placement's order, builds their
 groups and road boxes, and adds the tick steps in the world's phases:
 sign timers, light groups, (physics), trigger boxes, sensors. A map without
-roads (FlatMap) gets no lights or signs, only the sensors step.
+roads (FlatMap) gets no lights or signs. Sensors work in any world: their
+system joins the tick on first use.
 
 Adapter: world-core's actor handles carry no traffic-light, sign or sensor
 methods, so this module gives the world subclasses with CARLA's methods
@@ -54,7 +55,7 @@ SIGN_EXTENT = Vector3D(0.1, 0.4, 1.2)
 
 
 class _WorldTraffic:
-    """What install_traffic leaves on a world: the placement, the traffic system, the sensors."""
+    """What install_traffic leaves on a world: the placement, the traffic system, the boxes."""
 
     def __init__(
         self,
@@ -69,7 +70,6 @@ class _WorldTraffic:
         self.light_ids = light_ids
         self.sign_ids = sign_ids
         self.boxes = boxes
-        self.sensors = SensorSystem()
         self.junction_of_group = [g.junction_id for g in placement.groups]
 
 
@@ -117,11 +117,20 @@ def install_traffic(world: Any) -> None:
         ],
         OrientedBoxes(boxes),
     )
-    world._traffic = traffic = _WorldTraffic(placement, system, light_ids, sign_ids, boxes)
+    world._traffic = _WorldTraffic(placement, system, light_ids, sign_ids, boxes)
     world.add_tick_system("sign_timers", system.tick_sign_timers)
     world.add_tick_system("light_groups", system.tick_lights)
     world.add_tick_system("trigger_boxes", system.tick_boxes)
-    world.add_tick_system("sensors", lambda w, dt: _tick_sensors(w, traffic.sensors))
+    _sensors(world)
+
+
+def _sensors(world: Any) -> SensorSystem:
+    """The world's sensor system, made (and plugged into the tick) on first use."""
+    sensors = getattr(world, "_sensor_system", None)
+    if sensors is None:
+        world._sensor_system = sensors = SensorSystem()
+        world.add_tick_system("sensors", lambda w, dt: _tick_sensors(w, sensors))
+    return sensors
 
 
 def _tick_sensors(world: Any, sensors: SensorSystem) -> None:
@@ -138,7 +147,7 @@ def _tick_sensors(world: Any, sensors: SensorSystem) -> None:
 
 
 def _behaviour(world: Any, actor_id: int) -> SensorBehaviour | None:
-    sensors = _traffic(world).sensors
+    sensors = _sensors(world)
     found = sensors.get(actor_id)
     if found is None:
         info = world._info[actor_id - 1]

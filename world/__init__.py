@@ -80,6 +80,7 @@ from world.snapshot import (
     Timestamp,
     WorldSnapshot,
 )
+from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
 from world.vehicle_state import (
     ActorState,
     ActorType,

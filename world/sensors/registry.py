@@ -40,6 +40,10 @@ class SensorSystem:
         self._by_id[sensor.id] = behaviour
         return behaviour
 
+    def ids(self) -> list[int]:
+        """The sensors' actor ids, ascending."""
+        return sorted(self._by_id)
+
     def get(self, actor_id: int) -> SensorBehaviour | None:
         return self._by_id.get(actor_id)
 
@@ -49,5 +53,5 @@ class SensorSystem:
     def tick(self, world: Any, frame: int, timestamp: float, delta_seconds: float) -> None:
         """Steps every sensor once, in id order; callbacks run here."""
         ctx = SensorContext(world, frame, timestamp, delta_seconds)
-        for actor_id in sorted(self._by_id):
+        for actor_id in self.ids():
             self._by_id[actor_id].tick(ctx)

@@ -1,0 +1,153 @@
+"""Traffic in a world on CARLA's Town01: actors, groups, light boxes acting on vehicles, limits."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.traffic_helpers import TextBlueprint, world_on
+from world.geometry import Location
+from world.map import Map
+from world.traffic import BOX_LIGHT, BOX_SPEED
+from world.traffic_world import (
+    freeze_all_traffic_lights,
+    get_traffic_light_from_opendrive_id,
+    get_traffic_lights_in_junction,
+    reset_all_traffic_lights,
+)
+from world.vehicle_state import ActorType
+from world.vehicle_state import TrafficLightState as S
+
+CAR = "vehicle.lincoln.mkz_2017"
+
+
+@pytest.fixture(scope="module")
+def town01_map(shared):
+    return Map.from_file(shared / "maps/carla/Town01.xodr")
+
+
+def test_lights_and_signs_follow_the_spectator(town01_map):
+    world = world_on(town01_map)
+    actors = world.get_actors()
+    assert actors[0].type_id == "spectator"
+    assert [a.type_id for a in actors[1:37]] == ["traffic.traffic_light"] * 36
+    assert all(a.type_id.startswith("traffic.speed_limit.") for a in actors[37:58])
+    assert len(actors) == 58
+    assert int(world._actors.kind[1]) == ActorType.TrafficLight
+    assert int(world._actors.kind[37]) == ActorType.TrafficSign
+    light = actors[1]
+    assert light.get_opendrive_id() == "361"  # the first light of junction 26's first controller
+    assert get_traffic_light_from_opendrive_id(world, "361").id == light.id
+    assert [str(a.get_state()) for a in light.get_group_traffic_lights()] == ["Green", "Red", "Red"]
+    assert [a.id for a in get_traffic_lights_in_junction(world, 26)] == [2, 3, 4]
+
+
+def test_world_light_turns_yellow_on_tick_41(town01_map):
+    world = world_on(town01_map, dt=0.25)
+    light = world.get_actor(2)
+    for _ in range(40):
+        world.tick()
+    assert light.get_state() == S.Green and light.get_elapsed_time() == 10.0
+    world.tick()
+    assert light.get_state() == S.Yellow and light.get_elapsed_time() == 0.0
+    light.freeze(True)
+    assert world.get_actor(5).is_frozen()  # freezing one light stops all
+    for _ in range(100):
+        world.tick()
+    assert light.get_state() == S.Yellow and light.get_elapsed_time() == 0.0
+    freeze_all_traffic_lights(world, False)
+    reset_all_traffic_lights(world)
+    assert light.get_state() == S.Green
+
+
+def test_a_vehicle_in_a_light_box_takes_its_state_at_once(town01_map):
+    world = world_on(town01_map)
+    system = world._traffic.system
+    box = next(b for b in world._traffic.boxes if b.kind == BOX_LIGHT)
+    light = world.get_actor(world._traffic.light_ids[box.owner])
+    place = box.transform
+    place.location.z += 0.05
+    car = world.spawn_actor(TextBlueprint(CAR), place)
+    assert car.get_traffic_light() is None and car.get_traffic_light_state() == S.Green
+    world.tick()
+    assert car.is_at_traffic_light() and car.get_traffic_light().id == light.id
+    assert car.get_traffic_light_state() == light.get_state()
+    light.set_state(S.Red)
+    assert car.get_traffic_light_state() == S.Red  # reaches the vehicle at once
+    light.set_state(S.Yellow)
+    assert car.get_traffic_light_state() == S.Yellow
+    far = car.get_transform()
+    far.location = Location(far.location.x, far.location.y + 40.0, far.location.z)
+    car.set_transform(far)
+    world.tick()
+    assert car.get_traffic_light() is None and not car.is_at_traffic_light()
+    assert car.get_traffic_light_state() == S.Green
+    assert system.groups.get_state(box.owner) == S.Yellow
+
+
+def test_speed_limit_is_30_before_any_sign_and_stays_after_leaving(town01_map):
+    world = world_on(town01_map)
+    box = next(
+        b
+        for b in world._traffic.boxes
+        if b.kind == BOX_SPEED and world._traffic.placement.signs[b.owner].speed_limit == 90.0
+    )
+    car = world.spawn_actor(TextBlueprint(CAR), box.transform)
+    assert car.get_speed_limit() == 30.0
+    world.tick()
+    assert car.get_speed_limit() == 90.0
+    away = car.get_transform()
+    away.location = Location(away.location.x, away.location.y + 30.0, away.location.z)
+    car.set_transform(away)
+    world.tick()
+    assert car.get_speed_limit() == 90.0
+
+
+def light_box_expectations(path) -> tuple[int, dict[str, set[str]]]:
+    """From the file alone: how many light boxes (one per driving lane named by a light's
+    signal references), and for each junction the roads that enter it."""
+    root = ET.parse(path).getroot()
+    roads = {r.get("id"): r for r in root.findall("road")}
+    lights = {s.get("id") for s in root.iter("signal") if s.get("type") == "1000001"}
+    count = 0
+    for road in roads.values():
+        refs = [r for r in road.iter("signalReference") if r.get("id") in lights]
+        refs += [s for s in road.iter("signal") if s.get("id") in lights]
+        for ref in refs:
+            for v in ref.findall("validity"):
+                lo, hi = sorted((int(v.get("fromLane")), int(v.get("toLane"))))
+                count += sum(1 for lane in range(lo, hi + 1) if lane != 0)
+    entering: dict[str, set[str]] = {}
+    for junction in root.findall("junction"):
+        entering[junction.get("id")] = {c.get("incomingRoad") for c in junction.iter("connection")}
+    return count, entering
+
+
+@pytest.mark.parametrize("town", ["Town01", "Town04"])
+def test_light_boxes_lie_on_driving_lanes_three_metres_before_the_junction(shared, town):
+    path = shared / f"maps/carla/{town}.xodr"
+    world_map = Map.from_file(path)
+    world = world_on(world_map)
+    traffic = world._traffic
+    expected_count, entering = light_box_expectations(path)
+    boxes = [b for b in traffic.boxes if b.kind == BOX_LIGHT]
+    assert len(boxes) == expected_count
+    odr = world_map.opendrive
+    group_junction = traffic.junction_of_group
+    for box in boxes:
+        wp = world_map.get_waypoint(box.transform.location)
+        road = odr.roads[str(wp.road_id)]
+        assert road.junction == "-1" and str(wp.lane_type) == "Driving"
+        # 3 m from the lane's end toward the junction (lane < 0 ends at s = length), or,
+        # on a road shorter than that (Town04 has 1.48 m and 2.2 m ones), 1e-5 m inside
+        # its far end.
+        end = road.length if wp.lane_id < 0 else 0.0
+        assert abs(wp.s - end) == pytest.approx(min(3.0, road.length - 1e-5), abs=1e-6)
+        link = road.successor if wp.lane_id < 0 else road.predecessor
+        group = traffic.system.groups.group_of(box.owner)
+        assert link.element_type == "junction"
+        assert link.element_id == group_junction[group]
+        assert road.id in entering[link.element_id]
+        assert box.extent.x == 1.5 and box.extent.z == 1.0
+        assert box.extent.y == pytest.approx(wp.lane_width / 4.0)

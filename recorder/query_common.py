@@ -38,7 +38,7 @@ class PacketTable:
     """Every packet of a log in file order: id, body offset, body size, frame number.
 
     `frame` is the index (0-based) of the FrameStart at or before the packet, -1 before the
-    first one; `frames` holds each FrameStart's (id, duration, elapsed).
+    first one; `frame_id`, `duration` and `elapsed` hold each FrameStart's numbers.
     """
 
     reader: LogReader
@@ -66,6 +66,7 @@ class PacketTable:
 
 
 def check_library(library: str) -> str:
+    """The library name for a hash-container order, checked."""
     if library not in LIBRARIES:
         raise ValueError(f"order must be one of {LIBRARIES}, not {library!r}")
     return library
@@ -77,7 +78,7 @@ def c_text(text: str) -> str:
     return text if nul < 0 else text[:nul]
 
 
-def open_log(source: Source) -> tuple[bytes, str]:
+def read_source(source: Source) -> tuple[bytes, str]:
     """The log's bytes and the name errors use."""
     if isinstance(source, str | Path):
         return Path(source).read_bytes(), str(source)
@@ -91,7 +92,7 @@ def header_text(
 
     `lenient` reads up to the last complete frame of a truncated log.
     """
-    data, name = open_log(source)
+    data, name = read_source(source)
     if len(data) < 2:
         raise LogFormatError(f"{name}: log of {len(data)} bytes has no header", 0)
     try:

@@ -118,3 +118,18 @@ def test_info_of_a_log_without_frames():
     closing = "\nFrames: 0\nDuration: 0 seconds\n"
     assert query_info(empty) == HEADER + closing
     assert query_info(empty, show_all=True) == HEADER + "Frame 0 at 0 seconds\n" + closing
+
+
+def test_blocked_actor_listed_twice_in_one_packet():
+    # Frame 1 (elapsed 0, duration 0.05) lists actor 7 at (0,0,0) then (500,0,0): the first
+    # record stops it (time 0, 0.05 s), the second moves it 500 cm: a row (0, 0.05).
+    # Frame 2 (elapsed 0.05, duration -1) at (500,0,0): stopped again, -1 s: no row at 0.01.
+    writer = LogWriter(None, map_name="Town01", date=0)
+    add = EventAddRecord(7, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 7, "vehicle.x", [])
+    twice = [PositionRecord(7, p, (0.0, 0.0, 0.0)) for p in ((0.0, 0.0, 0.0), (500.0, 0.0, 0.0))]
+    writer.write_frame(0.05, {PacketId.EventAdd: [add], PacketId.Position: twice})
+    writer.write_frame(0.05, {PacketId.Position: [twice[1]]})
+    text = query_blocked(writer.getvalue(), 0.01, 100)
+    assert text == HEADER + BLOCKED_HEADER + _row("0", "0") + (
+        "\nFrames: 2\nDuration: 0.05 seconds\n"
+    )

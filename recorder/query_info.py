@@ -71,13 +71,14 @@ _WEATHER = (
     "RayleighScatteringScale",
     "DustStorm",
 )
-_WEATHER_ROW = " ".join(f"{name}: %g" for name in _WEATHER)
-_WEATHER_ROW = "  " + _WEATHER_ROW + "\n"
-_VECTORS = " Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n"
+_WEATHER_ROW = "  " + " ".join(f"{name}: %g" for name in _WEATHER) + "\n"
 # Fixed-size packets printed a packet at a time: (title, row template with the record's
 # fields in dtype order).
 _BULK = {
-    PacketId.Position: (" Positions: ", "  Id: %d" + _VECTORS),
+    PacketId.Position: (
+        " Positions: ",
+        "  Id: %d Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n",
+    ),
     PacketId.AnimVehicle: (
         " Vehicle animations: ",
         "  Id: %d Steering: %g Throttle: %g Brake: %g Handbrake: %d Gear: %d\n",

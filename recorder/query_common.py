@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from recorder.cformat import c_date, c_general
-from recorder.errors import LogFormatError
+from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBRARIES
 from recorder.packet_ids import PacketId
 from recorder.packets.base import unpack_string
@@ -64,7 +64,7 @@ class PacketTable:
 def check_library(library: str) -> str:
     """The library name for a hash-container order, checked."""
     if library not in LIBRARIES:
-        raise ValueError(f"order must be one of {LIBRARIES}, not {library!r}")
+        raise RecorderError(f"order must be one of {LIBRARIES}, not {library!r}")
     return library
 
 

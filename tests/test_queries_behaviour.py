@@ -133,3 +133,13 @@ def test_blocked_actor_listed_twice_in_one_packet():
     assert text == HEADER + BLOCKED_HEADER + _row("0", "0") + (
         "\nFrames: 2\nDuration: 0.05 seconds\n"
     )
+
+
+def test_bad_category_and_order_are_recorder_errors():
+    from recorder.errors import RecorderError
+
+    log = _log(MOVES_LAST)
+    with pytest.raises(RecorderError, match="category"):
+        query_collisions(log, "vv", "a")
+    with pytest.raises(RecorderError, match="order"):
+        query_blocked(log, order="msvc")

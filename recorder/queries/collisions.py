@@ -19,7 +19,7 @@ import numpy as np
 from recorder.cformat import c_fixed, c_general, pad_right
 from recorder.errors import RecorderError
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     Source,
     c_text,
     counts,

@@ -24,7 +24,7 @@ from recorder.cformat import c_fixed, pad_right
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
 from recorder.packets.position import POSITION
-from recorder.query_common import (
+from recorder.queries.common import (
     PacketTable,
     Source,
     c_text,

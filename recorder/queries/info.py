@@ -22,7 +22,7 @@ from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     PacketTable,
     Source,
     c_text,

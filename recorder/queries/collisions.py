@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from recorder.cformat import c_fixed, c_general, pad_right
+from recorder.errors import RecorderError
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     Source,
     c_text,
     counts,
@@ -56,7 +57,7 @@ def query_collisions(
     """
     for category in (category1, category2):
         if len(category) != 1:
-            raise ValueError(f"a category is one character of {CATEGORIES!r}, not {category!r}")
+            raise RecorderError(f"a category is one character of {CATEGORIES!r}, not {category!r}")
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text

@@ -22,7 +22,7 @@ from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     PacketTable,
     Source,
     c_text,
@@ -71,13 +71,14 @@ _WEATHER = (
     "RayleighScatteringScale",
     "DustStorm",
 )
-_WEATHER_ROW = " ".join(f"{name}: %g" for name in _WEATHER)
-_WEATHER_ROW = "  " + _WEATHER_ROW + "\n"
-_VECTORS = " Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n"
+_WEATHER_ROW = "  " + " ".join(f"{name}: %g" for name in _WEATHER) + "\n"
 # Fixed-size packets printed a packet at a time: (title, row template with the record's
 # fields in dtype order).
 _BULK = {
-    PacketId.Position: (" Positions: ", "  Id: %d" + _VECTORS),
+    PacketId.Position: (
+        " Positions: ",
+        "  Id: %d Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n",
+    ),
     PacketId.AnimVehicle: (
         " Vehicle animations: ",
         "  Id: %d Steering: %g Throttle: %g Brake: %g Handbrake: %d Gear: %d\n",
@@ -162,6 +163,12 @@ class _Printer:
         if count > 0 and self.printed_frame != self.table.frame[p]:
             self.frame_line(p)
 
+    def titled(self, p: int, records, title: str):
+        """The frame line if due, then CARLA's `title` + count line; gives the records."""
+        self.counted(p, len(records))
+        self.out.append(f"{title}{len(records)}\n")
+        return records
+
     def packet(self, p: int, pid: int) -> None:
         if pid == _FRAME_END:
             self.out.append("\n")
@@ -173,10 +180,8 @@ class _Printer:
             self.bulk(p, pid)
 
     def bulk(self, p: int, pid: int) -> None:
-        array = self.reader.array(self.table.raw(p))
         title, row = _BULK[pid]
-        self.counted(p, len(array))
-        self.out.append(f"{title}{len(array)}\n")
+        array = self.titled(p, self.reader.array(self.table.raw(p)), title)
         if len(array):
             self.out.append(general_rows(row, structured_to_unstructured(array, np.float64)))
 
@@ -210,18 +215,14 @@ class _Printer:
             self.out.append(f" Collision id {cid} between {id1}{first} with {id2}{second}\n")
 
     def weather(self, p: int, packet) -> None:
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Weathers: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Weathers: ")
         if len(array):
             self.out.append(
                 general_rows(_WEATHER_ROW, structured_to_unstructured(array, np.float64))
             )
 
     def state(self, p: int, packet) -> None:
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" State traffic lights: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " State traffic lights: ")
         for sid, frozen, elapsed, state in array[["id", "frozen", "elapsed", "state"]].tolist():
             shown = bytes([(0x30 + state) & 0xFF]).decode("utf-8", "surrogateescape")
             self.out.append(
@@ -230,26 +231,20 @@ class _Printer:
             )
 
     def vehicle_door(self, p: int, packet) -> None:
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Vehicle door animations: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Vehicle door animations: ")
         for vid, door in array[["id", "doors"]].tolist():
             self.out.append(f"  Id: {vid}\n  Doors opened: ")
             if door < len(_DOORS):
                 self.out.append(f" {_DOORS[door]} \n")
 
     def vehicle_light(self, p: int, packet) -> None:
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Vehicle light animations: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Vehicle light animations: ")
         for lid, flags in array[["id", "state"]].tolist():
             names = " ".join(name for bit, name in _LIGHTS if flags & bit) or "None"
             self.out.append(f"  Id: {lid} {names}\n")
 
     def scene_light(self, p: int, packet) -> None:
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
-        self.out.append(f" Scene light changes: {len(records)}\n")
+        records = self.titled(p, self.reader.records(packet), " Scene light changes: ")
         for r in records:
             red, green, blue = (c_general(v) for v in r.color[:3])
             self.out.append(
@@ -264,17 +259,13 @@ class _Printer:
         self.out.append(f" Current platform time: {c_general(record.time)}\n")
 
     def physics_control(self, p: int, packet) -> None:
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
-        self.out.append(f" Physics Control events: {len(records)}\n")
+        records = self.titled(p, self.reader.records(packet), " Physics Control events: ")
         for r in records:
             self.out.append(_physics_text(r))
 
     def walker_bones(self, p: int, packet) -> None:
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
+        records = self.titled(p, self.reader.records(packet), " Walkers Bones: ")
         out = self.out
-        out.append(f" Walkers Bones: {len(records)}\n")
         for r in records:
             out.append(f"  Id: {r.id}\n")
             for bone in r.bones:

@@ -24,7 +24,7 @@ from recorder.cformat import c_fixed, pad_right
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
 from recorder.packets.position import POSITION
-from recorder.query_common import (
+from recorder.queries.common import (
     PacketTable,
     Source,
     c_text,
@@ -260,17 +260,14 @@ class _Actors:
                 self.anchor[slot] = point
 
     def _row(self, slot: int) -> None:
+        self.rows.append(self._result(slot))
+
+    def _result(self, slot: int) -> tuple[float, str]:
+        """(duration, row) for the slot's stop, as CARLA's Results multimap holds it."""
         stopped = float(self.duration[slot])
-        text = _row(float(self.time[slot]), self.ids[slot], self.names[slot], stopped)
-        self.rows.append((stopped, text))
+        return stopped, _row(float(self.time[slot]), self.ids[slot], self.names[slot], stopped)
 
     def still_stopped(self) -> list[tuple[float, str]]:
         """The rows of actors stopped long enough at the end, in the map's iteration order."""
-        before = len(self.rows)
-        for actor in self.table:
-            slot = self.slot_of[actor]
-            if self.duration[slot] >= self.min_time:
-                self._row(slot)
-        rows = self.rows[before:]
-        del self.rows[before:]
-        return rows
+        slots = [self.slot_of[actor] for actor in self.table]
+        return [self._result(slot) for slot in slots if self.duration[slot] >= self.min_time]

@@ -11,14 +11,13 @@ the frame is the zero frame. These are kept; a truncated or corrupt log instead 
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from recorder.cformat import c_date, c_general
-from recorder.errors import LogFormatError
+from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBRARIES
 from recorder.packet_ids import PacketId
 from recorder.packets.base import unpack_string
@@ -26,11 +25,8 @@ from recorder.reader import MAGIC, LogReader, RawPacket
 
 Source = str | Path | bytes | bytearray | memoryview
 NOT_A_RECORDER = "File is not a CARLA recorder\n"
-_FRAME_START = struct.Struct("<Qdd")
-_PACKET_HEAD = struct.Struct("<BI")
 _START = int(PacketId.FrameStart)
 _END = int(PacketId.FrameEnd)
-_FRAME_DTYPE = np.dtype([("id", "<u8"), ("duration", "<f8"), ("elapsed", "<f8")])
 
 
 @dataclass
@@ -38,7 +34,7 @@ class PacketTable:
     """Every packet of a log in file order: id, body offset, body size, frame number.
 
     `frame` is the index (0-based) of the FrameStart at or before the packet, -1 before the
-    first one; `frames` holds each FrameStart's (id, duration, elapsed).
+    first one; `frame_id`, `duration` and `elapsed` hold each FrameStart's numbers.
     """
 
     reader: LogReader
@@ -66,8 +62,9 @@ class PacketTable:
 
 
 def check_library(library: str) -> str:
+    """The library name for a hash-container order, checked."""
     if library not in LIBRARIES:
-        raise ValueError(f"order must be one of {LIBRARIES}, not {library!r}")
+        raise RecorderError(f"order must be one of {LIBRARIES}, not {library!r}")
     return library
 
 
@@ -77,7 +74,7 @@ def c_text(text: str) -> str:
     return text if nul < 0 else text[:nul]
 
 
-def open_log(source: Source) -> tuple[bytes, str]:
+def read_source(source: Source) -> tuple[bytes, str]:
     """The log's bytes and the name errors use."""
     if isinstance(source, str | Path):
         return Path(source).read_bytes(), str(source)
@@ -91,7 +88,7 @@ def header_text(
 
     `lenient` reads up to the last complete frame of a truncated log.
     """
-    data, name = open_log(source)
+    data, name = read_source(source)
     if len(data) < 2:
         raise LogFormatError(f"{name}: log of {len(data)} bytes has no header", 0)
     try:
@@ -111,74 +108,27 @@ def header_text(
     return text, reader
 
 
-def _scan(reader: LogReader) -> tuple[list[int], list[int], int, int]:
-    """Packet ids and offsets from the header to the readable end, in one tight loop.
-
-    Returns (ids, offsets, position reached, end). A position past the end means the last
-    packet (or its header) overruns the log.
-    """
-    data = reader.data
-    end = reader._end  # the readable end: the whole log, or its last complete frame
-    pos = reader.header.end_offset
-    ids: list[int] = []
-    offsets: list[int] = []
-    add_id = ids.append
-    add_offset = offsets.append
-    unpack = _PACKET_HEAD.unpack_from
-    try:
-        while pos < end:
-            pid, size = unpack(data, pos)
-            add_id(pid)
-            add_offset(pos)
-            pos += 5 + size
-    except struct.error:
-        add_id(data[pos])
-        add_offset(pos)
-        pos = end + 5
-    return ids, offsets, pos, end
-
-
 def packet_table(reader: LogReader) -> PacketTable:
-    """Every packet's id, body offset and size, each frame's numbers; the log is checked: no
-    packet past the end, FrameStarts of 24 bytes, a FrameEnd last."""
-    ids, offsets, reached, end = _scan(reader)
-    ids_a = np.array(ids, dtype=np.uint8)
-    body = np.array(offsets, dtype=np.int64) + 5
-    size = np.diff(body, append=reached + 5) - 5
-    overrun = reached > end
-    is_start = ids_a == _START
-    if overrun:
-        is_start[-1] = False
-    empty = np.zeros(0)
+    """The reader's packet table and frame index (which check every size and each
+    FrameStart), each packet's frame, and a check that the log ends with a FrameEnd."""
+    packets = reader.packet_table
+    index = reader.frame_index
+    ids = packets.id
     table = PacketTable(
-        reader, ids_a, body, size, np.cumsum(is_start) - 1, np.zeros(0, np.uint64), empty, empty
+        reader,
+        ids,
+        packets.offset + 5,
+        packets.size,
+        np.cumsum(ids == _START) - 1,
+        index.frame_id,
+        index.duration,
+        index.elapsed,
     )
-    starts = np.flatnonzero(is_start)
-    bad = np.flatnonzero(size[starts] != _FRAME_START.size)
-    if len(bad):
-        packet = int(starts[bad[0]])
-        raise table.error(f"FrameStart packet of {int(size[packet])} bytes, expected 24", packet)
-    raw = np.frombuffer(reader.data, np.uint8)
-    cells = raw[body[starts][:, None] + np.arange(_FRAME_START.size)]
-    frames = np.ascontiguousarray(cells).view(_FRAME_DTYPE).reshape(-1)
-    table.frame_id = frames["id"].copy()
-    table.duration = frames["duration"].copy()
-    table.elapsed = frames["elapsed"].copy()
-    last = len(ids) - 1
-    if overrun:
-        left = end - int(offsets[-1])
-        if left < 5:
-            raise table.error(f"packet header needs 5 bytes, {left} left", last)
+    if len(ids) and ids[-1] != _END:
         raise table.error(
-            f"packet {_name(ids[-1])} of {int(size[-1])} bytes runs past the end "
-            f"({left - 5} bytes left)",
-            last,
-        )
-    if ids and ids[-1] != _END:
-        raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(ids[-1])}, "
+            f"the log ends inside a frame: its last packet is {_name(int(ids[-1]))}, "
             "not FrameEnd (read it leniently to stop at the last complete frame)",
-            last,
+            len(ids) - 1,
         )
     return table
 

@@ -132,7 +132,7 @@ def test_collision_sensor_reports_one_event_per_pair_per_tick(town01_map):
             assert ea.actor.id == a.id and ea.other_actor.id == b.id
             assert eb.actor.id == b.id and eb.other_actor.id == a.id
             assert ea.normal_impulse.x == -eb.normal_impulse.x
-    assert touching >= 1
+    assert touching >= 10, touching  # they keep pushing: contact tick after tick
     assert len(events_a) == touching
 
 

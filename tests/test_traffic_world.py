@@ -14,6 +14,7 @@ from world.traffic import BOX_LIGHT, BOX_SPEED
 from world.traffic_world import (
     freeze_all_traffic_lights,
     get_traffic_light_from_opendrive_id,
+    get_traffic_lights_from_waypoint,
     get_traffic_lights_in_junction,
     reset_all_traffic_lights,
 )
@@ -186,3 +187,28 @@ def test_cameras_need_rendering(town01_map):
     assert not camera.is_listening()
     with pytest.raises(WorldError, match="needs rendering"):
         camera.listen(print)
+
+
+def test_lights_ahead_of_a_waypoint(town01_map):
+    # The box of light 362 (signal on road 0, referenced on junction roads 40 and 46, lane -1,
+    # at s = 0.6) lies 3 m before road 0's end: the references are 3.6 m ahead, not 1 m.
+    world = world_on(town01_map)
+    traffic = world._traffic
+    light = get_traffic_light_from_opendrive_id(world, "362")
+    box = next(
+        b for b in traffic.boxes if b.kind == BOX_LIGHT and traffic.light_ids[b.owner] == light.id
+    )
+    wp = town01_map.get_waypoint(box.transform.location)
+    assert [a.id for a in get_traffic_lights_from_waypoint(world, wp, 10.0)] == [light.id]
+    assert get_traffic_lights_from_waypoint(world, wp, 1.0) == []
+    # Everywhere: one actor per distinct light signal the map finds ahead, in its order.
+    for box in [b for b in traffic.boxes if b.kind == BOX_LIGHT]:
+        wp = town01_map.get_waypoint(box.transform.location)
+        ids = []
+        for landmark in wp.get_landmarks(30.0):
+            if landmark.type == "1000001" and landmark.id not in ids:
+                ids.append(landmark.id)
+        found = get_traffic_lights_from_waypoint(world, wp, 30.0)
+        assert [a.get_opendrive_id() for a in found] == ids
+    with pytest.raises(WorldError, match="finite"):
+        get_traffic_lights_from_waypoint(world, wp, float("inf"))

@@ -13,12 +13,14 @@ Adapter: world-core's actor handles carry no traffic-light, sign or sensor
 methods, so this module gives the world subclasses with CARLA's methods
 (`TrafficLightActor`, `TrafficSignActor`, `ListeningSensor`) and makes the
 world hand them out; the world-level calls CARLA has on carla.World are
-functions here (`freeze_all_traffic_lights`, `reset_all_traffic_lights`,
-`get_traffic_light_from_opendrive_id`, `get_traffic_lights_in_junction`).
+functions here taking the world (`freeze_all_traffic_lights`,
+`reset_all_traffic_lights`, `get_traffic_light`, `get_traffic_light_from_opendrive_id`,
+`get_traffic_lights_from_waypoint`, `get_traffic_lights_in_junction`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -43,7 +45,9 @@ __all__ = [
     "TrafficLightActor",
     "TrafficSignActor",
     "freeze_all_traffic_lights",
+    "get_traffic_light",
     "get_traffic_light_from_opendrive_id",
+    "get_traffic_lights_from_waypoint",
     "get_traffic_lights_in_junction",
     "install_traffic",
     "reset_all_traffic_lights",
@@ -322,6 +326,26 @@ def get_traffic_light_from_opendrive_id(world: Any, opendrive_id: str) -> Actor 
         if light.signal_id == str(opendrive_id):
             return world._handle(traffic.light_ids[index])
     return None
+
+
+def get_traffic_light(world: Any, landmark: Any) -> Actor | None:
+    """The light placed for a landmark's signal (carla.World.get_traffic_light)."""
+    return get_traffic_light_from_opendrive_id(world, landmark.id)
+
+
+def get_traffic_lights_from_waypoint(world: Any, waypoint: Any, distance: float) -> list[Actor]:
+    """The lights whose signals apply to the waypoint's lane within `distance` m ahead, each
+    once, nearest first (carla.World.get_traffic_lights_from_waypoint)."""
+    if not math.isfinite(distance) or distance < 0.0:
+        raise WorldError(
+            f"get_traffic_lights_from_waypoint: distance must be finite and >= 0, got {distance!r}"
+        )
+    out: list[Actor] = []
+    for landmark in waypoint.get_landmarks(distance):
+        light = get_traffic_light(world, landmark)
+        if light is not None and all(light.id != seen.id for seen in out):
+            out.append(light)
+    return out
 
 
 def get_traffic_lights_in_junction(world: Any, junction_id: int | str) -> list[Actor]:

@@ -447,8 +447,10 @@ def test_broken_document_names_the_source():
 
 
 def test_signal_reference_to_a_missing_signal():
-    text = (MAPS / "straight.xodr").read_text().replace(
-        '<signalReference id="11"', '<signalReference id="77"'
+    text = (
+        (MAPS / "straight.xodr")
+        .read_text()
+        .replace('<signalReference id="11"', '<signalReference id="77"')
     )
     with pytest.raises(MapError, match="id='77'"):
         Map("dangling", text)

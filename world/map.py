@@ -36,6 +36,7 @@ from world.lane_enums import (
 from world.lane_frames import RoadFrames
 from world.lane_index import LaneSegments, SegmentGrid
 from world.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.opendrive.placement import signal_pose
 from world.road_graph import LaneKey, LaneNode, RoadGraph
 from world.waypoint import Waypoint
 
@@ -478,17 +479,10 @@ class Map:
     def _signal_transform(self, road_id: str, signal) -> Transform:
         """CARLA's ComputeSignalTransform: the reference line at s (no laneOffset), moved t
         across, zOffset up; yaw from heading + hOffset; traffic lights 0.25 m forward."""
-        x, y, z, hdg, _ = self._frames[road_id].reference(np.array([signal.s]))
-        h = float(hdg[0])
-        px = float(x[0]) - signal.t * math.sin(h)
-        py = float(y[0]) + signal.t * math.cos(h)
+        x, y, z, heading = signal_pose(self._frames[road_id].geometry, signal)
         tf = Transform(
-            Location(px, -py, float(z[0]) + signal.z_offset),
-            Rotation(
-                math.degrees(signal.pitch),
-                math.degrees(-(h + signal.h_offset)),
-                math.degrees(signal.roll),
-            ),
+            Location(x, -y, z),
+            Rotation(math.degrees(signal.pitch), -math.degrees(heading), math.degrees(signal.roll)),
         )
         if signal.type == _TRAFFIC_LIGHT:
             f = tf.get_forward_vector()

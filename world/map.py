@@ -28,6 +28,8 @@ from world.landmark import Landmark, Placement
 from world.lane_enums import (
     LaneChange,
     LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
     LaneType,
     lane_change_from_odr,
     marking_color_from_odr,
@@ -40,7 +42,20 @@ from world.opendrive.placement import signal_pose
 from world.road_graph import LaneKey, LaneNode, RoadGraph
 from world.waypoint import Waypoint
 
-__all__ = ["GroundSample", "LaneProjection", "Map"]
+# The CARLA names that belong with the map are importable from here too (CONTRACTS.md).
+__all__ = [
+    "GroundSample",
+    "Junction",
+    "Landmark",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneProjection",
+    "LaneType",
+    "Map",
+    "Waypoint",
+]
 
 EPSILON = 10.0 * np.finfo(float).eps
 _SAMPLE_STEP = 1.0
@@ -372,19 +387,10 @@ class Map:
     def _road_junction(self, road_id: str) -> str:
         return self._odr.roads[road_id].junction
 
-    def _lane_frame(self, key: LaneKey, s: float):
-        frames = self._frames[key[0]].frames(key[1], np.array([s]))
-        return frames, frames.column(key[2])
-
-    def _waypoint_transform(self, wp: Waypoint) -> Transform:
-        f, c = self._lane_frame(wp.key, wp.s)
-        x, y, z = f.location[0, c]
-        rot = Rotation(float(f.pitch[0, c]), float(f.yaw[0, c]), float(f.roll[0, c]))
-        return Transform(Location(float(x), float(y), float(z)), rot)
-
-    def _lane_width(self, wp: Waypoint) -> float:
-        f, c = self._lane_frame(wp.key, wp.s)
-        return float(f.width[0, c])
+    def _pose(self, wp: Waypoint) -> tuple[float, ...]:
+        """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""
+        road, index, lane = wp.key
+        return self._frames[road].pose(index, lane, wp.s)
 
     def _mark_at(self, road_id: str, index: int, lane_id: int, s: float) -> RoadMark | None:
         section = self._odr.roads[road_id].lane_sections[index]

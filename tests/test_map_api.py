@@ -439,3 +439,18 @@ def test_names_and_text(straight):
 def test_unreadable_file(tmp_path):
     with pytest.raises(MapError, match=r"missing\.xodr"):
         Map.from_file(tmp_path / "missing.xodr")
+
+
+def test_broken_document_names_the_source():
+    with pytest.raises(MapError, match="broken"):
+        Map("broken", "<OpenDRIVE><road id='1' length='x'></road></OpenDRIVE>")
+
+
+def test_signal_reference_to_a_missing_signal():
+    text = (
+        (MAPS / "straight.xodr")
+        .read_text()
+        .replace('<signalReference id="11"', '<signalReference id="77"')
+    )
+    with pytest.raises(MapError, match="id='77'"):
+        Map("dangling", text)

@@ -161,8 +161,10 @@ class Fleet:
         self.hand_force = BRAKE_TORQUE_SCALE * v.handbrake_torque[k] / self.radius
         self.rolling = ROLLING_RESISTANCE * mass * GRAVITY
         # single track
-        self.steer_kmh, self.steer_factor = v.steer_kmh[k], v.steer_factor[k]
         self.max_steer = v.max_steer[k]
+        # the steering curve at the tick's starting speed (km/h)
+        speed = np.hypot(a.vel[rows, 0], a.vel[rows, 1]) * 3.6
+        self.max_steer_now = self.max_steer * piecewise(v.steer_kmh[k], v.steer_factor[k], speed)
         self.wheelbase, self.cg_a = v.wheelbase[k], v.cg_front[k]
         self.cg_b = self.wheelbase - self.cg_a
         self.yaw_inertia = mass * self.cg_a * self.cg_b
@@ -330,7 +332,7 @@ def substep(a: ActorTable, f: Fleet, ground: GroundPlanes, dt: float) -> None:
     u_new = np.where(np.abs(u1) <= slow, 0.0, u1 - np.sign(u1) * slow)
 
     # lateral: dynamic single track (implicit in its linear part) blended with the kinematic one
-    delta = steer * f.max_steer * piecewise(f.steer_kmh, f.steer_factor, np.abs(u) * 3.6)
+    delta = steer * f.max_steer_now
     cg_a, cg_b, cf, cr, iz = f.cg_a, f.cg_b, f.cf, f.cr, f.yaw_inertia
     w = np.minimum(np.maximum((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
     r_kin = u_new * np.tan(delta) / f.wheelbase

@@ -5,6 +5,7 @@ controls; walkers walk between them. Each tick is 0.05 s (5 physics substeps of
 0.01 s). Goal: >= 1500 ticks/s at 100 vehicles + 50 walkers on one core.
 
     python benchmarks/bench_world.py [TICKS]
+    python benchmarks/bench_world.py --determinism   # 1000 ticks of 100 vehicles, twice
 """
 
 from __future__ import annotations
@@ -26,22 +27,15 @@ from world.world import World
 GOAL_TICKS_PER_S = 1500.0
 
 
-class _Blueprint:
-    def __init__(self, blueprint_id: str) -> None:
-        self.id = blueprint_id
-
-    def __iter__(self):
-        return iter(())
-
-
 def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list]:
     """A flat world with `vehicles` cars on a 10 m grid and `walkers` walkers between them."""
     world = World(FlatMap())
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
     side = int(np.ceil(np.sqrt(vehicles)))
+    library = world.get_blueprint_library()
     cars = [
         world.spawn_actor(
-            _Blueprint("vehicle.lincoln.mkz_2017"),
+            library.find("vehicle.lincoln.mkz_2017"),
             Transform(
                 Location(10.0 * (i % side), 10.0 * (i // side), 0.1), Rotation(0.0, 0.0, 0.0)
             ),
@@ -50,7 +44,7 @@ def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list
     ]
     people = [
         world.spawn_actor(
-            _Blueprint("walker.pedestrian.0001"),
+            library.find("walker.pedestrian.0001"),
             Transform(Location(10.0 * (i % side) + 5.0, 10.0 * (i // side) + 5.0, 1.0)),
         )
         for i in range(walkers)
@@ -75,7 +69,24 @@ def drive(world: World, cars: list, ticks: int, seed: int = 11) -> None:
         world.tick()
 
 
+def determinism() -> int:
+    """Drives 100 vehicles for 1000 seeded ticks twice and compares the state hashes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from world_determinism_run import run
+
+    start = time.perf_counter()
+    first, second = run(100, 1000), run(100, 1000)
+    seconds = time.perf_counter() - start
+    print(
+        f"determinism: 1000 ticks of 100 vehicles twice in {seconds:.1f} s: {first[:16]} "
+        f"{second[:16]} {'identical' if first == second else 'DIFFERENT'}"
+    )
+    return 0 if first == second else 1
+
+
 def main(argv: list[str]) -> int:
+    if "--determinism" in argv:
+        return determinism()
     ticks = int(argv[1]) if len(argv) > 1 else 400
     for vehicles, walkers in ((10, 0), (100, 0), (100, 50), (300, 50)):
         world, cars, _ = build(vehicles, walkers)

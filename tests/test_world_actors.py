@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from world_helpers import Blueprint, at, flat_world
+from world_helpers import at, blueprint, flat_world
 
 from world.actors import Sensor, Spectator, TrafficLight, Vehicle, Walker
 from world.errors import WorldError
@@ -14,9 +14,9 @@ from world.geometry import Location, Rotation, Transform, Vector3D
 from world.vehicle_state import ActorType, VehicleDoor, VehicleLightState
 from world.world import World
 
-CAR = Blueprint("vehicle.lincoln.mkz_2017", "hero")
-WALKER = Blueprint("walker.pedestrian.0001")
-CAMERA = Blueprint("sensor.camera.rgb")
+CAR = blueprint("vehicle.lincoln.mkz_2017", "hero")
+WALKER = blueprint("walker.pedestrian.0001")
+CAMERA = blueprint("sensor.camera.rgb")
 
 
 def test_spectator_is_actor_one_then_map_actors_then_spawns():
@@ -43,10 +43,10 @@ def test_failed_spawn_uses_no_id_and_changes_nothing():
     with pytest.raises(WorldError, match="collides"):
         world.spawn_actor(CAR, at(0, 1.0, 0.1))
     assert len(world.get_actors()) == 2
-    # a walker's 0.5 m box beside the car's 2.12 m width: 1.06 + 0.25 < 1.4 leaves a gap
+    # a walker's 0.375 m box beside the car's 2.13 m width: 1.064 + 0.188 < 1.4 leaves a gap
     walker = world.spawn_actor(WALKER, at(0, 1.4, 1.0))
     assert (first.id, walker.id) == (2, 3)
-    # turned 90 degrees, a car 3 m to the side overlaps (its half length 2.45 > 3 - 1.06)
+    # turned 90 degrees, a car 3 m to the side overlaps (its half length 2.45 > 3 - 1.064)
     assert world.try_spawn_actor(CAR, at(0, -3.0, 0.1, yaw=90)) is None
     assert world.spawn_actor(CAR, at(0, -3.0, 0.1)).id == 4
 
@@ -72,7 +72,9 @@ def test_get_actors_filter_find_and_order():
     assert actors.find(3).id == 3 and actors.find(99) is None
     assert [a.id for a in world.get_actors([5, 2, 2])] == [2, 5]
     assert isinstance(actors.find(2), Vehicle) and isinstance(actors.find(5), Walker)
-    assert actors.find(2).attributes == {"role_name": "hero"}
+    attributes = actors.find(2).attributes
+    assert attributes["role_name"] == "hero"
+    assert attributes["base_type"] == "car"
 
 
 def test_destroy_keeps_ids_unused_and_snapshot_drops_the_actor():

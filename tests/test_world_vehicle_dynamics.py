@@ -10,18 +10,17 @@ import math
 
 import numpy as np
 import pytest
-from world_helpers import Blueprint, at, flat_world
+from world_helpers import at, blueprint, flat_world
 
 from world import vehicle_dynamics as vd
-from world.body_models import car_physics_control
 from world.controls import VehicleControl
 from world.geometry import Vector2D, Vector3D
 from world.physics_control import GearPhysicsControl
 from world.vehicle_state import VehicleWheelLocation
 
-CAR = Blueprint("vehicle.lincoln.mkz_2017")
-# the car box of world.body_models: half extents (2.45, 1.06, 0.755) m
-FRONTAL_AREA = 4.0 * 1.06 * 0.755 * vd.FRONTAL_AREA_SHARE
+CAR = blueprint("vehicle.lincoln.mkz_2017")
+# the mkz_2017's box (world.vehicle_models): half extents (2.45085, 1.06415, 0.75535) m
+FRONTAL_AREA = 4.0 * 1.06415 * 0.75535 * vd.FRONTAL_AREA_SHARE
 
 
 def speed(actor) -> float:
@@ -37,7 +36,7 @@ def test_full_throttle_reaches_the_top_speed_where_drive_equals_drag():
     # (time constant m / (rho Cd A u*) = 3.7 s).
     world = flat_world(dt=0.1, substepping=False)
     car = world.spawn_actor(CAR, at(0, 0, 0.04))
-    pc = car_physics_control()
+    pc = car.get_physics_control()
     pc.torque_curve = [Vector2D(0.0, 400.0), Vector2D(20000.0, 400.0)]
     pc.max_rpm = 20000.0
     pc.forward_gears = [GearPhysicsControl(1.0, 0.0, 1.0)]
@@ -53,7 +52,7 @@ def test_full_throttle_reaches_the_top_speed_where_drive_equals_drag():
     force = 400.0 * 3.0 / 0.3
     drag = 0.5 * vd.AIR_DENSITY * 3.0 * FRONTAL_AREA
     top = math.sqrt((force - vd.ROLLING_RESISTANCE * 1000.0 * vd.GRAVITY) / drag)
-    assert top == pytest.approx(28.61, abs=0.01)
+    assert top == pytest.approx(28.55, abs=0.01)
     speeds = []
     for _ in range(400):
         world.tick()
@@ -93,20 +92,20 @@ def _circle_radius(points: np.ndarray) -> float:
 
 def test_steady_low_speed_turn_follows_the_kinematic_single_track():
     # Below KINEMATIC_BELOW (3 m/s) the single track is kinematic: the rear axle circles with
-    # radius L / tan(delta) and the centre of mass, b = L / 2 ahead of it, with
-    # sqrt(b^2 + (L / tan(delta))^2). L = 2.872 m (wheels at x = +-143.6 cm), delta = steer *
-    # 70 degrees with a flat steering curve.
+    # radius L / tan(delta) and the centre of mass (the origin), b ahead of it, with
+    # sqrt(b^2 + (L / tan(delta))^2). The mkz_2017's wheels are at x = 147.75 and -139.36 cm:
+    # L = 2.8711 m, b = 1.3936 m; delta = steer * 70 degrees with a flat steering curve.
     world = flat_world(dt=0.05)
     car = world.spawn_actor(CAR, at(0, 0, 0.04))
-    pc = car_physics_control()
+    pc = car.get_physics_control()
     pc.steering_curve = [Vector2D(0.0, 1.0), Vector2D(500.0, 1.0)]
     car.apply_physics_control(pc)
     steer = 0.3
-    wheelbase = 2.872
+    wheelbase, b = 2.8711, 1.3936
     delta = math.radians(steer * 70.0)
     rear = wheelbase / math.tan(delta)
-    expected = math.hypot(wheelbase / 2, rear)
-    assert expected == pytest.approx(7.618, abs=1e-3)
+    expected = math.hypot(b, rear)
+    assert expected == pytest.approx(7.608, abs=1e-3)
     points = []
     for t in range(600):
         v = speed(car)  # hold about 2 m/s with a little throttle or brake

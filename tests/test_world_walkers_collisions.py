@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from world_helpers import Blueprint, at, flat_world
+from world_helpers import at, blueprint, flat_world
 
 from world.collisions import RESTITUTION
 from world.controls import VehicleControl, WalkerBoneControlIn, WalkerControl
@@ -13,9 +13,9 @@ from world.geometry import Location, Rotation, Transform, Vector3D
 from world.vehicle_dynamics import GRAVITY
 from world.walker_motion import JUMP_SPEED
 
-CAR = Blueprint("vehicle.lincoln.mkz_2017")
-WALKER = Blueprint("walker.pedestrian.0001")
-PROP = Blueprint("static.prop.streetbarrier")
+CAR = blueprint("vehicle.lincoln.mkz_2017")
+WALKER = blueprint("walker.pedestrian.0001")
+PROP = blueprint("static.prop.streetbarrier")
 
 
 def test_walker_walks_its_direction_at_its_speed_on_the_ground():
@@ -94,7 +94,7 @@ def test_two_cars_driven_into_each_other_stop_and_report_one_pair():
     assert -impulses[0].x == pytest.approx(expected, rel=0.02)  # a is pushed back (-x)
     assert a.get_velocity().x == 0.0 and b.get_velocity().x == 0.0
     gap = b.get_location().x - a.get_location().x
-    assert gap >= 2 * 2.45 - 1e-9  # the boxes (4.9 m long) do not overlap
+    assert gap >= 2 * 2.45085 - 1e-9  # the boxes (4.9 m long) do not overlap
 
 
 def test_a_car_stops_at_a_static_prop():
@@ -109,4 +109,5 @@ def test_a_car_stops_at_a_static_prop():
         hit += [(e.actor_id, e.other_id) for e in world.collision_events()]
     assert hit and set(hit) == {(car.id, prop.id)}
     assert prop.get_location().x == 6.0  # props do not move
-    assert car.get_location().x + 2.45 <= 6.0 - 0.25 + 1e-9
+    # the car's box reaches 2.45085 + 0.004 ahead of its origin, the barrier's 0.60745 back
+    assert car.get_location().x + 2.45485 <= 6.0 - 0.60745 + 1e-9

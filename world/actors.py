@@ -264,7 +264,8 @@ class Vehicle(Actor):
         self._world._apply_physics_control(self._live_row(), physics_control)
 
     def get_physics_control(self) -> VehiclePhysicsControl:
-        return self._world._info[self._row].physics_control.copy()
+        """The physics control, wheel positions in the world frame (cm), as CARLA reports it."""
+        return self._world._physics_control(self._live_row())
 
     def get_wheel_steer_angle(self, wheel_location: VehicleWheelLocation) -> float:
         """Degrees: the single-track front wheel angle for front wheels, 0 for rear wheels."""

@@ -22,7 +22,7 @@ from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Ve
 from world.attachments import relative_pose
 from world.collisions import CollisionEvent
 from world.errors import WorldError
-from world.geometry import Transform, Vector3D
+from world.geometry import Location, Transform, Vector3D
 from world.physics_control import VehiclePhysicsControl
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
@@ -71,7 +71,21 @@ def _kind_of(type_id: str) -> ActorType:
 
 
 def _attributes(blueprint: Any) -> dict[str, str]:
-    return {attribute.id: attribute.as_str() for attribute in blueprint}
+    return {attribute.id: attribute.value for attribute in blueprint}
+
+
+def _wheels_moved(
+    pc: VehiclePhysicsControl, transform: Transform, to_world: bool
+) -> VehiclePhysicsControl:
+    """A copy of `pc` with its wheel positions (cm) moved between the vehicle's and the world's
+    frame: CARLA reports and takes them in the world frame, the physics keeps them local."""
+    out = pc.copy()
+    for wheel in out.wheels:
+        p = wheel.position
+        point = Location(p.x / 100.0, p.y / 100.0, p.z / 100.0)
+        moved = transform.transform(point) if to_world else transform.inverse_transform(point)
+        wheel.position = Vector3D(moved.x * 100.0, moved.y * 100.0, moved.z * 100.0)
+    return out
 
 
 class World:
@@ -321,7 +335,7 @@ class World:
             vrow = self._vehicles.add_row()
             self._vehicles.actor[vrow] = row
             a.vrow[row] = vrow
-            self._apply_physics_control(row, body.physics_control)
+            self._load_physics_control(row, body.physics_control)
         elif kind == ActorType.Walker:
             wrow = self._walkers.add_row()
             self._walkers.actor[wrow] = row
@@ -376,15 +390,23 @@ class World:
             update_attached(self._actors)
 
     def _apply_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
-        a = self._actors
-        vrow = int(a.vrow[row])
-        if vrow < 0:
-            raise WorldError(f"apply_physics_control: actor {row + 1} is not a vehicle")
+        """CARLA's apply_physics_control: wheel positions in the world frame (cm)."""
         if physics_control.mass <= 0.0:
             raise WorldError(
                 f"apply_physics_control: mass must be > 0, found {physics_control.mass}"
             )
-        load_physics_control(self._vehicles, vrow, physics_control, a.extent[row])
+        here = self._handle(row + 1).get_transform()
+        self._load_physics_control(row, _wheels_moved(physics_control, here, to_world=False))
+
+    def _physics_control(self, row: int) -> VehiclePhysicsControl:
+        """CARLA's get_physics_control: wheel positions in the world frame (cm)."""
+        here = self._handle(row + 1).get_transform()
+        return _wheels_moved(self._info[row].physics_control, here, to_world=True)
+
+    def _load_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
+        """Loads a physics control whose wheel positions are in the vehicle's frame (cm)."""
+        a = self._actors
+        load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
         a.mass[row] = physics_control.mass
         self._info[row].physics_control = physics_control.copy()
 

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.traffic_helpers import TextBlueprint, world_on
+from tests.traffic_helpers import blueprint, world_on
 from world.errors import WorldError
 from world.geometry import Location
 from world.map import Map
@@ -70,7 +70,7 @@ def test_a_vehicle_in_a_light_box_takes_its_state_at_once(town01_map):
     light = world.get_actor(world._traffic.light_ids[box.owner])
     place = box.transform
     place.location.z += 0.05
-    car = world.spawn_actor(TextBlueprint(CAR), place)
+    car = world.spawn_actor(blueprint(CAR), place)
     assert car.get_traffic_light() is None and car.get_traffic_light_state() == S.Green
     world.tick()
     assert car.is_at_traffic_light() and car.get_traffic_light().id == light.id
@@ -95,7 +95,7 @@ def test_speed_limit_is_30_before_any_sign_and_stays_after_leaving(town01_map):
         for b in world._traffic.boxes
         if b.kind == BOX_SPEED and world._traffic.placement.signs[b.owner].speed_limit == 90.0
     )
-    car = world.spawn_actor(TextBlueprint(CAR), box.transform)
+    car = world.spawn_actor(blueprint(CAR), box.transform)
     assert car.get_speed_limit() == 30.0
     world.tick()
     assert car.get_speed_limit() == 90.0
@@ -183,7 +183,7 @@ def test_trigger_volume_and_lane_waypoints(town01_map):
 
 def test_cameras_need_rendering(town01_map):
     world = world_on(town01_map)
-    camera = world.spawn_actor(TextBlueprint("sensor.camera.rgb"), town01_map.get_spawn_points()[0])
+    camera = world.spawn_actor(blueprint("sensor.camera.rgb"), town01_map.get_spawn_points()[0])
     assert not camera.is_listening()
     with pytest.raises(WorldError, match="needs rendering"):
         camera.listen(print)

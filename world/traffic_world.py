@@ -34,7 +34,7 @@ from world.sensors import SensorBehaviour, SensorSystem
 from world.traffic import BOX_LIGHT, TrafficSystem
 from world.traffic_light_logic import TrafficLightGroups
 from world.traffic_placement import TrafficPlacement, place_traffic
-from world.trigger_box_builder import TriggerBoxBuilder
+from world.trigger_box_builder import TriggerBoxBuilder, lane_waypoints
 from world.trigger_boxes import OrientedBoxes, TriggerBox
 from world.vehicle_state import ActorType, TrafficLightState
 
@@ -274,17 +274,36 @@ class TrafficLightActor(TrafficLight):
         return _local_box(self.get_transform(), boxes[0])
 
     def get_affected_lane_waypoints(self) -> list[Any]:
-        """A waypoint at the centre of each of the light's road boxes."""
+        """For each landmark of the light's signal and each lane of its validities (lane 0
+        left out), the waypoint at the landmark's s; missing lanes are left out."""
         world_map = self._world.get_map()
-        return [world_map.get_waypoint(b.transform.location) for b in self._boxes()]
+        return [
+            wp
+            for landmark in world_map.get_all_landmarks_from_id(self.get_opendrive_id())
+            for wp in lane_waypoints(
+                world_map, landmark.road_id, landmark.s, landmark.get_lane_validities()
+            )
+        ]
 
     def get_stop_waypoints(self) -> list[Any]:
-        """Where vehicles stop: the far end of each road box along its lane."""
+        """CARLA's rule: points every 1 m along the light's forward vector through its trigger
+        volume's centre, from -0.9 to 0.9 of the volume's x extent; the lane waypoint of each,
+        one per (road, lane)."""
         world_map = self._world.get_map()
-        out = []
-        for box in self._boxes():
-            ahead = box.transform.get_forward_vector() * box.extent.x
-            out.append(world_map.get_waypoint(box.transform.location + ahead))
+        volume = self.trigger_volume
+        transform = self.get_transform()
+        centre = transform.transform(
+            Location(volume.location.x, volume.location.y, volume.location.z)
+        )
+        forward = transform.get_forward_vector()
+        out, seen = [], []
+        x, end = -0.9 * volume.extent.x, 0.9 * volume.extent.x
+        while x < end:
+            wp = world_map.get_waypoint(centre + forward * x)
+            if wp is not None and (wp.road_id, wp.lane_id) not in seen:
+                seen.append((wp.road_id, wp.lane_id))
+                out.append(wp)
+            x += 1.0
         return out
 
 

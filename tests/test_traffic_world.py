@@ -17,6 +17,7 @@ from world.traffic_world import (
     get_traffic_lights_from_waypoint,
     get_traffic_lights_in_junction,
     reset_all_traffic_lights,
+    traffic_light_table,
 )
 from world.vehicle_state import ActorType
 from world.vehicle_state import TrafficLightState as S
@@ -212,3 +213,23 @@ def test_lights_ahead_of_a_waypoint(town01_map):
         assert [a.get_opendrive_id() for a in found] == ids
     with pytest.raises(WorldError, match="finite"):
         get_traffic_lights_from_waypoint(world, wp, float("inf"))
+
+
+def test_light_table_for_the_recorder(town01_map):
+    # After 45 ticks of 0.25 s the first controllers are 4 ticks into yellow (elapsed 1.0);
+    # the table agrees with each handle, in actor id order.
+    world = world_on(town01_map, dt=0.25)
+    world.get_actor(2).set_red_time(4.0)
+    for _ in range(45):
+        world.tick()
+    table = traffic_light_table(world)
+    assert table.ids.tolist() == list(range(2, 38))
+    for k, actor_id in enumerate(table.ids.tolist()):
+        light = world.get_actor(actor_id)
+        assert table.state[k] == int(light.get_state())
+        assert table.elapsed[k] == light.get_elapsed_time()
+        assert table.red_time[k] == light.get_red_time()
+        assert not table.frozen[k]
+    assert table.state[0] == int(S.Yellow) and table.elapsed[0] == 1.0
+    assert table.red_time[0] == 4.0 and table.red_time[1] == 2.0
+    assert (table.green_time == 10.0).all() and (table.yellow_time == 3.0).all()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ __all__ = [
     "SIGN_EXTENT",
     "ListeningSensor",
     "TrafficLightActor",
+    "TrafficLightTable",
     "TrafficSignActor",
     "freeze_all_traffic_lights",
     "get_traffic_light",
@@ -51,6 +53,7 @@ __all__ = [
     "get_traffic_lights_in_junction",
     "install_traffic",
     "reset_all_traffic_lights",
+    "traffic_light_table",
 ]
 
 # Boxes of the light and sign actors themselves (pole and head), half-extents in m.
@@ -345,6 +348,36 @@ def get_traffic_light_from_opendrive_id(world: Any, opendrive_id: str) -> Actor 
         if light.signal_id == str(opendrive_id):
             return world._handle(traffic.light_ids[index])
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficLightTable:
+    """Every light's recorded state as arrays, in light (actor id) order, for the recorder."""
+
+    ids: np.ndarray  # actor ids
+    state: np.ndarray  # TrafficLightState values
+    elapsed: np.ndarray  # s in the controller's current stage (float32)
+    frozen: np.ndarray  # bool
+    green_time: np.ndarray
+    yellow_time: np.ndarray
+    red_time: np.ndarray
+
+
+def traffic_light_table(world: Any) -> TrafficLightTable:
+    """The state, clock and stage times of all lights at once (copies)."""
+    traffic = _traffic(world)
+    groups = traffic.system.groups
+    ctrl = groups.light_controller
+    times = groups.stage_times[ctrl]
+    return TrafficLightTable(
+        np.array(traffic.light_ids, dtype=np.int64),
+        groups.state.copy(),
+        groups.elapsed[ctrl],
+        np.full(len(ctrl), groups.frozen),
+        times[:, 0],
+        times[:, 1],
+        times[:, 2],
+    )
 
 
 def get_traffic_light(world: Any, landmark: Any) -> Actor | None:

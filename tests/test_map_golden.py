@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 
+import numpy as np
 import pytest
 
 from world import Map
@@ -42,3 +43,19 @@ def test_waypoints_on_golden_lane_centres(shared, folder, name, every):
             assert wp.lane_width == pytest.approx(float(row["width"]), abs=1e-3), row
             checked += 1
     assert checked > 100
+
+
+def test_single_lane_pose_matches_the_section_frames(shared):
+    """The one-lane evaluation used by Waypoint equals the all-lanes one used by the index."""
+    m = Map.from_file(shared / "maps" / "carla" / "Town10HD.xodr")
+    for road_id, frames in list(m._frames.items())[::7]:
+        for index, section in enumerate(frames.road.lane_sections):
+            s = np.linspace(section.s, m._graph.section_end(road_id, index), 5)
+            f = frames.frames(index, s)
+            for col, lane_id in enumerate(f.lane_ids.tolist()):
+                for k, sk in enumerate(s.tolist()):
+                    x, y, z, yaw, pitch, roll, width = frames.pose(index, lane_id, sk)
+                    want = (*f.location[k, col], f.yaw[k, col], f.pitch[k, col], f.roll[k, col])
+                    got = (x, y, z, yaw, pitch, roll)
+                    assert got == pytest.approx(want, abs=1e-9), (road_id, lane_id, sk)
+                    assert width == pytest.approx(f.width[k, col], abs=1e-12)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.traffic_helpers import TextBlueprint, world_on
+from tests.traffic_helpers import blueprint, world_on
 from world.geometry import Location, Rotation, Transform
 from world.map import Map
 from world.traffic import BOX_CHECK, BOX_EFFECT
@@ -55,9 +55,7 @@ def stop_and_wait(world, car, ticks):
 def test_stop_sign_lets_a_vehicle_go_after_two_seconds():
     # 0.05 s ticks: entry on tick 1 (red), the 2 s timer fires on tick 41 (green).
     world = world_on(Map.from_file(TJUNCTION))
-    car = world.spawn_actor(
-        TextBlueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90))
-    )
+    car = world.spawn_actor(blueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90)))
     states = stop_and_wait(world, car, 45)
     assert states[0] == S.Red and states[39] == S.Red
     assert states[40] == S.Green
@@ -72,12 +70,8 @@ def test_check_boxes_on_the_crossing_road_hold_the_stop():
     assert len(checks) == 16
     ys = sorted({round(b.transform.location.y, 6) for b in checks})
     assert ys == [-1.75, 1.75]
-    blocker = world.spawn_actor(
-        TextBlueprint(CAR), Transform(Location(-0.55, 1.75, 0.0), Rotation())
-    )
-    car = world.spawn_actor(
-        TextBlueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90))
-    )
+    blocker = world.spawn_actor(blueprint(CAR), Transform(Location(-0.55, 1.75, 0.0), Rotation()))
+    car = world.spawn_actor(blueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90)))
     states = stop_and_wait(world, car, 60)
     assert all(s == S.Red for s in states)  # checked at 2 s (tick 41) and every second after
     # The blocker leaves on tick 61 (after that tick's timers, whose 1 s check still saw it
@@ -86,3 +80,22 @@ def test_check_boxes_on_the_crossing_road_hold_the_stop():
     states = stop_and_wait(world, car, 12)
     assert all(s == S.Red for s in states[:10])
     assert states[10] == S.Green
+
+
+def test_yield_sign_goes_at_once_when_free_and_rechecks_every_half_second():
+    # The same map with signal 30 made a yield sign (type 205) and the junction reference.
+    text = TJUNCTION.read_text().replace('type="206"', 'type="205"')
+    text = text.replace("    </road>\n    <junction", REFERENCE)
+    world = world_on(Map("tjunction_yield", text))
+    assert [a.type_id for a in world.get_actors()] == ["spectator", "traffic.yield"]
+    car = world.spawn_actor(blueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90)))
+    assert stop_and_wait(world, car, 3) == [S.Green] * 3  # checked at once: nobody crossing
+    world = world_on(Map("tjunction_yield", text))
+    blocker = world.spawn_actor(blueprint(CAR), Transform(Location(-0.55, 1.75, 0.0), Rotation()))
+    car = world.spawn_actor(blueprint(CAR), Transform(Location(1.75, 15.0, 0.0), Rotation(yaw=-90)))
+    # Entry on tick 1: red at once, checked again on ticks 11, 21, ... (0.5 s = 10 ticks).
+    assert stop_and_wait(world, car, 25) == [S.Red] * 25
+    # The blocker leaves on tick 26; the running check on tick 31 lets the car go.
+    blocker.set_transform(Transform(Location(-40.0, 1.75, 0.0), Rotation()))
+    states = stop_and_wait(world, car, 6)
+    assert states[:5] == [S.Red] * 5 and states[5] == S.Green

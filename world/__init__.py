@@ -35,6 +35,13 @@ from world.landmark import Landmark, LandmarkOrientation
 from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
 from world.map import Map
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.sensor_data import (
+    GnssMeasurement,
+    IMUMeasurement,
+    LaneInvasionEvent,
+    ObstacleDetectionEvent,
+    SensorData,
+)
 from world.settings import EpisodeSettings, WorldSettings
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
 from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
@@ -74,10 +81,13 @@ __all__ = [
     "FlatMap",
     "GearPhysicsControl",
     "GeoLocation",
+    "GnssMeasurement",
+    "IMUMeasurement",
     "Junction",
     "Landmark",
     "LandmarkOrientation",
     "LaneChange",
+    "LaneInvasionEvent",
     "LaneMarking",
     "LaneMarkingColor",
     "LaneMarkingType",
@@ -86,8 +96,10 @@ __all__ = [
     "LockstepError",
     "Map",
     "MapError",
+    "ObstacleDetectionEvent",
     "Rotation",
     "Sensor",
+    "SensorData",
     "Spectator",
     "Timestamp",
     "TrafficLight",

@@ -28,6 +28,8 @@ from world.landmark import Landmark, Placement
 from world.lane_enums import (
     LaneChange,
     LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
     LaneType,
     lane_change_from_odr,
     marking_color_from_odr,
@@ -36,10 +38,24 @@ from world.lane_enums import (
 from world.lane_frames import RoadFrames
 from world.lane_index import LaneSegments, SegmentGrid
 from world.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.opendrive.placement import signal_pose
 from world.road_graph import LaneKey, LaneNode, RoadGraph
 from world.waypoint import Waypoint
 
-__all__ = ["GroundSample", "LaneProjection", "Map"]
+# The CARLA names that belong with the map are importable from here too (CONTRACTS.md).
+__all__ = [
+    "GroundSample",
+    "Junction",
+    "Landmark",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneProjection",
+    "LaneType",
+    "Map",
+    "Waypoint",
+]
 
 EPSILON = 10.0 * np.finfo(float).eps
 _SAMPLE_STEP = 1.0
@@ -371,19 +387,10 @@ class Map:
     def _road_junction(self, road_id: str) -> str:
         return self._odr.roads[road_id].junction
 
-    def _lane_frame(self, key: LaneKey, s: float):
-        frames = self._frames[key[0]].frames(key[1], np.array([s]))
-        return frames, frames.column(key[2])
-
-    def _waypoint_transform(self, wp: Waypoint) -> Transform:
-        f, c = self._lane_frame(wp.key, wp.s)
-        x, y, z = f.location[0, c]
-        rot = Rotation(float(f.pitch[0, c]), float(f.yaw[0, c]), float(f.roll[0, c]))
-        return Transform(Location(float(x), float(y), float(z)), rot)
-
-    def _lane_width(self, wp: Waypoint) -> float:
-        f, c = self._lane_frame(wp.key, wp.s)
-        return float(f.width[0, c])
+    def _pose(self, wp: Waypoint) -> tuple[float, ...]:
+        """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""
+        road, index, lane = wp.key
+        return self._frames[road].pose(index, lane, wp.s)
 
     def _mark_at(self, road_id: str, index: int, lane_id: int, s: float) -> RoadMark | None:
         section = self._odr.roads[road_id].lane_sections[index]
@@ -478,17 +485,10 @@ class Map:
     def _signal_transform(self, road_id: str, signal) -> Transform:
         """CARLA's ComputeSignalTransform: the reference line at s (no laneOffset), moved t
         across, zOffset up; yaw from heading + hOffset; traffic lights 0.25 m forward."""
-        x, y, z, hdg, _ = self._frames[road_id].reference(np.array([signal.s]))
-        h = float(hdg[0])
-        px = float(x[0]) - signal.t * math.sin(h)
-        py = float(y[0]) + signal.t * math.cos(h)
+        x, y, z, heading = signal_pose(self._frames[road_id].geometry, signal)
         tf = Transform(
-            Location(px, -py, float(z[0]) + signal.z_offset),
-            Rotation(
-                math.degrees(signal.pitch),
-                math.degrees(-(h + signal.h_offset)),
-                math.degrees(signal.roll),
-            ),
+            Location(x, -y, z),
+            Rotation(math.degrees(signal.pitch), -math.degrees(heading), math.degrees(signal.roll)),
         )
         if signal.type == _TRAFFIC_LIGHT:
             f = tf.get_forward_vector()

@@ -47,37 +47,72 @@ def step(
     a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
     car_ground = sample_ground(ground_map, _ground_points(a, cars))
     people_ground = sample_ground(ground_map, _ground_points(a, people))
-    colliders = np.flatnonzero(alive & (a.body[:n] | a.static_collider[:n]))
-    inv_mass = np.where(
-        a.body[colliders] & a.simulate_physics[colliders],
-        1.0 / np.maximum(a.mass[colliders], 1e-9),
-        0.0,
-    )
+    contacts = _Contacts(a, w, alive, dt)
     fleet = vehicle_dynamics.Fleet(a, v, cars)
+    crowd = walker_motion.Crowd(a, w, people)
     h = dt / substeps
     pairs_i, pairs_j, impulses = [], [], []
     for _ in range(substeps):
         if len(cars):
             vehicle_dynamics.substep(a, fleet, car_ground, h)
         if len(people):
-            walker_motion.substep(a, w, people, people_ground, h)
-        if len(colliders) > 1:
-            pos, vel = a.pos[colliders], a.vel[colliders]
-            fp = collisions.footprints(
-                pos, a.rot[colliders, 1], a.extent[colliders], a.box_loc[colliders]
-            )
-            i, j, imp = collisions.resolve(pos, vel, inv_mass, fp)
+            walker_motion.substep(a, crowd, people_ground, h)
+        if contacts.rows.size:
+            rows = contacts.rows
+            pos, vel = a.pos[rows], a.vel[rows]
+            fp = collisions.footprints(pos, a.rot[rows, 1], a.extent[rows], a.box_loc[rows])
+            i, j, imp = collisions.resolve(pos, vel, contacts.inv_mass, fp, contacts.i, contacts.j)
             if len(i):
-                a.pos[colliders], a.vel[colliders] = pos, vel
-                pairs_i.append(colliders[i])
-                pairs_j.append(colliders[j])
+                a.pos[rows], a.vel[rows] = pos, vel
+                pairs_i.append(rows[i])
+                pairs_j.append(rows[j])
                 impulses.append(imp)
+    crowd.store(w)
     fleet.store(v)
     a.acc[:n] = np.where(alive[:, None], (a.vel[:n] - prev_vel) / dt, 0.0)
     for column in (a.impulse, a.force, a.ang_impulse, a.torque):
         column[:n] = 0.0
     update_attached(a)
     return _merge_pairs(pairs_i, pairs_j, impulses)
+
+
+# m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
+MAX_ACCELERATION = 15.0
+
+
+class _Contacts:
+    """The colliders that may touch during a tick, found once per tick.
+
+    The broad phase grows each box by how far its body can travel in the tick (its speed, a
+    walker's control speed, MAX_ACCELERATION and its pushing force), so the substeps only test
+    those pairs. A body knocked faster by a collision meets third bodies from the next tick.
+    """
+
+    def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
+        n = a.n
+        colliders = np.flatnonzero(alive & (a.body[:n] | a.static_collider[:n]))
+        self.rows = np.zeros(0, dtype=np.int64)
+        if len(colliders) < 2:
+            return
+        moving = a.body[colliders] & a.simulate_physics[colliders]
+        mass = np.maximum(a.mass[colliders], 1e-9)
+        speed = np.linalg.norm(a.vel[colliders], axis=1)
+        wrow = a.wrow[colliders]
+        speed += np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0)
+        speed += (MAX_ACCELERATION + np.linalg.norm(a.force[colliders], axis=1) / mass) * dt
+        margin = np.where(moving, speed * dt + 0.05, 0.0)
+        fp = collisions.footprints(
+            a.pos[colliders], a.rot[colliders, 1], a.extent[colliders], a.box_loc[colliders]
+        )
+        i, j = collisions.candidate_pairs(fp, margin)
+        keep = moving[i] | moving[j]
+        i, j = i[keep], j[keep]
+        if len(i) == 0:
+            return
+        involved = np.unique(np.concatenate([i, j]))
+        self.rows = colliders[involved]
+        self.i, self.j = np.searchsorted(involved, i), np.searchsorted(involved, j)
+        self.inv_mass = np.where(moving[involved], 1.0 / mass[involved], 0.0)
 
 
 def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:

@@ -83,6 +83,8 @@ class TrafficSystem:
         vehicles, actors = world._vehicles, world._actors
         self._vehicles = vehicles
         n = vehicles.n
+        if len(self.boxes) == 0:
+            return
         rows = vehicles.actor[:n]
         inside = self.boxes.contains(actors.pos[rows]) & actors.alive[rows][:, None]
         if len(self._inside) < n:

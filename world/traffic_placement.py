@@ -123,13 +123,17 @@ def _actor_transform(location: Location, facing: float, forward: float) -> Trans
     return Transform(moved, Rotation(0.0, _yaw(facing + 90.0), 0.0))
 
 
-def _sign_blueprint(signal_type: str, subtype: str, name: str) -> tuple[str, float | None] | None:
+def _sign_blueprint(
+    signal_type: str, subtype: str, name: str, value: float | None
+) -> tuple[str, float | None] | None:
     if signal_type == STOP_TYPE and name != "Stencil_STOP":
         return "traffic.stop", None
     if signal_type == YIELD_TYPE:
         return "traffic.yield", None
     if signal_type == SPEED_TYPE and subtype.isdigit() and int(subtype) in SPEED_LIMITS:
-        return f"traffic.speed_limit.{int(subtype)}", float(int(subtype))
+        # The model comes from the subtype, the limit from the value (CARLA's SpawnSignals).
+        limit = value if value is not None and value > 0.0 else float(int(subtype))
+        return f"traffic.speed_limit.{int(subtype)}", limit
     return None
 
 
@@ -200,7 +204,7 @@ def place_traffic(odr: OpenDrive) -> TrafficPlacement:
     for road in odr.roads.values():
         ev = evaluator(road)
         for sig in road.signals:
-            kind = _sign_blueprint(sig.type, sig.subtype, sig.name)
+            kind = _sign_blueprint(sig.type, sig.subtype, sig.name, sig.value)
             if kind is None:
                 continue
             loc, facing = _pose(ev, sig.s, sig.t, sig.h_offset)

@@ -39,12 +39,27 @@ from world.traffic_placement import LightPlacement, SignPlacement
 from world.trigger_boxes import LIGHT_BOX_EXTENT, LIGHT_BOX_OFFSET, TriggerBox, trigger_s
 from world.waypoint import Waypoint
 
-__all__ = ["ANTICIPATION_TIME", "BOX_WIDTH_SHARE", "TriggerBoxBuilder"]
+__all__ = ["ANTICIPATION_TIME", "BOX_WIDTH_SHARE", "TriggerBoxBuilder", "lane_waypoints"]
 
 BOX_WIDTH_SHARE = 0.9  # a sign's cube is 0.9 of the lane wide
 ANTICIPATION_TIME = 0.1  # s of driving covered by check boxes before a junction road
 DEFAULT_SPEED_KMH = 30.0
 _CENTRE_STEP = 1.0  # m between lane-centre samples for the crossing test
+
+
+def lane_waypoints(
+    world_map: Map, road_id: str | int, s: float, validities: list[tuple[int, int]]
+) -> Iterator[Waypoint]:
+    """The waypoint at (road, s) of each lane of the validity ranges (from -> to, lane 0 left
+    out), in order, where the lane exists; an s at the road's very end is taken just inside."""
+    road = world_map.opendrive.roads[str(road_id)]
+    s = min(s, math.nextafter(road.length, 0.0))
+    for lo, hi in validities:
+        step = 1 if hi >= lo else -1
+        for lane in range(lo, hi + step, step):
+            wp = None if lane == 0 else world_map.get_waypoint_xodr(road.id, lane, s)
+            if wp is not None:
+                yield wp
 
 
 class TriggerBoxBuilder:
@@ -58,17 +73,10 @@ class TriggerBoxBuilder:
     # -- lanes a reference names ------------------------------------------------------
 
     def _lanes_at(self, road_id: str, s: float, validities) -> Iterator[Waypoint]:
-        """Driving-lane waypoints at (road, s) for each lane of the validity ranges, in order;
-        a reference at the road's very end is taken just inside it."""
-        s = min(s, math.nextafter(self.odr.roads[road_id].length, 0.0))
-        for lo, hi in validities:
-            step = 1 if hi >= lo else -1
-            for lane in range(lo, hi + step, step):
-                if lane == 0:
-                    continue
-                wp = self.map.get_waypoint_xodr(road_id, lane, s)
-                if wp is not None and wp.lane_type == LaneType.Driving:
-                    yield wp
+        """Driving-lane waypoints at (road, s) for each lane of the validity ranges, in order."""
+        for wp in lane_waypoints(self.map, road_id, s, validities):
+            if wp.lane_type == LaneType.Driving:
+                yield wp
 
     def _references(self, signal_id: str) -> Iterator[tuple[str, float, list[tuple[int, int]]]]:
         for landmark in self.map.get_all_landmarks_from_id(signal_id):

@@ -26,6 +26,7 @@ ROLLING_RESISTANCE = 0.015  # rolling-resistance coefficient
 FRONTAL_AREA_SHARE = 0.8  # frontal area = box width * height * this
 KINEMATIC_BELOW = 3.0  # m/s: pure kinematic single track below this speed
 DYNAMIC_ABOVE = 6.0  # m/s: pure dynamic single track above this speed
+BLEND_SPAN = DYNAMIC_ABOVE - KINEMATIC_BELOW
 UPSHIFT_SHARE = 0.8  # fitted: shift up at up_ratio * max_rpm * this
 DOWNSHIFT_SHARE = 1.0  # fitted: shift down at down_ratio * max_rpm * this
 SHIFT_SHARE = 0.1  # fitted: a gear change takes gear_switch_time * this
@@ -50,12 +51,12 @@ def rest_height(extent: np.ndarray, box_loc: np.ndarray) -> np.ndarray:
 def piecewise(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Per-row linear interpolation of curves (M, K) (x ascending, padded) at x (M,), clamped."""
     k = xs.shape[1]
-    i1 = np.clip((xs <= x[:, None]).sum(axis=1), 1, k - 1)
+    i1 = np.minimum(np.maximum(np.count_nonzero(xs <= x[:, None], axis=1), 1), k - 1)
     i0 = i1 - 1
     rows = np.arange(len(x))
     x0, x1, y0, y1 = xs[rows, i0], xs[rows, i1], ys[rows, i0], ys[rows, i1]
     span = np.where(x1 > x0, x1 - x0, 1.0)
-    t = np.clip((x - x0) / span, 0.0, 1.0)
+    t = np.minimum(np.maximum((x - x0) / span, 0.0), 1.0)
     return y0 + t * (y1 - y0)
 
 
@@ -160,8 +161,10 @@ class Fleet:
         self.hand_force = BRAKE_TORQUE_SCALE * v.handbrake_torque[k] / self.radius
         self.rolling = ROLLING_RESISTANCE * mass * GRAVITY
         # single track
-        self.steer_kmh, self.steer_factor = v.steer_kmh[k], v.steer_factor[k]
         self.max_steer = v.max_steer[k]
+        # the steering curve at the tick's starting speed (km/h)
+        speed = np.hypot(a.vel[rows, 0], a.vel[rows, 1]) * 3.6
+        self.max_steer_now = self.max_steer * piecewise(v.steer_kmh[k], v.steer_factor[k], speed)
         self.wheelbase, self.cg_a = v.wheelbase[k], v.cg_front[k]
         self.cg_b = self.wheelbase - self.cg_a
         self.yaw_inertia = mass * self.cg_a * self.cg_b
@@ -207,7 +210,7 @@ def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> n
     gear = np.where(done, target, gear)
     shifting &= ~done
     reverse, n = f.reverse, f.n_gears
-    g_index = np.clip(gear - 1, 0, f.up_rpm.shape[1] - 1)
+    g_index = np.minimum(np.maximum(gear - 1, 0), f.up_rpm.shape[1] - 1)
     rpm = f.rpm
     want = gear
     pressing = throttle > 0.0
@@ -226,7 +229,7 @@ def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> n
         share = np.where(gear == 0, LAUNCH_SHARE, SHIFT_SHARE)
         timer = np.where(begin, f.switch_time * share, timer)
         gear = np.where(begin, 0, gear)
-    gear = np.where(f.auto, gear, np.clip(f.control_gear, -1, n))
+    gear = np.where(f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), n))
     f.gear, f.target, f.timer = gear, target, np.maximum(timer, 0.0)
     f.since = np.where(done, 0.0, f.since + dt)
     return gear
@@ -234,7 +237,7 @@ def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> n
 
 def _total_ratio(f: Fleet, gear: np.ndarray) -> np.ndarray:
     """Engine turns per wheel turn in `gear` (0 in neutral; reverse uses the first gear)."""
-    index = np.clip(np.abs(gear) - 1, 0, f.gear_ratio.shape[1] - 1)
+    index = np.minimum(np.maximum(np.abs(gear) - 1, 0), f.gear_ratio.shape[1] - 1)
     return np.where(gear != 0, f.gear_ratio[f.index, index] * f.final_ratio, 0.0)
 
 
@@ -269,7 +272,7 @@ def _drivetrain(
     x0 = rpm / RPM_PER_RAD_S + dt * torque / f.inertia
     omega = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
     geared_new = (geared + b * omega) / (1.0 + b)
-    omega = np.clip(omega, 0.0, f.max_rpm / RPM_PER_RAD_S)
+    omega = np.minimum(np.maximum(omega, 0.0), f.max_rpm / RPM_PER_RAD_S)
     f.rpm = omega * RPM_PER_RAD_S
     return clutch * (omega - geared_new) * per_radius
 
@@ -279,7 +282,7 @@ def _toward(
 ) -> np.ndarray:
     """Moves inputs toward their targets at the rise rate (away from 0) or the fall rate."""
     rate = np.where(np.abs(target) > np.abs(current), rates[0], rates[1]) * dt
-    return current + np.clip(target - current, -rate, rate)
+    return current + np.minimum(np.maximum(target - current, -rate), rate)
 
 
 def _inputs(f: Fleet, u: np.ndarray, dt: float):
@@ -329,9 +332,9 @@ def substep(a: ActorTable, f: Fleet, ground: GroundPlanes, dt: float) -> None:
     u_new = np.where(np.abs(u1) <= slow, 0.0, u1 - np.sign(u1) * slow)
 
     # lateral: dynamic single track (implicit in its linear part) blended with the kinematic one
-    delta = steer * f.max_steer * piecewise(f.steer_kmh, f.steer_factor, np.abs(u) * 3.6)
+    delta = steer * f.max_steer_now
     cg_a, cg_b, cf, cr, iz = f.cg_a, f.cg_b, f.cf, f.cr, f.yaw_inertia
-    w = np.clip((u_new - KINEMATIC_BELOW) / (DYNAMIC_ABOVE - KINEMATIC_BELOW), 0.0, 1.0)
+    w = np.minimum(np.maximum((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
     r_kin = u_new * np.tan(delta) / f.wheelbase
     lat_new, r_new = r_kin * cg_b, r_kin
     dynamic = w > 0.0
@@ -376,7 +379,7 @@ def substep(a: ActorTable, f: Fleet, ground: GroundPlanes, dt: float) -> None:
     a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
     a.angvel[rows, 2] = np.degrees(r_new)
     f.steer_angle = delta
-    f.wheel_spin = np.mod(f.wheel_spin + u_new / f.radius * dt, 2.0 * math.pi)
+    f.wheel_spin = np.remainder(f.wheel_spin + u_new / f.radius * dt, 2.0 * math.pi)
 
 
 def _vertical(

@@ -24,6 +24,7 @@ import pytest
 from world import (
     GeoLocation,
     LandmarkOrientation,
+    LandmarkType,
     LaneChange,
     LaneMarkingColor,
     LaneMarkingType,
@@ -454,3 +455,14 @@ def test_signal_reference_to_a_missing_signal():
     )
     with pytest.raises(MapError, match="id='77'"):
         Map("dangling", text)
+
+
+def test_signal_reference_reports_its_signals_road(tee):
+    # Road 2 holds a '-' reference (right lanes) to road 3's stop sign 30, at s = 3.
+    stops = tee.get_all_landmarks_of_type(LandmarkType.StopSign)
+    assert [(lm.road_id, lm.s, lm.orientation) for lm in stops] == [
+        (3, 3.0, LandmarkOrientation.Negative),
+        (3, 2.0, LandmarkOrientation.Positive),
+    ]
+    (ahead,) = tee.get_waypoint_xodr(2, -1, 1.0).get_landmarks(5.0)
+    assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 3)

@@ -11,7 +11,7 @@ from world.geometry import (
     Vector3D,
 )
 from world.junction import Junction
-from world.landmark import Landmark, LandmarkOrientation
+from world.landmark import Landmark, LandmarkOrientation, LandmarkType
 from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
 from world.map import Map
 from world.waypoint import Waypoint
@@ -22,6 +22,7 @@ __all__ = [
     "Junction",
     "Landmark",
     "LandmarkOrientation",
+    "LandmarkType",
     "LaneChange",
     "LaneMarking",
     "LaneMarkingColor",

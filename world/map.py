@@ -24,7 +24,7 @@ from world.errors import MapError
 from world.geolocation import geo_origin, to_geolocation
 from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
 from world.junction import Junction
-from world.landmark import Landmark, Placement
+from world.landmark import TRAFFIC_LIGHT_TYPES, Landmark, Placement
 from world.lane_enums import (
     LaneChange,
     LaneMarking,
@@ -59,7 +59,6 @@ __all__ = [
 
 EPSILON = 10.0 * np.finfo(float).eps
 _SAMPLE_STEP = 1.0
-_TRAFFIC_LIGHT = "1000001"
 _SPAWN_HEIGHT = 0.5
 _GROUND_REACH = 1.0
 # A centre-line step longer than this many times its s step (plus the slack) is a jump.
@@ -460,6 +459,7 @@ class Map:
                 out.append(
                     Placement(
                         road.id,
+                        home,
                         s,
                         t,
                         orientation,
@@ -490,7 +490,7 @@ class Map:
             Location(x, -y, z),
             Rotation(math.degrees(signal.pitch), -math.degrees(heading), math.degrees(signal.roll)),
         )
-        if signal.type == _TRAFFIC_LIGHT:
+        if signal.type in TRAFFIC_LIGHT_TYPES:
             f = tf.get_forward_vector()
             tf.location = Location(
                 tf.location.x + 0.25 * f.x, tf.location.y + 0.25 * f.y, tf.location.z + 0.25 * f.z
@@ -566,9 +566,10 @@ class Map:
         ]
 
     def _junction_box(self, junction_id: str) -> BoundingBox:
-        """CARLA's junction box: lane centres of all connecting-road lanes, 11 samples each."""
+        """CARLA's junction box: centres of the connecting roads' lanes (LaneType.Any), 11
+        samples along each."""
         points = []
-        for node in self._junction_lanes(junction_id, int(LaneType.Any) | int(LaneType.NONE)):
+        for node in self._junction_lanes(junction_id, int(LaneType.Any)):
             s = np.linspace(node.s0 + 10 * EPSILON, node.s1 - 10 * EPSILON, 11)
             f = self._frames[node.key[0]].frames(node.key[1], s)
             points.append(f.location[:, f.column(node.key[2])])

@@ -24,6 +24,7 @@ import pytest
 from world import (
     GeoLocation,
     LandmarkOrientation,
+    LandmarkType,
     LaneChange,
     LaneMarkingColor,
     LaneMarkingType,
@@ -439,3 +440,29 @@ def test_names_and_text(straight):
 def test_unreadable_file(tmp_path):
     with pytest.raises(MapError, match=r"missing\.xodr"):
         Map.from_file(tmp_path / "missing.xodr")
+
+
+def test_broken_document_names_the_source():
+    with pytest.raises(MapError, match="broken"):
+        Map("broken", "<OpenDRIVE><road id='1' length='x'></road></OpenDRIVE>")
+
+
+def test_signal_reference_to_a_missing_signal():
+    text = (
+        (MAPS / "straight.xodr")
+        .read_text()
+        .replace('<signalReference id="11"', '<signalReference id="77"')
+    )
+    with pytest.raises(MapError, match="id='77'"):
+        Map("dangling", text)
+
+
+def test_signal_reference_reports_its_signals_road(tee):
+    # Road 2 holds a '-' reference (right lanes) to road 3's stop sign 30, at s = 3.
+    stops = tee.get_all_landmarks_of_type(LandmarkType.StopSign)
+    assert [(lm.road_id, lm.s, lm.orientation) for lm in stops] == [
+        (3, 3.0, LandmarkOrientation.Negative),
+        (3, 2.0, LandmarkOrientation.Positive),
+    ]
+    (ahead,) = tee.get_waypoint_xodr(2, -1, 1.0).get_landmarks(5.0)
+    assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 3)

@@ -31,7 +31,7 @@ from world.geometry import (
     Vector3D,
 )
 from world.junction import Junction
-from world.landmark import Landmark, LandmarkOrientation
+from world.landmark import Landmark, LandmarkOrientation, LandmarkType
 from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
 from world.map import Map
 from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
@@ -76,6 +76,7 @@ __all__ = [
     "Junction",
     "Landmark",
     "LandmarkOrientation",
+    "LandmarkType",
     "LaneChange",
     "LaneMarking",
     "LaneMarkingColor",

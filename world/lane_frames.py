@@ -6,22 +6,23 @@ Lane::ComputeTransform: yaw = -(heading of the centre line), + 180 deg for lanes
 with id > 0; pitch = atan of the elevation slope, written 360 - pitch for lanes
 with id > 0 as CARLA does. CARLA leaves roll at 0; lockstep reports the road's
 superelevation as roll (CARLA's towns have none, so their numbers agree). The
-centre line's heading is the reference heading plus atan(dt/ds) of the centre t,
-which is CARLA's small-angle sum for right lanes and the true direction for both.
+centre line's heading is the reference heading plus atan(dt/ds) of the centre t
+(dt/ds from the laneOffset and width polynomials' derivatives): CARLA's
+small-angle sum for right lanes, and the true direction on both sides.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 import numpy as np
 
 from world.opendrive import Road
 from world.opendrive.evaluation import RoadEvaluator
+from world.opendrive.profiles import CubicProfile, GlobalCubic
 
 __all__ = ["LaneFrames", "RoadFrames"]
-
-_DT = 1e-3  # half step of the central difference for dt/ds of lane centres
 
 
 @dataclass(slots=True)
@@ -63,21 +64,84 @@ class RoadFrames:
         s = np.asarray(s, dtype=float).ravel()
         ids = g.sections[index].ids
         _, t, width = g.lane_table(index, s)
-        dt_ds = (g.lane_table(index, s + _DT)[1] - g.lane_table(index, s - _DT)[1]) / (2.0 * _DT)
-        ss = np.broadcast_to(s[:, None], t.shape)
-        points = g.surface_point(ss, t)
-        _, _, _, hdg, slope = self.reference(s)
-        heading = hdg[:, None] + np.arctan(dt_ds)
-        positive = ids[None, :] > 0
-        yaw = -np.degrees(heading) + np.where(positive, 180.0, 0.0)
-        pitch = np.broadcast_to(np.degrees(np.arctan(slope))[:, None], yaw.shape)
-        pitch = np.where(positive, 360.0 - pitch, pitch)
-        bank = np.degrees(g.superelevation(s))[:, None]
-        roll = np.where(positive, -bank, bank) * np.ones_like(yaw)
+        dt_ds = g.lane_slopes(index, s)[1]
+        frame = g.frame(s)
+        ss = np.broadcast_to(s[:, None], t.shape).ravel()
+        h = g.surface_height(ss, t.ravel()).reshape(t.shape)
+        points = frame.origin[:, None, :] + t[..., None] * frame.e_t[:, None, :]
+        points += h[..., None] * frame.e_h[:, None, :]
+        yaw, pitch, roll = _angles(frame.e_s, dt_ds, g.superelevation(s), ids[None, :] > 0)
         flip = np.array([1.0, -1.0, 1.0])
-        lateral = np.broadcast_to((g.frame(s).e_t * flip)[:, None, :], points.shape)
+        lateral = np.broadcast_to((frame.e_t * flip)[:, None, :], points.shape)
         return LaneFrames(s, ids, points * flip, yaw, pitch, roll, width, lateral)
+
+    def pose(self, index: int, lane_id: int, s: float) -> tuple[float, ...]:
+        """x, y, z (CARLA frame), yaw, pitch, roll (deg) and width of one lane centre at s:
+        the same numbers as `frames`, evaluating only this lane and its inner border."""
+        g = self.geometry
+        lanes = g.sections[index]
+        col = lanes.column[lane_id]
+        outer, d_outer = _global_at(lanes.border_profiles[col], s)
+        inner, d_inner = _global_at(lanes.border_profiles[lanes.inner[col]], s)
+        t = 0.5 * (inner + outer)
+        if col == lanes.center:
+            width = 0.0
+        elif lanes.by_border[col]:
+            width = abs(outer - inner)
+        else:
+            width = _cubic_at(lanes.widths[col], s)
+        sv = np.array([s])
+        frame = g.frame(sv)
+        h = 0.0
+        if g.crossfall_profile or lanes.level.any() or lanes.has_heights:
+            h = float(g.surface_height(sv, np.array([t]))[0])
+        x, y, z = frame.origin[0] + t * frame.e_t[0] + h * frame.e_h[0]
+        yaw, pitch, roll = _angles(
+            frame.e_s,
+            np.array([[0.5 * (d_inner + d_outer)]]),
+            g.superelevation(sv),
+            np.array([[lane_id > 0]]),
+        )
+        return (
+            float(x),
+            -float(y),
+            float(z),
+            float(yaw[0, 0]),
+            float(pitch[0, 0]),
+            float(roll[0, 0]),
+            float(width),
+        )
 
     def section_index(self, s: float) -> int:
         """Index of the lane section in force at s (a section starting exactly at s wins)."""
         return int(self.geometry.section_index(np.array([s]))[0])
+
+
+def _angles(e_s: np.ndarray, dt_ds: np.ndarray, bank: np.ndarray, positive: np.ndarray):
+    """CARLA's yaw, pitch and roll (deg), shape (N, L), of lane centres from the unit road
+    tangent e_s (N, 3), centre slopes dt/ds (N, L), superelevation (N,) rad, lane id > 0."""
+    hdg = np.arctan2(e_s[:, 1], e_s[:, 0])
+    slope = e_s[:, 2] / np.hypot(e_s[:, 0], e_s[:, 1])
+    yaw = -np.degrees(hdg[:, None] + np.arctan(dt_ds)) + np.where(positive, 180.0, 0.0)
+    pitch = np.broadcast_to(np.degrees(np.arctan(slope))[:, None], yaw.shape)
+    pitch = np.where(positive, 360.0 - pitch, pitch)
+    roll = np.where(positive, -1.0, 1.0) * np.degrees(bank)[:, None]
+    return yaw, pitch, roll
+
+
+def _global_at(profile: GlobalCubic, s: float) -> tuple[float, float]:
+    """Value and slope at one s of a GlobalCubic (first polynomial continued backward)."""
+    if not profile.keys:
+        return 0.0, 0.0
+    a, b, c, d = profile.coefficients[max(bisect_right(profile.keys, s) - 1, 0)]
+    return a + s * (b + s * (c + s * d)), b + s * (2.0 * c + s * 3.0 * d)
+
+
+def _cubic_at(profile: CubicProfile, s: float) -> float:
+    """Value at one s of a CubicProfile (a lane width: first polynomial continued backward)."""
+    if not len(profile.starts):
+        return 0.0
+    k = max(int(np.searchsorted(profile.starts, s, side="right")) - 1, 0)
+    a, b, c, d = profile.coefficients[k].tolist()
+    ds = s - float(profile.starts[k])
+    return a + ds * (b + ds * (c + ds * d))

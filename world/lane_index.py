@@ -1,12 +1,14 @@
 """A uniform-grid spatial index over short lane centre-line segments, queried in batches.
 
-Each lane is cut into segments of at most `step` metres between centre samples.
-A segment is filed under the grid cell of its midpoint, at several cell sizes
-(coarse levels for points far from any road). A query gathers the segments of
-the 3 x 3 cells around each point at the finest level; an answer is final once
-the best distance cannot be beaten by a segment outside that block, otherwise
-the point moves on to the next coarser level, and past the last to every
-segment. Distances are 3D, as CARLA's R-tree of lane segments measures them.
+Lanes are cut into segments between centre samples (about 1 m apart). Each
+segment is filed under every grid cell its bounding box overlaps, at several
+cell sizes doubling from the finest. A query gathers the segments of the 3 x 3
+cells around each point at the finest level; an answer is final once its
+distance is at most the cell size (no segment outside the block can be closer),
+otherwise the point moves on to the next coarser level. Past the last level, runs
+of 16 consecutive segments of one lane are pruned by their 3D boxes: only runs
+whose box is nearer than the nearest run's first point can hold the answer.
+Distances are 3D, as CARLA's R-tree of lane segments measures them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import numpy as np
 __all__ = ["LaneSegments", "SegmentGrid"]
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
-_KEY_SHIFT = np.int64(1 << 32)
+_GROUP = 16  # segments per lane run in the far-point search
+_MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on huge maps
 
 
 @dataclass(slots=True)
@@ -44,61 +47,123 @@ class LaneSegments:
 
 
 class _Level:
-    """Segments sorted by the key of their midpoint's cell, for one cell size."""
+    """Segments filed under every cell their bounding box overlaps, for one cell size.
 
-    def __init__(self, mid: np.ndarray, cell: float) -> None:
+    Any segment passing within `cell` (2D) of a point then lies in one of the 3 x 3
+    cells around it, so a best distance <= `cell` found there is final. Cells are a
+    dense table over the segments' bounds (CSR: start and count per cell).
+    """
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray, cell: float) -> None:
         self.cell = cell
-        keys = self.keys_of(mid)
-        self.order = np.argsort(keys, kind="stable")
-        self.keys, self.starts, self.counts = np.unique(
-            keys[self.order], return_index=True, return_counts=True
-        )
+        c0 = self.cells(lo)
+        c1 = self.cells(hi)
+        self.origin = c0.min(axis=0) if len(c0) else np.zeros(2, dtype=np.int64)
+        self.shape = (c1.max(axis=0) - self.origin + 1) if len(c1) else np.ones(2, np.int64)
+        span = c1 - c0 + 1
+        count = span[:, 0] * span[:, 1]
+        seg = np.repeat(np.arange(len(lo)), count)
+        k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+        cx = c0[seg, 0] + k // span[seg, 1] - self.origin[0]
+        cy = c0[seg, 1] + k % span[seg, 1] - self.origin[1]
+        flat = cx * self.shape[1] + cy
+        order = np.argsort(flat, kind="stable")
+        self.segment = seg[order]
+        size = int(self.shape[0] * self.shape[1])
+        self.counts = np.bincount(flat, minlength=size).astype(np.int64)
+        self.starts = np.cumsum(self.counts) - self.counts
 
     def cells(self, xy: np.ndarray) -> np.ndarray:
-        return np.floor(xy / self.cell).astype(np.int64)
-
-    def keys_of(self, xy: np.ndarray) -> np.ndarray:
-        c = self.cells(xy[:, :2])
-        return c[:, 0] * _KEY_SHIFT + c[:, 1]
+        return np.floor(xy[:, :2] / self.cell).astype(np.int64)
 
     def candidates(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(query index, segment index) pairs for the 3 x 3 cells around each point."""
-        c = self.cells(xy[:, :2])
+        """(query index, segment index) pairs for the 3 x 3 cells around each point, grouped
+        by query index in ascending order."""
+        c = self.cells(xy) - self.origin
         nb = (c[:, None, :] + _OFFSETS[None, :, :]).reshape(-1, 2)
-        keys = nb[:, 0] * _KEY_SHIFT + nb[:, 1]
-        pos = np.clip(np.searchsorted(self.keys, keys), 0, max(len(self.keys) - 1, 0))
-        hit = self.keys[pos] == keys if len(self.keys) else np.zeros(len(keys), dtype=bool)
-        counts = np.where(hit, self.counts[pos], 0)
-        starts = np.where(hit, self.starts[pos], 0)
-        total = int(counts.sum())
-        owner = np.repeat(np.arange(len(keys)) // len(_OFFSETS), counts)
-        first = np.repeat(np.cumsum(counts) - counts, counts)
-        seg = self.order[np.repeat(starts, counts) + (np.arange(total) - first)]
+        inside = (nb >= 0).all(axis=1) & (nb < self.shape).all(axis=1)
+        flat = np.where(inside, nb[:, 0] * self.shape[1] + nb[:, 1], 0)
+        counts = np.where(inside, self.counts[flat], 0)
+        per_point = counts.reshape(-1, len(_OFFSETS)).sum(axis=1)
+        owner = np.repeat(np.arange(len(xy)), per_point)
+        shift = self.starts[flat] - (np.cumsum(counts) - counts)
+        seg = self.segment[np.repeat(shift, counts) + np.arange(int(counts.sum()))]
         return owner, seg
 
 
 class SegmentGrid:
     """Nearest-segment and covering-segment queries over a fixed set of lane segments."""
 
-    def __init__(self, segments: LaneSegments, cell: float = 4.0, levels: int = 4) -> None:
+    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 4) -> None:
         self.segments = segments
-        self.half = (
-            float(np.max(np.linalg.norm(segments.b - segments.a, axis=1)) / 2.0)
-            if len(segments)
-            else 0.0
-        )
-        mid = 0.5 * (segments.a + segments.b)
-        self.levels = [_Level(mid, cell * 4.0**k) for k in range(levels)]
+        lo = np.minimum(segments.a, segments.b)[:, :2]
+        hi = np.maximum(segments.a, segments.b)[:, :2]
+        if len(lo):
+            area = float(np.prod(hi.max(axis=0) - lo.min(axis=0) + 1.0))
+            cell = max(cell, float(np.sqrt(area / _MAX_CELLS)))
+        self.levels = [_Level(lo, hi, cell * 2.0**k) for k in range(levels)]
 
-    def _project(self, p: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Parameter u in [0, 1] of the closest point on each segment, and the 3D distance."""
+        # Float32 copies, one array per coordinate, for the candidate sweep.
+        a = segments.a.astype(np.float32)
+        d = (segments.b - segments.a).astype(np.float32)
+        dd = np.einsum("ij,ij->i", d, d)
+        self._a = [np.ascontiguousarray(a[:, i]) for i in range(3)]
+        self._d = [np.ascontiguousarray(d[:, i]) for i in range(3)]
+        self._inv = (1.0 / np.where(dd > 0.0, dd, np.inf)).astype(np.float32)
+        self._build_groups()
+
+    def _build_groups(self) -> None:
+        """Runs of up to _GROUP consecutive segments of one lane, with their 3D boxes."""
+        sg = self.segments
+        new_lane = np.r_[True, sg.node[1:] != sg.node[:-1]] if len(sg) else np.zeros(0, bool)
+        run = np.cumsum(new_lane) - 1
+        lane_start = np.flatnonzero(new_lane)
+        within = np.arange(len(sg)) - lane_start[run] if len(sg) else np.zeros(0, np.int64)
+        starts = np.flatnonzero(new_lane | (within % _GROUP == 0))
+        self._group_start = starts
+        self._group_size = np.diff(np.r_[starts, len(sg)])
+        lo = np.minimum(sg.a, sg.b)
+        hi = np.maximum(sg.a, sg.b)
+        self._group_lo = np.minimum.reduceat(lo, starts) if len(starts) else lo
+        self._group_hi = np.maximum.reduceat(hi, starts) if len(starts) else hi
+        self._group_rep = sg.a[starts]
+
+    def _far(self, points: np.ndarray, todo: np.ndarray, best_seg, best_u, best_d) -> None:
+        """Exact answers for points beyond the grid levels: lane-run boxes closer than the
+        nearest run's first point give the candidate segments."""
+        for chunk in np.array_split(todo, max(1, len(todo) // 256)):
+            p = points[chunk]
+            gap = np.maximum(self._group_lo[None] - p[:, None], 0.0)
+            gap = np.maximum(gap, p[:, None] - self._group_hi[None])
+            low = np.sqrt(np.einsum("ijk,ijk->ij", gap, gap))
+            rep = np.linalg.norm(self._group_rep[None] - p[:, None], axis=2)
+            bound = np.minimum(rep.min(axis=1), best_d[chunk])
+            owner, group = np.nonzero(low <= bound[:, None])
+            sizes = self._group_size[group]
+            owner = np.repeat(owner, sizes)
+            first = np.repeat(self._group_start[group] - (np.cumsum(sizes) - sizes), sizes)
+            seg = first + np.arange(int(sizes.sum()))
+            u, dist = self._sweep(p, owner, seg)
+            self._keep_min(chunk, owner, seg, u, dist, best_seg, best_u, best_d)
+
+    def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):
+        """u in [0, 1] of the closest point on each candidate segment to its query point
+        p[owner], and the 3D distance, in float32."""
+        w = [p[:, i].astype(np.float32)[owner] - self._a[i][seg] for i in range(3)]
+        d = [self._d[i][seg] for i in range(3)]
+        u = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) * self._inv[seg]
+        np.clip(u, 0.0, 1.0, out=u)
+        r2 = (w[0] - u * d[0]) ** 2 + (w[1] - u * d[1]) ** 2 + (w[2] - u * d[2]) ** 2
+        return u, np.sqrt(r2)
+
+    def _exact(self, p: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The same projection in float64, for the chosen segments."""
         a = self.segments.a[seg]
         d = self.segments.b[seg] - a
         dd = np.einsum("ij,ij->i", d, d)
         u = np.einsum("ij,ij->i", p - a, d) / np.where(dd > 0.0, dd, 1.0)
         u = np.clip(u, 0.0, 1.0)
-        dist = np.linalg.norm(p - (a + u[:, None] * d), axis=1)
-        return u, dist
+        return u, np.linalg.norm(p - (a + u[:, None] * d), axis=1)
 
     def nearest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per point: nearest segment index (-1 if there are none), its u, and the distance."""
@@ -115,27 +180,30 @@ class SegmentGrid:
                 break
             owner, seg = level.candidates(points[todo])
             if len(seg):
-                u, dist = self._project(points[todo][owner], seg)
+                u, dist = self._sweep(points[todo], owner, seg)
                 self._keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d)
-            todo = todo[best_d[todo] > level.cell - self.half]
-        for i in todo:  # beyond every level: all segments
-            everything = np.arange(len(self.segments))
-            u, dist = self._project(np.broadcast_to(points[i], (len(everything), 3)), everything)
-            k = int(np.argmin(dist))
-            best_seg[i], best_u[i], best_d[i] = k, u[k], dist[k]
+            todo = todo[best_d[todo] > level.cell]
+        if len(todo):
+            self._far(points, todo, best_seg, best_u, best_d)
+        found = best_seg >= 0
+        best_u[found], best_d[found] = self._exact(points[found], best_seg[found])
         return best_seg, best_u, best_d
 
     @staticmethod
     def _keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d) -> None:
-        order = np.lexsort((seg, dist, owner))
-        owner, seg, u, dist = owner[order], seg[order], u[order], dist[order]
-        first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        """Fold candidates (grouped by ascending owner) into the best answers so far; ties go
+        to the first candidate, so answers do not depend on anything but the inputs."""
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        low = np.minimum.reduceat(dist, starts)
+        sizes = np.diff(np.r_[starts, len(owner)])
+        at_min = np.flatnonzero(dist == np.repeat(low, sizes))
+        first = at_min[np.r_[True, owner[at_min][1:] != owner[at_min][:-1]]]
         idx = todo[owner[first]]
         better = dist[first] < best_d[idx]
-        idx = idx[better]
-        best_seg[idx] = seg[first][better]
-        best_u[idx] = u[first][better]
-        best_d[idx] = dist[first][better]
+        idx, first = idx[better], first[better]
+        best_seg[idx] = seg[first]
+        best_u[idx] = u[first]
+        best_d[idx] = dist[first]
 
     def covering(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(point index, segment index, u) for every segment whose lane covers the point in 2D.

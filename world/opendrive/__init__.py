@@ -1,8 +1,28 @@
-"""OpenDRIVE maps: the document model, its reader, and vectorised geometry evaluation."""
+"""OpenDRIVE maps: the document model, its reader, and vectorised geometry evaluation.
+
+`load_opendrive(path)` / `parse_opendrive(text)` give an `OpenDrive` of plain
+dataclasses (world.opendrive.model); `RoadEvaluator(road)` evaluates one road's
+geometry on numpy arrays (world.opendrive.evaluation), in OpenDRIVE's
+right-handed frame. docs/opendrive.md describes both.
+"""
 
 from world.opendrive.errors import OpenDriveError
+from world.opendrive.evaluation import LaneSample, RoadEvaluator, SurfaceFrame, road_evaluators
 from world.opendrive.model import *  # noqa: F403
 from world.opendrive.model import __all__ as _model_names
 from world.opendrive.parser import load_opendrive, parse_opendrive
+from world.opendrive.placement import outline_points, road_pose, signal_pose
 
-__all__ = [*_model_names, "OpenDriveError", "load_opendrive", "parse_opendrive"]
+__all__ = [
+    *_model_names,
+    "LaneSample",
+    "OpenDriveError",
+    "RoadEvaluator",
+    "SurfaceFrame",
+    "load_opendrive",
+    "outline_points",
+    "parse_opendrive",
+    "road_evaluators",
+    "road_pose",
+    "signal_pose",
+]

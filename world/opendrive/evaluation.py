@@ -10,9 +10,12 @@ and the road surface point (s, t) -> x, y, z as libOpenDRIVE's
 
 with e_s the unit 3D tangent (dx/ds, dy/ds, dz/ds), e_t the horizontal left
 normal tilted by the superelevation angle about e_s (positive lifts +t), and
-e_h = unit(e_s x e_t). h is the lane's <height> offset (and, on `level` lanes,
-the term cancelling superelevation); crossfall is not modelled (h has no
-crossfall term).
+e_h = unit(e_s x e_t). h is -tan(crossfall) * |t| (crossfall of the side of
+the lane holding t), plus the lane's <height> offset. On `level` lanes the
+crossfall term is taken at the inner border and -tan(superelevation) *
+(t - t_inner) is added, which keeps such a lane at its inner border's height
+(libOpenDRIVE adds this term with the opposite sign, which doubles the tilt
+instead; no map in the golden set has a level lane or crossfall).
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from world.opendrive.lanes import SectionLanes
-from world.opendrive.model import Road
+from world.opendrive.model import OpenDrive, Road
 from world.opendrive.planview import PlanView
-from world.opendrive.profiles import CubicProfile
+from world.opendrive.profiles import CubicProfile, GlobalCubic
 
-__all__ = ["LaneSample", "RoadEvaluator", "SurfaceFrame"]
+__all__ = ["LaneSample", "RoadEvaluator", "SurfaceFrame", "road_evaluators"]
 
 
 class LaneSample:
@@ -57,6 +60,8 @@ class RoadEvaluator:
     """Geometry of one road for arrays of s; build once per road and reuse."""
 
     __slots__ = (
+        "crossfall_profile",
+        "crossfall_sides",
         "elevation_profile",
         "lane_offset_profile",
         "length",
@@ -73,8 +78,16 @@ class RoadEvaluator:
         self.plan_view = PlanView(road.geometries)
         self.elevation_profile = CubicProfile(road.elevation)
         self.superelevation_profile = CubicProfile(road.superelevation)
-        self.lane_offset_profile = CubicProfile(road.lane_offsets)
-        self.sections = [SectionLanes(section) for section in road.lane_sections]
+        # laneOffset in libOpenDRIVE's form: lane 0's border is exactly this profile.
+        self.lane_offset_profile = GlobalCubic.from_records(road.lane_offsets, zero_at_start=True)
+        self.crossfall_profile = CubicProfile(road.crossfall, extend_start=True)
+        # Side of each crossfall record in start order (0 both, 1 left, 2 right).
+        codes = {"both": 0, "left": 1, "right": 2}
+        ordered = sorted(road.crossfall, key=lambda r: r.s)
+        self.crossfall_sides = np.array([codes[r.side] for r in ordered], dtype=np.int8)
+        self.sections = [
+            SectionLanes(section, self.lane_offset_profile) for section in road.lane_sections
+        ]
         self.section_starts = np.array([sec.s0 for sec in self.sections], dtype=float)
 
     # ---- reference line and profiles ---------------------------------------------------------
@@ -117,16 +130,37 @@ class RoadEvaluator:
         """Outer border t of every lane of lane section `section` (columns in ascending lane
         id order, `sections[section].ids`) at each s: shape (len(s), lanes)."""
         s = np.atleast_1d(np.asarray(s, dtype=float))
-        return self.sections[section].outer_borders(s, self.lane_offset_profile.evaluate(s))
+        return self.sections[section].outer_borders(s)
 
     def lane_table(self, section: int, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Outer t, centre t and width of every lane of a section at each s, (len(s), lanes)."""
         s = np.atleast_1d(np.asarray(s, dtype=float))
         lanes = self.sections[section]
-        outer = lanes.outer_borders(s, self.lane_offset_profile.evaluate(s))
-        inner_cols = [lanes.inner_column(c) for c in range(len(lanes.ids))]
-        center = 0.5 * (outer[:, inner_cols] + outer)
+        outer = lanes.outer_borders(s)
+        center = 0.5 * (outer[:, lanes.inner] + outer)
         return outer, center, lanes.widths_at(s, outer)
+
+    def lane_slopes(self, section: int, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """d/ds of the outer t and of the centre t of every lane of a section, (len(s), lanes)."""
+        s = np.atleast_1d(np.asarray(s, dtype=float))
+        lanes = self.sections[section]
+        d_outer = lanes.outer_borders(s, derivative=True)
+        return d_outer, 0.5 * (d_outer[:, lanes.inner] + d_outer)
+
+    def lane_at(self, s: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """Id of the lane whose span holds each (s, t): on a border the inner lane, past the
+        outermost border the outermost lane, at lane 0's border lane 0."""
+        s, t = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(t, dtype=float))
+        shape = s.shape
+        s, t = s.ravel(), t.ravel()
+        out = np.zeros(s.shape, dtype=int)
+        sec = self.section_index(s)
+        for k in np.unique(sec):
+            m = sec == k
+            lanes = self.sections[k]
+            borders = lanes.outer_borders(s[m])
+            out[m] = lanes.ids[lanes.holding(t[m], borders)]
+        return out.reshape(shape)
 
     def lane(self, s: np.ndarray, lane_id: int | np.ndarray) -> LaneSample:
         """Outer border t, centre t and width of lane `lane_id` (one id or one per s) at each s,
@@ -140,7 +174,7 @@ class RoadEvaluator:
         for k in np.unique(sec):
             m = sec == k
             outer, center, widths = self.lane_table(int(k), s[m])
-            cols = np.array([self.sections[k].column.get(int(i), -1) for i in ids[m]], dtype=int)
+            cols = self.sections[k].columns(ids[m])
             ok = cols >= 0
             rows = np.nonzero(ok)[0]
             where = np.nonzero(m)[0][ok]
@@ -171,29 +205,47 @@ class RoadEvaluator:
         return SurfaceFrame(np.stack([x, y, z], axis=-1), e_s, e_t, e_h)
 
     def surface_height(self, s: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """The height term h at (s, t): lane <height> offsets and the `level` lane term."""
+        """The height term h at (s, t): crossfall, the `level` lane term, lane <height> offsets.
+
+        The lane holding t decides: its side picks the crossfall record's side, a level
+        lane keeps its inner border's height, and its <height> records apply.
+        """
         s = np.asarray(s, dtype=float)
         t = np.asarray(t, dtype=float)
         h = np.zeros(s.shape)
         sec = self.section_index(s)
+        has_crossfall = bool(self.crossfall_profile)
         for k in np.unique(sec):
             lanes = self.sections[k]
-            if not (lanes.level.any() or any(r is not None for r in lanes.heights)):
+            if not (has_crossfall or lanes.level.any() or lanes.has_heights):
                 continue
             m = sec == k
             sm, tm = s[m], t[m]
-            borders = lanes.outer_borders(sm, self.lane_offset_profile.evaluate(sm))
-            cols = lanes.lane_at(tm, borders)
-            hm = np.zeros(sm.shape)
+            borders = lanes.outer_borders(sm)
+            cols = lanes.surface_lane(tm, borders)
             level = lanes.level[cols]
+            t_inner = borders[np.arange(len(sm)), lanes.inner[cols]]
+            # Crossfall falls away from the reference line: at |t|, or |t_inner| on level lanes.
+            fall = np.tan(self.crossfall(sm, lanes.ids[cols] > 0)) if has_crossfall else 0.0
+            hm = -fall * np.where(level, np.abs(t_inner), np.abs(tm))
             if level.any():
-                inner = np.array([lanes.inner_column(int(c)) for c in cols[level]], dtype=int)
-                t_inner = borders[np.nonzero(level)[0], inner]
                 slope = np.tan(self.superelevation_profile.evaluate(sm[level]))
-                hm[level] = slope * (tm[level] - t_inner)
+                hm[level] -= slope * (tm[level] - t_inner[level])
             hm += lanes.height(sm, tm, cols, borders)
             h[m] = hm
         return h
+
+    def crossfall(self, s: np.ndarray, left: np.ndarray) -> np.ndarray:
+        """Crossfall angle (rad) at each s on the left (True) or right side of the road: the
+        record in force (the first one continued before it), 0 where its side is the other."""
+        s = np.asarray(s, dtype=float)
+        if not self.crossfall_profile:
+            return np.zeros(s.shape)
+        value = self.crossfall_profile.evaluate(s)
+        idx = np.maximum(np.searchsorted(self.crossfall_profile.starts, s, side="right") - 1, 0)
+        side = self.crossfall_sides[idx]
+        applies = (side == 0) | ((side == 1) & left) | ((side == 2) & ~left)
+        return np.where(applies, value, 0.0)
 
     def surface_point(self, s: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Road surface point (x, y, z) at each (s, t), shape (..., 3); s is clamped to
@@ -206,3 +258,8 @@ class RoadEvaluator:
         h = self.surface_height(s, t)
         point = f.origin + t[:, None] * f.e_t + h[:, None] * f.e_h
         return point.reshape((*shape, 3))
+
+
+def road_evaluators(document: OpenDrive) -> dict[str, RoadEvaluator]:
+    """One evaluator per road of a document, by road id, in document order."""
+    return {road_id: RoadEvaluator(road) for road_id, road in document.roads.items()}

@@ -18,9 +18,11 @@ __all__ = [
     "Controller",
     "CornerLocal",
     "CornerRoad",
+    "CrossfallRecord",
     "CubicRecord",
     "Geometry",
     "Header",
+    "InertialPosition",
     "Junction",
     "JunctionController",
     "Lane",
@@ -33,6 +35,7 @@ __all__ = [
     "OpenDrive",
     "Outline",
     "ParamPoly3Geometry",
+    "ParkingSpace",
     "Poly3Geometry",
     "Road",
     "RoadLink",
@@ -124,6 +127,19 @@ class CubicRecord:
     b: float = 0.0
     c: float = 0.0
     d: float = 0.0
+
+
+@dataclass(slots=True)
+class CrossfallRecord:
+    """<lateralProfile><crossfall side s a b c d>: the road falls by this angle (rad) away
+    from the reference line on `side` ("both", "left" or "right")."""
+
+    s: float
+    a: float = 0.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 0.0
+    side: str = "both"
 
 
 @dataclass(slots=True)
@@ -277,6 +293,18 @@ class SignalDependency:
 
 
 @dataclass(slots=True)
+class InertialPosition:
+    """A signal's <positionInertial x y z hdg pitch roll> (OpenDRIVE 1.5+), replacing (s, t)."""
+
+    x: float
+    y: float
+    z: float = 0.0
+    hdg: float = 0.0
+    pitch: float = 0.0
+    roll: float = 0.0
+
+
+@dataclass(slots=True)
 class Signal:
     """<signal> on a road at (s, t); angles in radians, orientation "+", "-" or "none"."""
 
@@ -300,6 +328,7 @@ class Signal:
     roll: float = 0.0
     validities: list[Validity] = field(default_factory=list)
     dependencies: list[SignalDependency] = field(default_factory=list)
+    position_inertial: InertialPosition | None = None
 
 
 @dataclass(slots=True)
@@ -360,6 +389,14 @@ class ObjectRepeat:
 
 
 @dataclass(slots=True)
+class ParkingSpace:
+    """An object's <parkingSpace access restrictions> (OpenDRIVE 1.4 parking spaces)."""
+
+    access: str = "all"
+    restrictions: str = ""
+
+
+@dataclass(slots=True)
 class RoadObject:
     """<object> on a road (crosswalks, parking spaces, poles, ...); angles in radians."""
 
@@ -380,6 +417,8 @@ class RoadObject:
     radius: float | None = None
     outlines: list[Outline] = field(default_factory=list)
     repeats: list[ObjectRepeat] = field(default_factory=list)
+    validities: list[Validity] = field(default_factory=list)
+    parking_space: ParkingSpace | None = None
 
 
 @dataclass(slots=True)
@@ -397,6 +436,7 @@ class Road:
     geometries: list[Geometry] = field(default_factory=list)
     elevation: list[CubicRecord] = field(default_factory=list)
     superelevation: list[CubicRecord] = field(default_factory=list)
+    crossfall: list[CrossfallRecord] = field(default_factory=list)
     shapes: list[ShapeRecord] = field(default_factory=list)
     lane_offsets: list[CubicRecord] = field(default_factory=list)
     lane_sections: list[LaneSection] = field(default_factory=list)

@@ -11,6 +11,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from xml.parsers import expat
 
 from world.opendrive.errors import OpenDriveError
 from world.opendrive.model import (
@@ -20,9 +21,11 @@ from world.opendrive.model import (
     Controller,
     CornerLocal,
     CornerRoad,
+    CrossfallRecord,
     CubicRecord,
     Geometry,
     Header,
+    InertialPosition,
     Junction,
     JunctionController,
     Lane,
@@ -35,6 +38,7 @@ from world.opendrive.model import (
     OpenDrive,
     Outline,
     ParamPoly3Geometry,
+    ParkingSpace,
     Poly3Geometry,
     Road,
     RoadLink,
@@ -96,26 +100,14 @@ def _line_of(text: str | bytes, root: ET.Element, element: ET.Element) -> int | 
     if index is None:
         return None
     lines: list[int] = []
-    parser = ET.XMLParser(target=_LineRecorder(lines))
-    lines_parser = parser.parser  # the underlying expat parser (CurrentLineNumber)
-    parser.target.expat = lines_parser
-    parser.feed(text)
-    parser.close()
+    parser = expat.ParserCreate()
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        lines.append(parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.Parse(text, True)
     return lines[index] if index < len(lines) else None
-
-
-class _LineRecorder:
-    """A tree-builder target that only records the start line of each element."""
-
-    def __init__(self, lines: list[int]) -> None:
-        self.lines = lines
-        self.expat = None
-
-    def start(self, tag: str, attrs: dict[str, str]) -> None:
-        self.lines.append(self.expat.CurrentLineNumber)
-
-    def close(self) -> None:
-        return None
 
 
 # ---- attribute helpers ----------------------------------------------------------------------
@@ -364,6 +356,16 @@ def _read_lateral(e: ET.Element, road: Road) -> None:
     for child in e:
         if child.tag == "superelevation":
             road.superelevation.append(_cubic(child, "s"))
+        elif child.tag == "crossfall":
+            side = (child.get("side") or "both").lower()
+            if side not in ("both", "left", "right"):
+                raise _RejectedError(
+                    child, f"attribute 'side': expected both, left or right, found {side!r}"
+                )
+            record = _cubic(child, "s")
+            road.crossfall.append(
+                CrossfallRecord(record.s, record.a, record.b, record.c, record.d, side)
+            )
         elif child.tag == "shape":
             road.shapes.append(
                 ShapeRecord(
@@ -482,6 +484,20 @@ def _read_signal(e: ET.Element) -> Signal:
         dependencies=[
             SignalDependency(_req(d, "id"), d.get("type", "")) for d in e if d.tag == "dependency"
         ],
+        position_inertial=_inertial(e.find("positionInertial")),
+    )
+
+
+def _inertial(e: ET.Element | None) -> InertialPosition | None:
+    if e is None:
+        return None
+    return InertialPosition(
+        _float(e, "x", None),
+        _float(e, "y", None),
+        _float(e, "z"),
+        _float(e, "hdg"),
+        _float(e, "pitch"),
+        _float(e, "roll"),
     )
 
 
@@ -510,6 +526,12 @@ def _read_object(e: ET.Element) -> RoadObject:
             obj.outlines.extend(_read_outline(o) for o in child if o.tag == "outline")
         elif child.tag == "repeat":
             obj.repeats.append(_read_repeat(child))
+        elif child.tag == "validity":
+            obj.validities.append(Validity(_int(child, "fromLane"), _int(child, "toLane")))
+        elif child.tag == "parkingSpace":
+            obj.parking_space = ParkingSpace(
+                child.get("access", "all"), child.get("restrictions", "")
+            )
     return obj
 
 

@@ -1,15 +1,27 @@
 """CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build."""
 
 from recorder.errors import LogFormatError, RecorderError
+from recorder.json_codec import build_log, dump_json, dump_log, load_spec
+from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+from recorder.writer import LogWriter
 
 __all__ = [
+    "ActorInfo",
+    "Frame",
     "FrameIndex",
     "LogFormatError",
     "LogHeader",
     "LogReader",
+    "LogWriter",
     "PacketId",
     "RawPacket",
+    "RecordedLog",
     "RecorderError",
+    "build_log",
+    "dump_json",
+    "dump_log",
+    "load_spec",
+    "open_log",
 ]

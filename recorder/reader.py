@@ -18,13 +18,16 @@ import numpy as np
 
 from recorder.errors import LogFormatError, RecorderError
 from recorder.packet_ids import PacketId
-from recorder.packets import CODECS
+from recorder.packets import UE4_CODECS, UE5_CODECS, PacketCodec
 from recorder.packets.frame import FRAME_START
 from recorder.packets.position import POSITION
+from recorder.packets.ue5 import UE5_IDS
 
 MAGIC = "CARLA_RECORDER"
+VARIANTS = ("ue4", "ue5", "auto")
 _PACKET_HEAD = struct.Struct("<BI")
 _U16 = struct.Struct("<H")
+_U32 = struct.Struct("<I")
 _U64 = struct.Struct("<Q")
 _I64 = struct.Struct("<q")
 # The Position record of CARLA 0.10 (UE5): the id and six doubles.
@@ -63,17 +66,43 @@ class FrameIndex:
     elapsed: np.ndarray
     offset: np.ndarray
     end: np.ndarray
+    ascending: bool = True
 
     def __len__(self) -> int:
         return len(self.frame_id)
 
 
+@dataclass(frozen=True)
+class PacketTable:
+    """Every packet of the readable log: byte offset, id byte and body size (numpy arrays).
+
+    A packet's body starts at `offset + 5`.
+    """
+
+    offset: np.ndarray
+    id: np.ndarray
+    size: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.offset)
+
+
 class LogReader:
-    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame."""
+    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame.
+
+    `variant` picks the record layouts `records()` and `array()` decode with: "ue4" (CARLA
+    0.9.x, the default), "ue5" (CARLA 0.10) or "auto" (the one `detect_variant()` finds).
+    """
 
     def __init__(
-        self, source: str | Path | bytes | bytearray | memoryview, *, lenient: bool = False
+        self,
+        source: str | Path | bytes | bytearray | memoryview,
+        *,
+        lenient: bool = False,
+        variant: str = "ue4",
     ):
+        if variant not in VARIANTS:
+            raise RecorderError(f"unknown log variant {variant!r}: expected one of {VARIANTS}")
         if isinstance(source, str | Path):
             self.name = str(source)
             self.data = Path(source).read_bytes()
@@ -81,6 +110,8 @@ class LogReader:
             self.name = "<bytes>"
             self.data = bytes(source)
         self.lenient = lenient
+        self._variant = variant
+        self._detected: str | None = None
         self.failed = False
         self._end = len(self.data)
         self.header = self._read_header()
@@ -113,10 +144,6 @@ class LogReader:
             raise self._error(f"header {what} of {length} bytes runs past the end", offset)
         return data[offset + 2 : stop].decode("utf-8", "surrogateescape"), stop
 
-    @property
-    def magic_matches(self) -> bool:
-        return self.header.magic.casefold() == MAGIC.casefold()
-
     # -- packets ----------------------------------------------------------------------------
 
     def packets(self, start: int | None = None) -> Iterator[RawPacket]:
@@ -146,11 +173,9 @@ class LogReader:
             offset = body + size
 
     def records(self, packet: RawPacket) -> list:
-        """The decoded records of a known packet (LogFormatError if they do not fit its size)."""
-        try:
-            codec = CODECS[PacketId(packet.id)]
-        except ValueError:
-            raise RecorderError(f"packet id {packet.id} is not a CARLA packet") from None
+        """The decoded records of a known packet (LogFormatError if they do not fit its size),
+        with the layouts of the reader's variant."""
+        codec = self._codec(packet)
         try:
             return codec.unpack_body(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
@@ -158,34 +183,93 @@ class LogReader:
 
     def array(self, packet: RawPacket) -> np.ndarray:
         """The records of a fixed-size packet as a numpy structured array (a read-only view)."""
-        codec = CODECS[PacketId(packet.id)]
+        codec = self._codec(packet)
         try:
             return codec.array(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
             raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
 
+    def kind(self, packet_id: int) -> PacketId | None:
+        """What an id byte means in this log (UE5 logs number packets 21-23 differently)."""
+        if self.variant == "ue5":
+            return UE5_IDS.get(packet_id) or (PacketId(packet_id) if packet_id <= 20 else None)
+        return PacketId(packet_id) if packet_id <= PacketId.Weather else None
+
+    @cached_property
+    def codecs(self) -> dict[int, PacketCodec]:
+        """The packet codecs of the reader's variant, by id byte."""
+        return UE5_CODECS if self.variant == "ue5" else UE4_CODECS
+
+    def _codec(self, packet: RawPacket) -> PacketCodec:
+        codec = self.codecs.get(packet.id)
+        if codec is None:
+            raise RecorderError(f"packet id {packet.id} is not decoded in a {self.variant} log")
+        return codec
+
     # -- frames -----------------------------------------------------------------------------
 
     @cached_property
+    def packet_table(self) -> PacketTable:
+        """Every packet's offset, id and size as numpy arrays, from one tight pass.
+
+        A log whose sizes do not chain up to its end is walked again with the checked
+        `packets()`, which raises the LogFormatError naming the bad packet.
+        """
+        data = self.data
+        end = self._end
+        offset = self.header.end_offset
+        offsets: list[int] = []
+        append = offsets.append
+        size_at = _U32.unpack_from
+        try:
+            while offset < end:
+                append(offset)
+                offset += 5 + size_at(data, offset + 1)[0]
+        except struct.error:
+            offset = end + 1
+        if offset != end:
+            for _ in self.packets():
+                pass
+            raise self._error("packet sizes do not chain to the end", offset)  # pragma: no cover
+        at = np.asarray(offsets, dtype=np.int64)
+        raw = np.frombuffer(data, np.uint8)
+        sizes = raw[(at + 1)[:, None] + np.arange(4)].copy().view("<u4").reshape(-1)
+        return PacketTable(at, raw[at].copy(), sizes.astype(np.int64))
+
+    @cached_property
     def frame_index(self) -> FrameIndex:
-        """One pass over the packets: each FrameStart's id, duration, elapsed time and offset."""
-        starts = []
-        for packet in self.packets():
-            if packet.id == 0:
-                if packet.size != FRAME_START.size:
-                    raise self._error(
-                        f"FrameStart packet of {packet.size} bytes, expected {FRAME_START.size}",
-                        packet.offset,
-                    )
-                starts.append(packet.offset)
-        offsets = np.asarray(starts, dtype=np.int64)
+        """Each FrameStart's id, duration, elapsed time and offset (from `packet_table`)."""
+        table = self.packet_table
+        rows = np.flatnonzero(table.id == PacketId.FrameStart)
+        wrong = rows[table.size[rows] != FRAME_START.size]
+        if len(wrong):
+            at = int(table.offset[wrong[0]])
+            raise self._error(
+                f"FrameStart packet of {int(table.size[wrong[0]])} bytes, "
+                f"expected {FRAME_START.size}",
+                at,
+                self._frame_before(table, rows, at),
+            )
+        offsets = table.offset[rows]
         raw = np.frombuffer(self.data, np.uint8)
         cells = raw[(offsets + 5)[:, None] + np.arange(FRAME_START.size)]
         frames = np.ascontiguousarray(cells).view(FRAME_START.dtype).reshape(-1)
         ends = np.append(offsets[1:], self._end).astype(np.int64)
+        ids = frames["id"].copy()
         return FrameIndex(
-            frames["id"].copy(), frames["duration"].copy(), frames["elapsed"].copy(), offsets, ends
+            ids,
+            frames["duration"].copy(),
+            frames["elapsed"].copy(),
+            offsets,
+            ends,
+            bool(np.all(ids[1:] > ids[:-1])),
         )
+
+    def _frame_before(self, table: PacketTable, rows: np.ndarray, offset: int) -> int | None:
+        before = [int(r) for r in rows if table.offset[r] < offset and table.size[r] >= 8]
+        if not before:
+            return None
+        return _U64.unpack_from(self.data, int(table.offset[before[-1]]) + 5)[0]
 
     def frame_at(self, offset: int) -> int | None:
         """The id of the frame that holds byte `offset` (None before the first frame, or when
@@ -201,8 +285,10 @@ class LogReader:
         """The byte offset of frame `frame_id`'s FrameStart; clears the failed-string flag."""
         index = self.frame_index
         ids = index.frame_id
-        if len(ids) > 1 and np.all(ids[1:] > ids[:-1]):
-            pos = int(np.searchsorted(ids, frame_id))
+        if not 0 <= frame_id < 1 << 64:
+            pos = len(ids)
+        elif index.ascending:
+            pos = int(ids.searchsorted(np.uint64(frame_id)))
         else:
             hits = np.flatnonzero(ids == frame_id)
             pos = int(hits[0]) if len(hits) else len(ids)
@@ -251,20 +337,37 @@ class LogReader:
 
     # -- variants ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def variant(self) -> str:
+        """The layouts in use: "ue4" or "ue5" (for "auto", the detected one)."""
+        return self.detect_variant() if self._variant == "auto" else self._variant
+
+    def detect_variant(self) -> str:
         """ "ue4" (CARLA 0.9.x, floats in vectors) or "ue5" (CARLA 0.10, doubles in vectors).
 
         Both write header version 1; they are told apart by the record size of the first
         non-empty Position packet (28 or 52 bytes). A log with no position is taken as UE4.
         """
-        for packet in self.packets():
-            if packet.id == PacketId.Position and packet.size > 2:
-                (count,) = _U16.unpack_from(self.data, packet.body_offset)
-                if count and count * _UE5_POSITION_SIZE == packet.size - 2:
+        if self._detected is None:
+            self._detected = self._find_variant()
+        return self._detected
+
+    def _find_variant(self) -> str:
+        data = self.data
+        offset = self.header.end_offset
+        end = self._end
+        while offset + 5 <= end:  # a tolerant walk: a damaged log is judged by its start
+            pid, size = _PACKET_HEAD.unpack_from(data, offset)
+            if size > end - offset - 5:
+                break
+            if pid == PacketId.Position and size > 2:
+                (count,) = _U16.unpack_from(data, offset + 5)
+                if count and count * _UE5_POSITION_SIZE == size - 2:
                     return "ue5"
-                if count and count * POSITION.size == packet.size - 2:
+                if count and count * POSITION.size == size - 2:
                     return "ue4"
+            offset += 5 + size
+        return "ue4"
         return "ue4"
 
     # -- helpers ----------------------------------------------------------------------------

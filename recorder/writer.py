@@ -1,0 +1,262 @@
+"""Writing CARLA recorder logs as a stream: the header, then each frame as it comes.
+
+`LogWriter.write_frame` lays a frame out as `ACarlaRecorder::Write` does: the packets in CARLA's
+order, the always-written ones even when empty, the others only when they hold records. Each
+FrameStart is written with duration -1; when the next frame starts, the previous frame's
+duration is patched in place, so the last frame keeps -1 and a crash leaves a readable log up to
+the last complete frame. Lower-level `begin_frame`, `write_packet`, `write_raw_packet` and
+`end_frame` write any packet sequence (JSON build uses them to reproduce any log exactly).
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from recorder.errors import RecorderError
+from recorder.packet_ids import PacketId
+from recorder.packets import CODECS
+from recorder.packets.base import pack_string
+from recorder.reader import MAGIC
+
+_PACKET_HEAD = struct.Struct("<BI")
+_FRAME_START = struct.Struct("<Qdd")
+_F64 = struct.Struct("<d")
+_U64 = struct.Struct("<Q")
+
+# ACarlaRecorder::Write's order: main packets, then those written only with additional data.
+MAIN_ORDER = (
+    PacketId.EventAdd,
+    PacketId.EventDel,
+    PacketId.EventParent,
+    PacketId.Collision,
+    PacketId.VehicleDoor,
+    PacketId.Position,
+    PacketId.State,
+    PacketId.AnimVehicle,
+    PacketId.AnimWalker,
+    PacketId.VehicleLight,
+    PacketId.SceneLight,
+    PacketId.AnimVehicleWheels,
+    PacketId.AnimBiker,
+    PacketId.Weather,
+)
+ADDITIONAL_ORDER = (
+    PacketId.Kinematics,
+    PacketId.BoundingBox,
+    PacketId.TriggerVolume,
+    PacketId.PlatformTime,
+    PacketId.PhysicsControl,
+    PacketId.TrafficLightTime,
+    PacketId.WalkerBones,
+)
+# Packets CARLA leaves out of a frame when they hold no record.
+OMITTED_WHEN_EMPTY = frozenset(
+    {
+        PacketId.SceneLight,
+        PacketId.Weather,
+        PacketId.Kinematics,
+        PacketId.TriggerVolume,
+        PacketId.PhysicsControl,
+        PacketId.TrafficLightTime,
+    }
+)
+
+Records = Sequence[Any] | np.ndarray
+
+
+def frame_layout(
+    packets: Mapping[PacketId, Records], additional_data: bool, frame_counter: bool = False
+) -> list[PacketId]:
+    """The packet ids CARLA writes between FrameStart and FrameEnd for these records."""
+    order = [PacketId.VisualTime]
+    if frame_counter:
+        order.append(PacketId.FrameCounter)
+    chosen = list(MAIN_ORDER) + (list(ADDITIONAL_ORDER) if additional_data else [])
+    for pid in chosen:
+        if pid not in OMITTED_WHEN_EMPTY or len(packets.get(pid, ())) > 0:
+            order.append(pid)
+    return order
+
+
+class LogWriter:
+    """A log written frame by frame to a path, an open binary file, or memory (`target=None`).
+
+    Physics-control records carry their wheel layout (`wheel_size`: 48 by default, 36 or 208 on
+    request). Use as a context manager or call `close()`; `getvalue()` gives the bytes of an
+    in-memory log.
+    """
+
+    def __init__(
+        self,
+        target: str | Path | BinaryIO | None = None,
+        *,
+        map_name: str,
+        date: int,
+        version: int = 1,
+        magic: str = MAGIC,
+        additional_data: bool = False,
+    ):
+        if target is None:
+            self._file: BinaryIO = io.BytesIO()
+            self._owned = False
+        elif isinstance(target, str | Path):
+            self._file = open(target, "wb")  # noqa: SIM115 - closed by close()
+            self._owned = True
+        else:
+            self._file = target
+            self._owned = False
+        self.additional_data = additional_data
+        self.frame_id = 0
+        self.frames_written = 0
+        self.elapsed = 0.0
+        self.visual_time = 0.0
+        self.platform_time = 0.0
+        self._previous_duration_at = 0
+        self._in_frame = False
+        self._file.write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
+        self._file.write(pack_string(map_name))
+
+    # -- whole frames -------------------------------------------------------------------------
+
+    def write_frame(
+        self,
+        delta: float,
+        packets: Mapping[PacketId | int, Records] | None = None,
+        *,
+        visual_time: float | None = None,
+        platform_time: float | None = None,
+        frame_counter: int | None = None,
+        bare: bool = False,
+        frame_id: int | None = None,
+        elapsed: float | None = None,
+    ) -> int:
+        """One frame as CARLA lays it out; returns its frame id.
+
+        `packets` maps packet ids to records (or, for fixed-size records, numpy arrays of the
+        packet's dtype). `visual_time` / `platform_time` keep their last value when None.
+        `bare` writes only FrameStart and FrameEnd. `frame_id` and `elapsed` are as in
+        `begin_frame`.
+        """
+        given = {PacketId(k): v for k, v in (packets or {}).items()}
+        if visual_time is not None:
+            self.visual_time = visual_time
+        if platform_time is not None:
+            self.platform_time = platform_time
+        layout = frame_layout(given, self.additional_data, frame_counter is not None)
+        unused = set(given) - set(layout)
+        if unused and not bare:
+            names = ", ".join(sorted(p.name for p in unused))
+            raise RecorderError(f"{names}: not part of a CARLA frame in this mode")
+        frame = self.begin_frame(delta, frame_id=frame_id, elapsed=elapsed)
+        if not bare:
+            for pid in layout:
+                self.write_frame_packet(pid, given.get(pid, ()), frame_counter)
+        self.end_frame()
+        return frame
+
+    # -- packet by packet ---------------------------------------------------------------------
+
+    def begin_frame(
+        self, delta: float, *, frame_id: int | None = None, elapsed: float | None = None
+    ) -> int:
+        """FrameStart (CarlaRecorderFrames::SetFrame + WriteStart); patches the last duration.
+
+        The first frame has elapsed 0; each later one adds `delta` to the elapsed time and
+        writes `delta` as the previous frame's duration. `frame_id` and `elapsed` override
+        the computed values (to reproduce logs that do not follow CARLA's arithmetic).
+        """
+        if self._in_frame:
+            raise RecorderError(f"frame {self.frame_id} is not ended")
+        if self.frames_written == 0:
+            self.elapsed = 0.0
+        else:
+            self.elapsed += delta
+        self.frame_id = self.frame_id + 1 if frame_id is None else frame_id
+        if elapsed is not None:
+            self.elapsed = elapsed
+        start = self._file.tell()
+        self._file.write(_PACKET_HEAD.pack(PacketId.FrameStart, _FRAME_START.size))
+        self._file.write(_FRAME_START.pack(self.frame_id, -1.0, self.elapsed))
+        if self._previous_duration_at > 0:
+            self._patch(self._previous_duration_at, _F64.pack(delta))
+        self._previous_duration_at = start + _PACKET_HEAD.size + 8
+        self._in_frame = True
+        self.frames_written += 1
+        return self.frame_id
+
+    def write_frame_packet(
+        self, packet_id: PacketId, records: Records, frame_counter: int | None = None
+    ) -> None:
+        """One packet of a frame: the times and counter from the writer's state, others from
+        their records."""
+        if packet_id == PacketId.VisualTime:
+            self.write_raw_packet(packet_id, _F64.pack(self.visual_time))
+        elif packet_id == PacketId.PlatformTime:
+            self.write_raw_packet(packet_id, _F64.pack(self.platform_time))
+        elif packet_id == PacketId.FrameCounter:
+            if frame_counter is None:
+                raise RecorderError(f"frame {self.frame_id}: FrameCounter packet without a value")
+            self.write_raw_packet(packet_id, _U64.pack(frame_counter))
+        else:
+            self.write_packet(packet_id, records)
+
+    def write_packet(self, packet_id: PacketId | int, records: Records) -> None:
+        """One packet of records (an empty sequence writes a count of 0)."""
+        codec = CODECS[PacketId(packet_id)]
+        self.write_raw_packet(packet_id, codec.pack_body(records))
+
+    def write_raw_packet(self, packet_id: int, body: bytes) -> None:
+        """A packet from its id byte and body, as given (any id, even one CARLA lacks)."""
+        if not 0 <= packet_id <= 0xFF:
+            raise RecorderError(f"packet id {packet_id} does not fit a byte")
+        self._file.write(_PACKET_HEAD.pack(packet_id, len(body)))
+        self._file.write(body)
+
+    def end_frame(self) -> None:
+        """FrameEnd."""
+        self._file.write(_PACKET_HEAD.pack(PacketId.FrameEnd, 0))
+        self._in_frame = False
+
+    def abandon_frame(self) -> None:
+        """Leaves the current frame without a FrameEnd (as a crash would)."""
+        self._in_frame = False
+
+    def patch_last_duration(self, duration: float) -> None:
+        """Overwrites the last frame's -1 (CARLA never does; for logs that hold another value)."""
+        if self._previous_duration_at > 0:
+            self._patch(self._previous_duration_at, _F64.pack(duration))
+
+    def _patch(self, offset: int, raw: bytes) -> None:
+        here = self._file.tell()
+        self._file.seek(offset)
+        self._file.write(raw)
+        self._file.seek(here)
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def getvalue(self) -> bytes:
+        """The bytes written so far (in-memory logs only)."""
+        if not isinstance(self._file, io.BytesIO):
+            raise RecorderError("getvalue() needs an in-memory log (target=None)")
+        return self._file.getvalue()
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._owned:
+            self._file.close()
+        else:
+            self._file.flush()
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,137 @@
+"""LogWriter: CARLA's frame layout, the duration patch, numpy hand-over, wheel layouts."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+from recorder.errors import RecorderError
+from recorder.packet_ids import PacketId
+from recorder.packets import CODECS, PhysicsControlRecord, PositionRecord, Wheel36, Wheel48
+from recorder.packets.physics_control import Wheel208
+from recorder.reader import LogReader
+from recorder.writer import LogWriter
+
+P = PacketId
+
+
+def _ids(data: bytes) -> list[int]:
+    return [p.id for p in LogReader(data).packets()]
+
+
+def test_header_bytes():
+    w = LogWriter(map_name="Town01", date=1, version=1)
+    # u16 1, "CARLA_RECORDER" (14 bytes), i64 1, "Town01"
+    assert w.getvalue() == (
+        b"\x01\x00\x0e\x00CARLA_RECORDER" + struct.pack("<q", 1) + b"\x06\x00Town01"
+    )
+
+
+def test_empty_frame_layout_without_and_with_additional_data():
+    # The always-written packets of the golden README, in ACarlaRecorder::Write's order.
+    main = [0, 20, 2, 3, 4, 5, 23, 6, 7, 8, 9, 10, 21, 22, 1]
+    w = LogWriter(map_name="m", date=0)
+    w.write_frame(0.05)
+    assert _ids(w.getvalue()) == main
+    w = LogWriter(map_name="m", date=0, additional_data=True)
+    w.write_frame(0.05)
+    assert _ids(w.getvalue()) == [*main[:-1], 13, 14, 19, 1]
+
+
+def test_optional_packets_only_when_they_hold_records():
+    w = LogWriter(map_name="m", date=0, additional_data=True)
+    kin = CODECS[P.Kinematics].record(7, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0))
+    w.write_frame(0.05, {P.Kinematics: [kin]}, frame_counter=5)
+    ids = _ids(w.getvalue())
+    assert ids[:3] == [0, 20, 18] and ids.index(12) < ids.index(13) and 17 not in ids
+
+
+def test_durations_patched_when_the_next_frame_starts(tmp_path):
+    path = tmp_path / "run.log"
+    with LogWriter(path, map_name="m", date=0) as w:
+        w.write_frame(0.5)  # the first frame's delta is ignored: elapsed 0
+        w.write_frame(0.25)
+        w.write_frame(0.125)
+    index = LogReader(path).frame_index
+    assert index.frame_id.tolist() == [1, 2, 3]
+    assert index.duration.tolist() == [0.25, 0.125, -1.0]
+    assert index.elapsed.tolist() == [0.0, 0.25, 0.375]
+
+
+def test_a_crash_leaves_the_complete_frames_readable(tmp_path):
+    path = tmp_path / "crash.log"
+    w = LogWriter(path, map_name="m", date=0)
+    w.write_frame(0.05)
+    w.write_frame(0.05)
+    w.begin_frame(0.05)
+    w.write_packet(P.Position, [])
+    w.flush()  # the process dies here: no FrameEnd for frame 3
+    reader = LogReader(path, lenient=True)
+    assert reader.frame_index.frame_id.tolist() == [1, 2]
+    assert reader.frame_index.duration.tolist() == [0.05, 0.05]
+    w.close()
+
+
+def test_numpy_arrays_and_records_give_the_same_bytes():
+    records = [PositionRecord(i, (i * 1.5, -2.0, 0.25), (0.0, 1.0, 90.0 * i)) for i in range(5)]
+    dtype = CODECS[P.Position].dtype
+    arr = np.zeros(5, dtype)
+    arr["id"] = np.arange(5)
+    arr["location"] = [(i * 1.5, -2.0, 0.25) for i in range(5)]
+    arr["rotation"] = [(0.0, 1.0, 90.0 * i) for i in range(5)]
+    a = LogWriter(map_name="m", date=0)
+    a.write_frame(0.05, {P.Position: records})
+    b = LogWriter(map_name="m", date=0)
+    b.write_frame(0.05, {P.Position: arr})
+    assert a.getvalue() == b.getvalue()
+    reader = LogReader(a.getvalue())
+    packet = next(p for p in reader.packets() if p.id == P.Position)
+    assert reader.array(packet).tobytes() == arr.tobytes()
+
+
+def _physics(wheels: list, size: int) -> PhysicsControlRecord:
+    return PhysicsControlRecord(
+        9, 5000.0, 1.0, 0.125, 2.0, 0.375, True, 10.0, 4.0, 1500.0, 0.25, (0.5, 0.0, -0.25),
+        [(0.0, 400.0), (5000.0, 500.0)], [], [(0.0, 1.0)], wheels, size,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "size, wheel",
+    [
+        (36, Wheel36(3.5, 0.25, 70.0, 30.0, 1500.0, 3000.0, (1.0, 2.0, 3.0))),
+        (48, Wheel48(3.5, 0.25, 70.0, 30.0, 1500.0, 3000.0, 2.0, 17.0, 1000.0, (1.0, 2.0, 3.0))),
+        (208, Wheel208(wheel_index=2, offset=(140.0, -80.0, 0.0), abs_enabled=True)),
+    ],
+)
+def test_wheel_sizes_round_trip(size, wheel):
+    record = _physics([wheel, wheel], size)
+    w = LogWriter(map_name="m", date=0, additional_data=True)
+    w.write_frame(0.05, {P.PhysicsControl: [record, record]})
+    reader = LogReader(w.getvalue())
+    packet = next(p for p in reader.packets() if p.id == P.PhysicsControl)
+    # count 2; per record: head 53, torque 4 + 16, gears 4, steering 4 + 8, wheels 4 + 2 * size
+    assert packet.size == 2 + 2 * (53 + 20 + 4 + 12 + 4 + 2 * size)
+    assert reader.records(packet) == [record, record]
+
+
+def test_208_byte_wheel_writes_zero_pointers_and_padding():
+    raw = CODECS[P.PhysicsControl].pack_body([_physics([Wheel208()], 208)])
+    wheel = raw[-208:]
+    assert wheel[72:96] == b"\0" * 24  # the lateral slip graph's begin/end/capacity pointers
+    assert wheel[1:4] == b"\0\0\0" and wheel[204:] == b"\0" * 4
+    assert struct.unpack_from("<i", wheel, 164) == (-1,)  # wheel_index, LibCarla's default
+
+
+def test_packets_outside_the_frame_mode_are_refused():
+    w = LogWriter(map_name="m", date=0)  # no additional data: no Kinematics packet
+    kin = CODECS[P.Kinematics].record(7, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0))
+    with pytest.raises(RecorderError, match="Kinematics"):
+        w.write_frame(0.05, {P.Kinematics: [kin]})
+
+
+def test_count_overflow_is_refused():
+    with pytest.raises(RecorderError, match="uint16"):
+        CODECS[P.EventDel].pack_body(np.zeros(70000, CODECS[P.EventDel].dtype))

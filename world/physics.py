@@ -90,7 +90,9 @@ class _Contacts:
 
     def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
         n = a.n
-        colliders = np.flatnonzero(alive & (a.body[:n] | a.static_collider[:n]))
+        # props attached to an actor move with it and do not collide (not even with it)
+        props = a.static_collider[:n] & (a.depth[:n] == 0)
+        colliders = np.flatnonzero(alive & (a.body[:n] | props))
         self.rows = np.zeros(0, dtype=np.int64)
         if len(colliders) < 2:
             return

@@ -111,6 +111,7 @@ class World:
         self._library: BlueprintLibrary | None = None
         self._weather = WeatherParameters()
         self._collisions: list[CollisionEvent] = []
+        self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [("physics", World._physics_system)]
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
@@ -187,6 +188,7 @@ class World:
             self._map,
             dt,
             substep_count(self._settings),
+            self._fleet_cache,
         )
         self._collisions = [
             CollisionEvent(
@@ -399,6 +401,7 @@ class World:
         """Loads a physics control whose wheel positions are in the vehicle's frame (cm)."""
         a = self._actors
         load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
+        self._fleet_cache.stale()
         a.mass[row] = physics_control.mass
         self._info[row].physics_control = physics_control.copy()
 

@@ -12,6 +12,7 @@ from world.errors import WorldError
 from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
 from world.vehicle_state import ActorType, VehicleDoor, VehicleLightState
+from world.weather import WeatherParameters
 from world.world import World
 
 CAR = blueprint("vehicle.lincoln.mkz_2017", "hero")
@@ -168,3 +169,42 @@ def test_snapshot_is_frozen_at_its_tick():
     assert world.get_snapshot().find(car.id).get_transform().location.z < z
     assert snap.frame == 1 and world.get_snapshot().frame == 2
     assert math.isclose(snap.find(car.id).get_velocity().z, -9.81 * 0.05)
+
+
+def test_tick_systems_run_in_the_seeds_phase_order():
+    world = flat_world()
+    car = world.spawn_actor(CAR, at(0, 0, 10.0))
+    calls = []
+
+    def recorder(name):
+        def system(w, dt):
+            calls.append((name, w.get_snapshot().frame, round(car.get_location().z, 6), dt))
+
+        return system
+
+    world.add_tick_system("sensors", recorder("sensors"))
+    world.add_tick_system("trigger_boxes", recorder("triggers"))
+    world.add_tick_system("sign_timers", recorder("signs"))
+    world.add_tick_system("light_groups", recorder("lights"))
+    world.add_tick_system("sign_timers", recorder("signs 2"))
+    with pytest.raises(WorldError, match="unknown phase"):
+        world.add_tick_system("render", recorder("x"))
+    world.tick()
+    names = [c[0] for c in calls]
+    assert names == ["signs", "signs 2", "lights", "triggers", "sensors"]
+    # signs and lights run before the physics moves the car, triggers and sensors after;
+    # all run before the new snapshot (still frame 0), with the tick's step
+    assert calls[0][2] == calls[2][2] == 10.0
+    assert calls[3][2] < 10.0 and calls[4][2] < 10.0
+    assert {c[1] for c in calls} == {0} and {c[3] for c in calls} == {0.05}
+    assert world.get_snapshot().frame == 1
+
+
+def test_weather_is_kept_as_a_copy():
+    world = flat_world()
+    assert world.get_weather() == WeatherParameters()
+    world.set_weather(WeatherParameters.HardRainNight)
+    got = world.get_weather()
+    assert got == WeatherParameters.HardRainNight
+    got.precipitation = 0.0
+    assert world.get_weather() == WeatherParameters.HardRainNight

@@ -14,9 +14,12 @@ from world_helpers import at, blueprint, flat_world
 
 from world import vehicle_dynamics as vd
 from world.controls import VehicleControl
+from world.flat_map import GroundSample
 from world.geometry import Vector2D, Vector3D
 from world.physics_control import GearPhysicsControl
+from world.settings import WorldSettings
 from world.vehicle_state import VehicleWheelLocation
+from world.world import World
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 # the mkz_2017's box (world.vehicle_models): half extents (2.45085, 1.06415, 0.75535) m
@@ -196,3 +199,57 @@ def test_constant_velocity_moves_in_the_vehicle_frame():
     for _ in range(40):
         world.tick()
     assert speed(car) == 0.0
+
+
+class _Slope:
+    """Ground z = gx * x + gy * y everywhere (normal (-gx, -gy, 1) normalised)."""
+
+    def __init__(self, gx: float, gy: float) -> None:
+        self.g = (gx, gy)
+
+    def ground(self, points):
+        n = len(points)
+        normal = np.tile(np.array([-self.g[0], -self.g[1], 1.0]), (n, 1))
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        z = self.g[0] * points[:, 0] + self.g[1] * points[:, 1]
+        return GroundSample(z, normal, np.ones(n, dtype=bool))
+
+
+def test_on_a_slope_the_car_pitches_rolls_and_rolls_downhill():
+    # z = 0.1 x: pitch atan(0.1) = 5.711 degrees nose up for a car facing +x. In neutral,
+    # released, it rolls back at a = g sin(pitch) - c_rr g = 0.829 m/s^2 (rolling resistance
+    # as the model applies it, c_rr m g); after t s it goes a t (semi-implicit Euler is exact
+    # for a constant acceleration's velocity).
+    world = World(_Slope(0.1, 0.0))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    car = world.spawn_actor(CAR, at(0, 0, 0.5))
+    car.apply_control(VehicleControl(brake=1.0))
+    for _ in range(40):  # land and stand on the brakes
+        world.tick()
+    rot = car.get_transform().rotation
+    assert rot.pitch == pytest.approx(math.degrees(math.atan(0.1)), abs=1e-9)
+    assert rot.roll == pytest.approx(0.0, abs=1e-9)
+    # the box's bottom (0.75535 - 0.7189 = 0.03645 m below the origin) is on the ground
+    loc = car.get_location()
+    assert loc.z == pytest.approx(0.1 * loc.x + 0.03645, abs=1e-9)
+    assert speed(car) == 0.0
+    car.apply_control(VehicleControl(manual_gear_shift=True, gear=0))
+    for _ in range(40):  # 2 s, once the brake input has fallen (10/s: 0.1 s)
+        world.tick()
+    sin_pitch = 0.1 / math.sqrt(1.01)
+    a = vd.GRAVITY * (sin_pitch - vd.ROLLING_RESISTANCE)
+    assert a == pytest.approx(0.829, abs=1e-3)
+    assert car.get_velocity().x < 0.0
+    assert speed(car) == pytest.approx(a * 1.9, rel=0.06)
+
+
+def test_a_banked_road_rolls_the_car():
+    # z = 0.05 y: the right side (+y) is higher, so the car rolls left: roll = -atan(0.05)
+    world = World(_Slope(0.0, 0.05))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    car = world.spawn_actor(CAR, at(0, 0, 0.3))
+    for _ in range(20):
+        world.tick()
+    assert car.get_transform().rotation.roll == pytest.approx(
+        -math.degrees(math.atan(0.05)), abs=1e-9
+    )

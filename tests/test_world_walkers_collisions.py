@@ -111,3 +111,15 @@ def test_a_car_stops_at_a_static_prop():
     assert prop.get_location().x == 6.0  # props do not move
     # the car's box reaches 2.45085 + 0.004 ahead of its origin, the barrier's 0.60745 back
     assert car.get_location().x + 2.45485 <= 6.0 - 0.60745 + 1e-9
+
+
+def test_a_prop_attached_to_a_car_rides_along_without_colliding():
+    world = flat_world(dt=0.05)
+    car = world.spawn_actor(CAR, at(0, 0, 0.04))
+    world.spawn_actor(PROP, at(0.0, 0.0, 1.0), attach_to=car)
+    car.set_target_velocity(Vector3D(3.0, 0.0, 0.0))
+    car.apply_control(VehicleControl(manual_gear_shift=True, gear=0))
+    for _ in range(10):
+        world.tick()
+        assert world.collision_events() == []
+    assert car.get_velocity().x > 2.5

@@ -17,7 +17,7 @@ from world.state import ActorTable, VehicleTable, WalkerTable
 from world.vehicle_dynamics import rest_height
 from world.vehicle_state import ActorType
 
-__all__ = ["step"]
+__all__ = ["FleetCache", "step"]
 
 
 def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
@@ -27,8 +27,35 @@ def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
     return points
 
 
+class FleetCache:
+    """Keeps the vehicles' gathered parameters between ticks while they stay valid.
+
+    `stale()` must be called whenever a vehicle's physics parameters change; a change in
+    which vehicles are stepped (spawn, destroy, physics off) is seen by the rows.
+    """
+
+    def __init__(self) -> None:
+        self._fleet: vehicle_dynamics.Fleet | None = None
+
+    def stale(self) -> None:
+        self._fleet = None
+
+    def fleet(self, a: ActorTable, v: VehicleTable, rows: np.ndarray) -> vehicle_dynamics.Fleet:
+        fleet = self._fleet
+        if fleet is None or not np.array_equal(fleet.rows, rows):
+            fleet = self._fleet = vehicle_dynamics.Fleet(a, v, rows)
+        fleet.refresh(a, v)
+        return fleet
+
+
 def step(
-    a: ActorTable, v: VehicleTable, w: WalkerTable, ground_map: object, dt: float, substeps: int
+    a: ActorTable,
+    v: VehicleTable,
+    w: WalkerTable,
+    ground_map: object,
+    dt: float,
+    substeps: int,
+    cache: FleetCache,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Advances the world by dt in `substeps` equal steps.
 
@@ -48,7 +75,7 @@ def step(
     car_ground = sample_ground(ground_map, _ground_points(a, cars))
     people_ground = sample_ground(ground_map, _ground_points(a, people))
     contacts = _Contacts(a, w, alive, dt)
-    fleet = vehicle_dynamics.Fleet(a, v, cars)
+    fleet = cache.fleet(a, v, cars)
     crowd = walker_motion.Crowd(a, w, people)
     h = dt / substeps
     pairs_i, pairs_j, impulses = [], [], []
@@ -90,7 +117,9 @@ class _Contacts:
 
     def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
         n = a.n
-        colliders = np.flatnonzero(alive & (a.body[:n] | a.static_collider[:n]))
+        # props attached to an actor move with it and do not collide (not even with it)
+        props = a.static_collider[:n] & (a.depth[:n] == 0)
+        colliders = np.flatnonzero(alive & (a.body[:n] | props))
         self.rows = np.zeros(0, dtype=np.int64)
         if len(colliders) < 2:
             return

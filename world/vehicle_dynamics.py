@@ -117,32 +117,21 @@ def load_physics_control(
 
 
 class Fleet:
-    """The stepped vehicles' parameters and drivetrain state, gathered once per tick.
+    """The stepped vehicles' parameters (gathered once) and, per tick, controls and state.
 
-    Parameters do not change within a tick, so they are read from the tables (and the
-    derived constants computed) once; `store` writes the drivetrain state back. Poses and
-    velocities stay in the actor table, where collisions change them between substeps.
+    Parameters change only with a physics control, so a fleet is kept across ticks while
+    its vehicles stay the same (`World` keeps it); `refresh` reads each tick's controls,
+    body flags and drivetrain state, and `store` writes the drivetrain state back. Poses
+    and velocities stay in the actor table, where collisions change them between substeps.
     """
 
     def __init__(self, a: ActorTable, v: VehicleTable, rows: np.ndarray) -> None:
         k = a.vrow[rows]
         self.rows, self.k = rows, k
-        self.n = len(rows)
         self.index = np.arange(len(rows))
         mass = a.mass[rows]
         self.mass = mass
         self.radius = v.wheel_radius[k]
-        # controls
-        self.throttle = v.throttle[k].astype(np.float64)
-        self.steer = v.steer[k].astype(np.float64)
-        self.brake = v.brake[k].astype(np.float64)
-        self.hand_brake = v.hand_brake[k]
-        self.reverse = v.reverse[k]
-        self.auto = v.autobox[k] & ~v.manual_gear_shift[k]
-        self.control_gear = v.control_gear[k]
-        self.ackermann = v.ackermann[k]
-        self.ack_speed = v.ack_speed[k].astype(np.float64)
-        self.ack_steer = v.ack_steer[k].astype(np.float64)
         # engine and gearbox
         self.max_rpm = v.max_rpm[k]
         self.inertia = np.maximum(v.moi[k], 1e-6)
@@ -150,9 +139,16 @@ class Fleet:
         self.damp_disengaged, self.clutch = v.damp_disengaged[k], v.clutch[k]
         self.switch_time, self.final_ratio = v.switch_time[k], v.final_ratio[k]
         self.torque_rpm, self.torque_nm = v.torque_rpm[k], v.torque_nm[k]
+        # one torque curve for every vehicle (one blueprint): a single np.interp
+        self.shared_curve = bool(
+            len(rows)
+            and np.all(self.torque_rpm == self.torque_rpm[0])
+            and np.all(self.torque_nm == self.torque_nm[0])
+        )
         self.gear_ratio, self.n_gears = v.gear_ratio[k], v.n_gears[k]
         self.up_rpm = v.gear_up[k] * (self.max_rpm * UPSHIFT_SHARE)[:, None]
         self.down_rpm = v.gear_down[k] * (self.max_rpm * DOWNSHIFT_SHARE)[:, None]
+        self.autobox = v.autobox[k]
         # longitudinal forces
         self.drag = 0.5 * AIR_DENSITY * v.drag[k] * v.area[k]
         self.friction_cap = v.friction[k] * mass * GRAVITY
@@ -161,10 +157,8 @@ class Fleet:
         self.hand_force = BRAKE_TORQUE_SCALE * v.handbrake_torque[k] / self.radius
         self.rolling = ROLLING_RESISTANCE * mass * GRAVITY
         # single track
+        self.steer_kmh, self.steer_factor = v.steer_kmh[k], v.steer_factor[k]
         self.max_steer = v.max_steer[k]
-        # the steering curve at the tick's starting speed (km/h)
-        speed = np.hypot(a.vel[rows, 0], a.vel[rows, 1]) * 3.6
-        self.max_steer_now = self.max_steer * piecewise(v.steer_kmh[k], v.steer_factor[k], speed)
         self.wheelbase, self.cg_a = v.wheelbase[k], v.cg_front[k]
         self.cg_b = self.wheelbase - self.cg_a
         self.yaw_inertia = mass * self.cg_a * self.cg_b
@@ -172,15 +166,31 @@ class Fleet:
         load_r = mass * GRAVITY * self.cg_a / self.wheelbase
         self.cf, self.cr = v.lat_stiff[k] * load_f, v.lat_stiff[k] * load_r
         self.cap_f = v.friction[k] * load_f
-        self.cap_r = np.where(self.hand_brake, 0.5, 1.0) * v.friction[k] * load_r
-        # body
+        self.grip_r = v.friction[k] * load_r
         self.rest = rest_height(a.extent[rows], a.box_loc[rows])
+
+    def refresh(self, a: ActorTable, v: VehicleTable) -> None:
+        """Reads this tick's controls, body flags, pushes and drivetrain state."""
+        rows, k = self.rows, self.k
+        self.throttle = v.throttle[k].astype(np.float64)
+        self.steer = v.steer[k].astype(np.float64)
+        self.brake = v.brake[k].astype(np.float64)
+        self.hand_brake = v.hand_brake[k]
+        self.reverse = v.reverse[k]
+        self.auto = self.autobox & ~v.manual_gear_shift[k]
+        self.control_gear = v.control_gear[k]
+        self.ackermann = v.ackermann[k]
+        self.ack_speed = v.ack_speed[k].astype(np.float64)
+        self.ack_steer = v.ack_steer[k].astype(np.float64)
+        self.cap_r = np.where(self.hand_brake, 0.5, 1.0) * self.grip_r
+        # the steering curve at the tick's starting speed (km/h)
+        speed = np.hypot(a.vel[rows, 0], a.vel[rows, 1]) * 3.6
+        self.max_steer_now = self.max_steer * piecewise(self.steer_kmh, self.steer_factor, speed)
         self.gravity = a.gravity[rows]
         self.const = a.const_vel[rows]
         self.const_local = a.const_vel_local[rows]
         self.force = a.force[rows]
         self.torque_z = a.torque[rows, 2]
-        # drivetrain state
         self.gear, self.target = v.gear[k], v.target_gear[k]
         self.timer, self.since = v.shift_timer[k], v.since_shift[k]
         self.rpm = v.rpm[k]
@@ -262,7 +272,10 @@ def _drivetrain(
     zero_throttle = np.where(engaged, f.damp_engaged, f.damp_disengaged)
     damping = zero_throttle + (f.damp_full - zero_throttle) * throttle
     rpm = f.rpm
-    torque = throttle * piecewise(f.torque_rpm, f.torque_nm, rpm)
+    if f.shared_curve:
+        torque = throttle * np.interp(rpm, f.torque_rpm[0], f.torque_nm[0])
+    else:
+        torque = throttle * piecewise(f.torque_rpm, f.torque_nm, rpm)
     torque = np.where(rpm > f.max_rpm, 0.0, torque)
     per_radius = total_ratio / f.radius
     geared = np.maximum(np.abs(u) + dt * ahead, 0.0) * per_radius

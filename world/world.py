@@ -19,7 +19,9 @@ import numpy as np
 from world import collisions, physics
 from world.actor_list import ActorList
 from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
-from world.attachments import relative_pose
+from world.attachments import compose, relative_pose, update_attached
+from world.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
+from world.body_models import body_of
 from world.collisions import CollisionEvent
 from world.errors import WorldError
 from world.geometry import Location, Transform, Vector3D
@@ -29,6 +31,7 @@ from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, VehicleTable, WalkerTable
 from world.vehicle_dynamics import load_physics_control
 from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.weather import WeatherParameters
 
 __all__ = ["TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
 
@@ -70,7 +73,7 @@ def _kind_of(type_id: str) -> ActorType:
     return ActorType.Other
 
 
-def _attributes(blueprint: Any) -> dict[str, str]:
+def _attributes(blueprint: ActorBlueprint) -> dict[str, str]:
     return {attribute.id: attribute.value for attribute in blueprint}
 
 
@@ -105,9 +108,10 @@ class World:
         self._frame = 0
         self._elapsed = 0.0
         self._delta = 0.0
-        self._library = None
-        self._weather = None
+        self._library: BlueprintLibrary | None = None
+        self._weather = WeatherParameters()
         self._collisions: list[CollisionEvent] = []
+        self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [("physics", World._physics_system)]
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
@@ -135,22 +139,17 @@ class World:
         self._settings = candidate
         return self._frame
 
-    def get_blueprint_library(self) -> Any:
+    def get_blueprint_library(self) -> BlueprintLibrary:
+        """CARLA's blueprint catalogue (one library per world, made when first asked)."""
         if self._library is None:
-            from world.blueprints import blueprint_library
-
             self._library = blueprint_library()
         return self._library
 
-    def get_weather(self) -> Any:
-        if self._weather is None:
-            from world.weather import WeatherParameters
+    def get_weather(self) -> WeatherParameters:
+        return self._weather.copy()
 
-            self._weather = WeatherParameters()
-        return self._weather.copy() if hasattr(self._weather, "copy") else self._weather
-
-    def set_weather(self, weather: Any) -> None:
-        self._weather = weather.copy() if hasattr(weather, "copy") else weather
+    def set_weather(self, weather: WeatherParameters) -> None:
+        self._weather = weather.copy()
 
     # tick ---------------------------------------------------------------------------------
     def add_tick_system(self, phase: str, system: TickSystem) -> None:
@@ -189,6 +188,7 @@ class World:
             self._map,
             dt,
             substep_count(self._settings),
+            self._fleet_cache,
         )
         self._collisions = [
             CollisionEvent(
@@ -284,7 +284,7 @@ class World:
 
     def spawn_actor(
         self,
-        blueprint: Any,
+        blueprint: ActorBlueprint,
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
@@ -300,14 +300,12 @@ class World:
 
     def try_spawn_actor(
         self,
-        blueprint: Any,
+        blueprint: ActorBlueprint,
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
     ) -> Actor | None:
         """Like spawn_actor, but None when the new body's box overlaps a vehicle or walker."""
-        from world.body_models import body_of
-
         type_id = blueprint.id
         kind = _kind_of(type_id)
         body = body_of(type_id)
@@ -368,8 +366,6 @@ class World:
         a.depth[row] = a.depth[parent] + 1
         a.rel_pos[row] = (loc.x, loc.y, loc.z)
         a.rel_rot[row] = (rot.pitch, rot.yaw, rot.roll)
-        from world.attachments import compose
-
         pos, rot_w = compose(a.pos[[parent]], a.rot[[parent]], a.rel_pos[[row]], a.rel_rot[[row]])
         a.pos[row], a.rot[row] = pos[0], rot_w[0]
 
@@ -384,8 +380,6 @@ class World:
         self._move_children(row)
 
     def _move_children(self, row: int) -> None:
-        from world.attachments import update_attached
-
         if np.any(self._actors.parent[: self._actors.n] == row):
             update_attached(self._actors)
 
@@ -407,6 +401,7 @@ class World:
         """Loads a physics control whose wheel positions are in the vehicle's frame (cm)."""
         a = self._actors
         load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
+        self._fleet_cache.stale()
         a.mass[row] = physics_control.mass
         self._info[row].physics_control = physics_control.copy()
 

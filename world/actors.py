@@ -307,7 +307,13 @@ class Vehicle(Actor):
         return (int(self._world._vehicles.doors[self._vrow]) & bits) == bits
 
     def set_autopilot(self, enabled: bool = True, tm_port: int = 8000) -> None:
-        raise WorldError("set_autopilot: autopilot needs the traffic manager, not available")
+        """Hands the vehicle to (or takes it from) the world's traffic manager on `tm_port`."""
+        self._live_row()
+        tm = self._world.get_trafficmanager(tm_port)
+        if enabled:
+            tm.register_vehicles([self])
+        else:
+            tm.unregister_vehicles([self])
 
     def get_telemetry_data(self) -> dict[str, float]:
         """Speed (m/s), steer, throttle, brake, engine rpm and gear."""

@@ -35,7 +35,14 @@ from world.weather import WeatherParameters
 
 __all__ = ["TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
 
-TICK_PHASES = ("sign_timers", "light_groups", "physics", "trigger_boxes", "sensors")
+TICK_PHASES = (
+    "sign_timers",
+    "light_groups",
+    "traffic_manager",
+    "physics",
+    "trigger_boxes",
+    "sensors",
+)
 
 TickSystem = Callable[["World", float], None]
 StaticActorProvider = Callable[["World"], None]
@@ -47,6 +54,8 @@ _HANDLES: dict[int, type[Actor]] = {
     ActorType.TrafficSign: TrafficSign,
     ActorType.Sensor: Sensor,
 }
+# Handles for blueprint ids whose kind alone does not tell (e.g. "controller.ai.walker").
+_TYPE_HANDLES: dict[str, type[Actor]] = {}
 
 
 @dataclass(slots=True)
@@ -215,6 +224,30 @@ class World:
         """The last tick's snapshot (synchronous mode: the client ticks)."""
         return self._snapshot
 
+    # traffic manager and pedestrians ------------------------------------------------------
+    def get_trafficmanager(self, port: int = 8000) -> Any:
+        """The traffic manager named by `port` (world.traffic_manager), made on first use."""
+        from world.traffic_manager import traffic_manager_of
+
+        return traffic_manager_of(self, port)
+
+    def get_random_location_from_navigation(self) -> Any:
+        """A random point on a sidewalk (world.walker_ai), from the pedestrians' generator."""
+        from world.walker_ai import walker_ai_of
+
+        return walker_ai_of(self).random_location()
+
+    def set_pedestrians_seed(self, seed: int) -> None:
+        from world.walker_ai import walker_ai_of
+
+        walker_ai_of(self).set_seed(seed)
+
+    def set_pedestrians_cross_factor(self, percentage: float) -> None:
+        """Share (0..1) of AI walkers that cross roads on their way."""
+        from world.walker_ai import walker_ai_of
+
+        walker_ai_of(self).set_cross_factor(percentage)
+
     # actors -------------------------------------------------------------------------------
     def _handle(self, actor_id: int) -> Actor:
         return self._info[actor_id - 1].handle(self, actor_id)
@@ -321,9 +354,8 @@ class World:
         ):
             return None
         tags = [int(body.semantic_tag)] if body.semantic_tag else []
-        actor = self._add_actor(
-            type_id, _attributes(blueprint), kind, tags, _HANDLES.get(kind, Actor)
-        )
+        handle = _TYPE_HANDLES.get(type_id) or _HANDLES.get(kind, Actor)
+        actor = self._add_actor(type_id, _attributes(blueprint), kind, tags, handle)
         a, row = self._actors, actor.id - 1
         a.extent[row], a.box_loc[row] = body.extent, body.box_loc
         a.mass[row] = body.mass

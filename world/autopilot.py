@@ -1,0 +1,469 @@
+"""The autopilot's per-tick work for every vehicle of one traffic manager, as numpy arrays.
+
+Each autopilot vehicle keeps a short route: ROUTE_SLOTS lane paths (world.lane_paths)
+starting with the one it is on, and its arc position on that path. Per tick,
+vectorised over vehicles:
+
+1. localise: project the vehicle onto its current path near its last arc;
+   vehicles past a path's end move on to the next path (the route is extended
+   then, choosing among successors with the vehicle's own generator: a Python
+   step per vehicle, only when it changes lanes, a few times a minute);
+2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the front
+   bumper) and the pure-pursuit look-ahead point;
+3. find the distance the vehicle may still travel: the nearest vehicle or
+   walker whose footprint comes within the vehicle's half width of the path
+   (less the leading distance), a red (or stoppable yellow) light at the next
+   junction entry, a stop or yield sign's red, a junction where another
+   vehicle already drives on a conflicting path (or arrives first), or the end
+   of a dead-end lane;
+4. target speed: the limit less the speed difference, capped by curvature
+   and by braking comfortably to the stop distance; PI control of speed and
+   pure pursuit steering make the VehicleControl, written to the vehicle table.
+
+Ignore percentages are drawn once per lane path entered, from the vehicle's
+generator, so a run draws the same numbers whatever else consumes randomness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
+from world.lane_paths import LanePaths
+from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
+
+__all__ = ["AutopilotFleet"]
+
+ROUTE_SLOTS = 5
+PATH_SAMPLES = 24
+PATH_STEP = 2.0  # m
+COMFORT_DECEL = 3.5  # m/s², braking toward a stop point
+MAX_DECEL = 6.0  # m/s², the most the vehicle is assumed to brake for a yellow light
+LATERAL_ACCEL = 2.0  # m/s², the most the vehicle takes in a curve
+STOP_LINE_GAP = 1.0  # m between the front bumper and the junction entry when stopped
+APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
+SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
+SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
+LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
+LOCALISE_HEADING_PENALTY = 20.0  # m
+LOCALISE_JUNCTION_PENALTY = 0.5  # m
+HOLD_LIMIT = 30.0  # s stopped for an obstacle or a yield before it pushes on
+OVERRIDE_TIME = 4.0  # s of pushing on
+
+
+# What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
+STOP_NONE, STOP_ROUTE_END, STOP_LIGHT, STOP_SIGN, STOP_YIELD, STOP_OBSTACLE = range(6)
+
+
+class AutopilotFleet:
+    """Autopilot state of registered vehicles, one row each, in registration order."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        traffic = getattr(world, "_traffic", None)
+        light_boxes, sign_boxes = [], []
+        if traffic is not None:
+            from world.traffic import BOX_EFFECT, BOX_LIGHT
+
+            for box in traffic.boxes:
+                loc = box.transform.location
+                centre = np.array([loc.x, loc.y, loc.z])
+                if box.kind == BOX_LIGHT:
+                    light_boxes.append((centre, box.owner))
+                elif box.kind == BOX_EFFECT:
+                    sign_boxes.append((centre, box.owner))
+        self.paths = LanePaths(world.get_map(), light_boxes, sign_boxes)
+        self.actor = np.zeros(0, dtype=np.int64)  # actor rows
+        self.route = np.zeros((0, ROUTE_SLOTS), dtype=np.int64)
+        self.arc = np.zeros(0)
+        self.integral = np.zeros(0)
+        self.hold_time = np.zeros(0)
+        self.override = np.zeros(0)
+        self.ignore = np.zeros((0, 4), dtype=bool)  # lights, signs, vehicles, walkers
+        self.rngs: list[np.random.Generator] = []
+        self.commands: list[list[str]] = []
+        self.targets: list[list[np.ndarray]] = []
+        self.reason = np.zeros(0, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.actor)
+
+    # -- membership ------------------------------------------------------------------------
+
+    def slot(self, actor_row: int) -> int:
+        found = np.flatnonzero(self.actor == actor_row)
+        return int(found[0]) if len(found) else -1
+
+    def add(self, actor_row: int, rng: np.random.Generator) -> None:
+        if self.slot(actor_row) >= 0:
+            return
+        a = self.world._actors
+        path, arc = self._localise(a.pos[actor_row], a.rot[actor_row, 1])
+        self.actor = np.append(self.actor, actor_row)
+        route = np.full((1, ROUTE_SLOTS), -1, dtype=np.int64)
+        route[0, 0] = path
+        self.route = np.vstack([self.route, route])
+        self.arc = np.append(self.arc, arc)
+        self.integral = np.append(self.integral, 0.0)
+        self.hold_time = np.append(self.hold_time, 0.0)
+        self.override = np.append(self.override, 0.0)
+        self.ignore = np.vstack([self.ignore, np.zeros((1, 4), dtype=bool)])
+        self.reason = np.append(self.reason, STOP_NONE)
+        self.rngs.append(rng)
+        self.commands.append([])
+        self.targets.append([])
+        self._extend(len(self.actor) - 1)
+
+    def remove(self, actor_row: int) -> None:
+        i = self.slot(actor_row)
+        if i < 0:
+            return
+        keep = np.arange(len(self.actor)) != i
+        self._keep(keep)
+
+    def _keep(self, keep: np.ndarray) -> None:
+        names = ("actor", "route", "arc", "integral", "hold_time", "override", "ignore", "reason")
+        for name in names:
+            setattr(self, name, getattr(self, name)[keep])
+        idx = np.flatnonzero(keep).tolist()
+        self.rngs = [self.rngs[i] for i in idx]
+        self.commands = [self.commands[i] for i in idx]
+        self.targets = [self.targets[i] for i in idx]
+
+    def prune(self) -> None:
+        """Forgets vehicles that were destroyed."""
+        alive = self.world._actors.alive[self.actor]
+        if not alive.all():
+            self._keep(alive)
+
+    def replan(self, i: int) -> None:
+        """Chooses the route again after the current path (new commands or targets)."""
+        self.route[i, 1:] = -1
+        self._extend(i)
+
+    def change_lane(self, i: int, right: bool) -> bool:
+        """Moves vehicle i's route to the next lane right (or left) in its direction, if any."""
+        road, section, lane = self.paths.keys[int(self.route[i, 0])]
+        step = -1 if lane < 0 else 1
+        new_lane = lane + (step if right else -step)
+        if new_lane == 0 or (new_lane < 0) != (lane < 0):
+            return False
+        target = self.paths.index.get((road, section, new_lane), -1)
+        if target < 0:
+            return False
+        row = int(self.actor[i])
+        arc, _ = self.paths.locate(
+            np.array([target]), np.array([self.arc[i]]), self.world._actors.pos[row, None, :2]
+        )
+        self.route[i] = -1
+        self.route[i, 0] = target
+        self.arc[i] = float(arc[0])
+        self._extend(i)
+        return True
+
+    def _localise(self, pos: np.ndarray, yaw: float) -> tuple[int, float]:
+        """The driving lane path under a pose: the nearest centre point, counting a heading off
+        by more than 60 degrees as LOCALISE_HEADING_PENALTY metres further, and junction paths
+        (which overlap at their ends) as LOCALISE_JUNCTION_PENALTY further."""
+        lp = self.paths
+        gap = np.hypot(*(lp.points[:, :2] - pos[None, :2]).T)
+        gap += np.where(lp.point_junction, LOCALISE_JUNCTION_PENALTY, 0.0)
+        turn = np.abs((lp.point_heading - yaw + 180.0) % 360.0 - 180.0)
+        gap += np.where(turn > 60.0, LOCALISE_HEADING_PENALTY, 0.0)
+        best = int(np.argmin(gap))
+        p = int(np.searchsorted(lp.first, best, side="right") - 1)
+        estimate = float(lp.cum[best] - lp.base[p])
+        arc, _ = lp.locate(np.array([p]), np.array([estimate]), pos[None, :2])
+        return p, float(arc[0])
+
+    def relocate(self, i: int) -> None:
+        a = self.world._actors
+        row = int(self.actor[i])
+        path, arc = self._localise(a.pos[row], a.rot[row, 1])
+        self.route[i] = -1
+        self.route[i, 0] = path
+        self.arc[i] = arc
+        self._extend(i)
+
+    # -- route choices (rare, per vehicle) -------------------------------------------------
+
+    def _extend(self, i: int) -> None:
+        route = self.route[i]
+        for r in range(1, ROUTE_SLOTS):
+            if route[r] >= 0:
+                continue
+            last = int(route[r - 1])
+            if last < 0:
+                break
+            succ = self.paths.successors[last]
+            if not succ:
+                break
+            route[r] = succ[0] if len(succ) == 1 else self._choose(i, last, succ)
+
+    def _choose(self, i: int, last: int, succ: list[int]) -> int:
+        """A junction exit: by the next route command, toward the next path location, or drawn."""
+        if self.commands[i]:
+            return self._by_command(self.commands[i].pop(0), last, succ, i)
+        if self.targets[i]:
+            target = self.targets[i][0]
+            ends = np.array([self._end_point(s) for s in succ])
+            best = int(np.argmin(np.linalg.norm(ends[:, :2] - target[:2], axis=1)))
+            if np.linalg.norm(ends[best, :2] - target[:2]) < 5.0:
+                self.targets[i].pop(0)
+            return succ[best]
+        return succ[int(self.rngs[i].integers(len(succ)))]
+
+    def _end_point(self, path: int) -> np.ndarray:
+        p = self.paths
+        return p.points[p.first[path] + p.count[path] - 1]
+
+    def _by_command(self, command: str, last: int, succ: list[int], i: int) -> int:
+        turn = np.array([self.paths.turn_angle(s) for s in succ])
+        name = str(command).lower()
+        if name == "left":
+            return succ[int(np.argmin(turn))]
+        if name == "right":
+            return succ[int(np.argmax(turn))]
+        if name == "straight":
+            return succ[int(np.argmin(np.abs(turn)))]
+        return succ[int(self.rngs[i].integers(len(succ)))]
+
+    def _draw_ignores(self, i: int, percentages: np.ndarray) -> None:
+        if percentages.any():
+            self.ignore[i] = self.rngs[i].random(4) * 100.0 < percentages
+        else:
+            self.ignore[i] = False
+
+    # -- the tick --------------------------------------------------------------------------
+
+    def tick(self, tm, dt: float) -> None:
+        world = self.world
+        a, v = world._actors, world._vehicles
+        if not len(self.actor):
+            return
+        rows = self.actor
+        k = a.vrow[rows]
+        pos = a.pos[rows]
+        yaw = a.rot[rows, 1]
+        rad = np.radians(yaw)
+        speed = a.vel[rows, 0] * np.cos(rad) + a.vel[rows, 1] * np.sin(rad)
+        speed = np.maximum(speed, 0.0)
+        ext = a.extent[rows]
+        self._advance(pos, tm)
+        lp = self.paths
+        route = self.route
+        valid = route >= 0
+        lengths = np.where(valid, lp.length[np.maximum(route, 0)], 0.0)
+        start = np.concatenate(
+            [-self.arc[:, None], -self.arc[:, None] + np.cumsum(lengths, axis=1)[:, :-1]], axis=1
+        )
+        start = np.where(valid, start, np.inf)
+        route_end = -self.arc + lengths.sum(axis=1)
+        n = len(rows)
+
+        # samples ahead and the look-ahead point
+        d = ext[:, 0:1] + PATH_STEP * np.arange(PATH_SAMPLES)[None, :]
+        pts, tangents = self._sample(route, start, d)
+        rear = v.wheelbase[k] - v.cg_front[k]
+        axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
+        look_d = lookahead_distance(speed) - rear
+        look, _ = self._sample(route, start, look_d[:, None])
+        steer = pure_pursuit(
+            axle,
+            yaw,
+            look[:, 0, :2],
+            v.wheelbase[k],
+            v.max_steer[k],
+            v.steer_kmh[k],
+            v.steer_factor[k],
+            speed,
+        )
+
+        # speed target: limit less the difference, or the desired speed; curves
+        pct = np.where(np.isnan(tm._speed_pct), tm._global_speed_pct, tm._speed_pct)
+        target = v.speed_limit[k] / 3.6 * (1.0 - pct / 100.0)
+        target = np.where(np.isnan(tm._desired), target, tm._desired / 3.6)
+        target = np.maximum(target, 0.0)
+        heading = np.unwrap(np.arctan2(tangents[..., 1], tangents[..., 0]), axis=1)
+        curvature = np.abs(np.diff(heading, axis=1)) / PATH_STEP
+        v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
+        ahead = d[:, :-1] - d[:, :1]
+        target = np.minimum(
+            target, np.min(np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead), axis=1)
+        )
+
+        # junction entry ahead
+        in_j = valid & (lp.junction[np.maximum(route, 0)] >= 0)
+        entering = in_j[:, 1:] & ~in_j[:, :-1]
+        has_entry = entering.any(axis=1)
+        r_entry = np.argmax(entering, axis=1) + 1
+        ix = np.arange(n)
+        d_entry = np.where(has_entry, start[ix, r_entry], np.inf)
+        entry_path = np.where(has_entry, route[ix, r_entry], -1)
+        approach_path = np.where(has_entry, route[ix, r_entry - 1], -1)
+        inside = in_j[:, 0]
+        front_to_entry = d_entry - ext[:, 0]
+        stop = np.where(valid[:, -1], np.inf, route_end - ext[:, 0] - 0.5)
+        reason = np.where(valid[:, -1], STOP_NONE, STOP_ROUTE_END)
+
+        # lights
+        light = np.where(approach_path >= 0, lp.light[np.maximum(approach_path, 0)], -1)
+        traffic = getattr(world, "_traffic", None)
+        held = np.zeros(n, dtype=bool)
+        if traffic is not None and (light >= 0).any():
+            state = np.where(light >= 0, traffic.system.groups.state[np.maximum(light, 0)], 2)
+            stoppable = front_to_entry > speed**2 / (2.0 * MAX_DECEL)
+            red = (state == TrafficLightState.Red) | (
+                (state == TrafficLightState.Yellow) & stoppable
+            )
+            held = red & (light >= 0) & ~self.ignore[:, 0] & (front_to_entry > -ext[:, 0])
+            stop = np.where(held, np.minimum(stop, front_to_entry - STOP_LINE_GAP), stop)
+            reason = np.where(held, STOP_LIGHT, reason)
+
+        # stop and yield signs: crawl to the sign, stop while its red holds the vehicle
+        sign = (approach_path >= 0) & lp.give_way[np.maximum(approach_path, 0)]
+        sign &= ~self.ignore[:, 1] & ~inside
+        crawl = np.sqrt(SIGN_CRAWL**2 + 2.0 * COMFORT_DECEL * np.maximum(d_entry - SIGN_ZONE, 0.0))
+        target = np.where(sign, np.minimum(target, crawl), target)
+        sign_red = (v.tl_actor[k] < 0) & (v.tl_state[k] != TrafficLightState.Green)
+        sign_red &= ~self.ignore[:, 1] & ~inside
+        stop = np.where(sign_red, np.minimum(stop, 0.0), stop)
+        reason = np.where(sign_red, STOP_SIGN, reason)
+        held |= sign_red
+
+        # yield at junctions: to vehicles on conflicting paths inside, or arriving first
+        pushing = self.override > 0.0
+        near = has_entry & ~inside & (d_entry < APPROACH)
+        gives_way = np.zeros(n, dtype=bool)
+        if near.any():
+            cur = route[:, 0]
+            conflict_in = lp.conflicts[np.maximum(entry_path, 0)][:, cur] & inside[None, :]
+            arriving = near & ~held
+            key = d_entry + 1e-6 * ix
+            first = key[None, :] < key[:, None]
+            conflict_arr = lp.conflicts[np.maximum(entry_path, 0)][:, np.maximum(entry_path, 0)]
+            conflict_arr &= arriving[None, :] & first
+            gives_way = near & (conflict_in.any(axis=1) | conflict_arr.any(axis=1)) & ~pushing
+            yields = gives_way & (front_to_entry - STOP_LINE_GAP < stop)
+            stop = np.where(yields, front_to_entry - STOP_LINE_GAP, stop)
+            reason = np.where(yields, STOP_YIELD, reason)
+
+        # vehicles and walkers on the path
+        lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
+        obstacle = self._obstacles(a, rows, pts, d, ext) - ext[:, 0] - lead
+        obstacle = np.where(pushing, np.inf, obstacle)
+        blocked = obstacle < stop
+        stop = np.minimum(stop, obstacle)
+        reason = np.where(blocked, STOP_OBSTACLE, reason)
+        self.reason = reason
+
+        allowed = np.sqrt(2.0 * COMFORT_DECEL * np.maximum(stop, 0.0))
+        target = np.minimum(target, allowed)
+        target = np.where(stop <= 0.25, 0.0, target)
+        throttle, brake, self.integral = longitudinal(speed, target, self.integral, dt)
+
+        # a vehicle stuck behind an obstacle or a yield for long pushes on for a while
+        stuck = (speed < 0.5) & (target <= 0.0) & (blocked | gives_way)
+        self.hold_time = np.where(stuck, self.hold_time + dt, 0.0)
+        start_push = self.hold_time > HOLD_LIMIT
+        self.override = np.where(start_push, OVERRIDE_TIME, np.maximum(self.override - dt, 0.0))
+        self.hold_time = np.where(start_push, 0.0, self.hold_time)
+
+        v.throttle[k] = throttle.astype(np.float32)
+        v.steer[k] = steer.astype(np.float32)
+        v.brake[k] = brake.astype(np.float32)
+        v.hand_brake[k] = False
+        v.reverse[k] = False
+        v.manual_gear_shift[k] = False
+        v.ackermann[k] = False
+        lights = tm._update_lights
+        if lights.any():
+            bits = v.lights[k] & ~np.uint32(
+                VehicleLightState.Brake
+                | VehicleLightState.LeftBlinker
+                | VehicleLightState.RightBlinker
+            )
+            bits = bits | np.uint32(VehicleLightState.Position | VehicleLightState.LowBeam)
+            bits = np.where(brake > 0.1, bits | np.uint32(VehicleLightState.Brake), bits)
+            bits = np.where(steer < -0.15, bits | np.uint32(VehicleLightState.LeftBlinker), bits)
+            bits = np.where(steer > 0.15, bits | np.uint32(VehicleLightState.RightBlinker), bits)
+            v.lights[k] = np.where(lights, bits, v.lights[k]).astype(np.uint32)
+
+    def _advance(self, pos: np.ndarray, tm) -> None:
+        """Localises every vehicle on its path, moving past path ends to the next path."""
+        lp = self.paths
+        arc, lat = lp.locate(self.route[:, 0], self.arc, pos[:, :2])
+        for _ in range(ROUTE_SLOTS - 1):
+            over = (arc >= lp.length[self.route[:, 0]] - 1e-6) & (self.route[:, 1] >= 0)
+            if not over.any():
+                break
+            idx = np.flatnonzero(over)
+            arc[idx] -= lp.length[self.route[idx, 0]]
+            self.route[idx, :-1] = self.route[idx, 1:]
+            self.route[idx, -1] = -1
+            percentages = tm._ignore_percentages()
+            for i in idx.tolist():
+                self._extend(i)
+                self._draw_ignores(i, percentages[i])
+            arc[idx], lat[idx] = lp.locate(
+                self.route[idx, 0], np.maximum(arc[idx], 0.0), pos[idx, :2]
+            )
+        self.arc = arc
+        for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
+            self.relocate(i)
+
+    def _sample(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
+        """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
+        n = len(route)
+        slot = (start[:, None, 1:] <= d[:, :, None]).sum(axis=2)
+        rows = np.arange(n)[:, None]
+        path = route[rows, slot]
+        local = d - start[rows, slot]
+        return self.paths.at(path, local)
+
+    def _obstacles(self, a, rows, pts, d, ext) -> np.ndarray:
+        """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
+        the vehicle's half width, covers its sampled path (inf when none)."""
+        n = len(rows)
+        out = np.full(n, np.inf)
+        m = a.n
+        bodies = np.flatnonzero(a.alive[:m] & (a.body[:m] | a.static_collider[:m]))
+        if not len(bodies):
+            return out
+        kind = a.kind[bodies]
+        reach = d[:, -1] + 6.0
+        delta = a.pos[bodies][None, :, :2] - a.pos[rows][:, None, :2]
+        close = np.einsum("ijk,ijk->ij", delta, delta) < (reach**2)[:, None]
+        close &= bodies[None, :] != rows[:, None]
+        ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
+        ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
+        close &= ~ignore_vehicle & ~ignore_walker
+        ii, jj = np.nonzero(close)
+        if not len(ii):
+            return out
+        other = bodies[jj]
+        yaw = np.radians(a.rot[other, 1])
+        c, s = np.cos(yaw), np.sin(yaw)
+        centre = a.pos[other, :2] + np.stack([c, s], axis=1) * a.box_loc[other, 0:1]
+        rel = pts[ii, :, :2] - centre[:, None, :]
+        lx = rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]
+        ly = -rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]
+        gx = np.maximum(np.abs(lx) - a.extent[other, 0:1], 0.0)
+        gy = np.maximum(np.abs(ly) - a.extent[other, 1:2], 0.0)
+        gap = np.hypot(gx, gy) - (ext[ii, 1:2] + PATH_MARGIN)
+        hit = gap <= 0.0
+        any_hit = hit.any(axis=1)
+        if not any_hit.any():
+            return out
+        ii, gap, hit = ii[any_hit], gap[any_hit], hit[any_hit]
+        first = np.argmax(hit, axis=1)
+        r = np.arange(len(ii))
+        dd = d[ii]
+        at = dd[r, first]
+        prev = np.maximum(first - 1, 0)
+        g0, g1 = gap[r, prev], gap[r, first]
+        frac = np.where((first > 0) & (g0 > g1), g0 / np.where(g0 > g1, g0 - g1, 1.0), 1.0)
+        at = np.where(first > 0, dd[r, prev] + frac * (at - dd[r, prev]), at)
+        np.minimum.at(out, ii, at)
+        return out

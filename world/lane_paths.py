@@ -1,0 +1,182 @@
+"""Driving lanes as polylines in their travel direction, for the autopilot's vectorised queries.
+
+Every driving lane node of the map (road, section, lane) becomes a polyline of
+its centre samples (<= 1 m apart, the Map's own samples) ordered the way its
+traffic moves. All polylines are concatenated into one array whose cumulative
+arc length runs on across lanes (`base[p]` is where lane path p starts), so
+"the point d metres into path p" for many (p, d) at once is one `searchsorted`.
+
+Each path also knows its successors (driving lanes only, in the Map's order),
+its junction (-1 outside), the traffic light whose box lies on it (-1: none),
+and, for junction paths, which other paths of the same junction cross or merge
+into it (`conflicts`, a boolean matrix over paths).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.lane_enums import LaneType
+
+__all__ = ["CONFLICT_DISTANCE", "LanePaths"]
+
+CONFLICT_DISTANCE = 2.5  # m: two junction paths whose centres come this close conflict
+
+
+class LanePaths:
+    """The map's driving lanes as concatenated travel-direction polylines."""
+
+    def __init__(
+        self,
+        world_map,
+        light_boxes: list[tuple[np.ndarray, int]] = (),
+        sign_boxes: list[tuple[np.ndarray, int]] = (),
+    ) -> None:
+        graph = world_map._graph
+        keys = world_map.lane_keys
+        driving = [i for i, k in enumerate(keys) if graph.nodes[k].lane_type & LaneType.Driving]
+        self.node_of_path = np.array(driving, dtype=np.int64)
+        self.path_of_node = np.full(len(keys), -1, dtype=np.int64)
+        self.path_of_node[self.node_of_path] = np.arange(len(driving))
+        self.keys = [keys[i] for i in driving]
+        self.index = {key: p for p, key in enumerate(self.keys)}
+        seg = world_map._segments
+        order = np.argsort(seg.node, kind="stable")
+        starts = np.searchsorted(seg.node[order], self.node_of_path, side="left")
+        ends = np.searchsorted(seg.node[order], self.node_of_path, side="right")
+        points, widths = [], []
+        for p, key in enumerate(self.keys):
+            rows = order[starts[p] : ends[p]]
+            a, b = seg.a[rows], seg.b[rows]
+            pts = np.vstack([a, b[-1:]]) if len(rows) else np.zeros((0, 3))
+            width = np.append(seg.width[rows], seg.width[rows][-1:]) if len(rows) else []
+            if not graph.nodes[key].forward:
+                pts, width = pts[::-1], np.asarray(width)[::-1]
+            points.append(pts)
+            widths.append(np.asarray(width, dtype=np.float64))
+        self.count = np.array([len(p) for p in points], dtype=np.int64)
+        self.first = np.concatenate([[0], np.cumsum(self.count)[:-1]]).astype(np.int64)
+        self.points = np.vstack(points) if points else np.zeros((0, 3))
+        self.width = np.concatenate(widths) if widths else np.zeros(0)
+        step = np.linalg.norm(np.diff(self.points, axis=0), axis=1)
+        # steps between the last point of one path and the first of the next count zero
+        last = self.first[1:] - 1
+        step[last] = 0.0
+        self.cum = np.concatenate([[0.0], np.cumsum(step)])
+        self.base = self.cum[self.first]
+        self.length = self.cum[self.first + self.count - 1] - self.base
+        self.junction = np.array(
+            [_junction_index(world_map, k[0]) for k in self.keys], dtype=np.int64
+        )
+        self.point_junction = np.repeat(self.junction >= 0, self.count)
+        tangent = np.diff(self.points[:, :2], axis=0, append=self.points[-1:, :2])
+        tangent[self.first + self.count - 1] = tangent[np.maximum(self.first + self.count - 2, 0)]
+        self.point_heading = np.degrees(np.arctan2(tangent[:, 1], tangent[:, 0]))
+        self.successors: list[list[int]] = [
+            [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
+            for k in self.keys
+        ]
+        self.successors = [[s for s in succ if s >= 0] for succ in self.successors]
+        self.predecessors: list[list[int]] = [[] for _ in self.keys]
+        for p, succ in enumerate(self.successors):
+            for s in succ:
+                self.predecessors[s].append(p)
+        self.light = np.full(len(self.keys), -1, dtype=np.int64)
+        for p, light in self._paths_under(world_map, light_boxes):
+            self.light[p] = light
+        self.give_way = np.zeros(len(self.keys), dtype=bool)
+        for p, _sign in self._paths_under(world_map, sign_boxes):
+            self.give_way[p] = True
+        self.conflicts = self._conflicts()
+
+    def _paths_under(self, world_map, boxes) -> list[tuple[int, int]]:
+        """(path, owner) for each box centre that lies on a driving lane path."""
+        if not boxes:
+            return []
+        proj = world_map.project_batch(np.array([c for c, _ in boxes]), LaneType.Driving)
+        out = []
+        for (_, owner), node in zip(boxes, proj.node.tolist(), strict=True):
+            p = int(self.path_of_node[node]) if node >= 0 else -1
+            if p >= 0:
+                out.append((p, int(owner)))
+        return out
+
+    def turn_angle(self, path: int) -> float:
+        """Heading change (deg, + = right) from the path's start to its end."""
+        i, j = self.first[path], self.first[path] + self.count[path] - 1
+        a = self.points[i + 1] - self.points[i]
+        b = self.points[j] - self.points[j - 1]
+        turn = np.degrees(np.arctan2(b[1], b[0]) - np.arctan2(a[1], a[0]))
+        return float((turn + 180.0) % 360.0 - 180.0)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def at(self, path: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Points (…, 3) and unit travel directions (…, 2) `d` metres into each path."""
+        path = np.asarray(path)
+        d = np.clip(d, 0.0, self.length[path])
+        g = self.base[path] + d
+        lo = self.first[path]
+        hi = lo + self.count[path] - 1
+        i = np.clip(np.searchsorted(self.cum, g, side="right") - 1, lo, np.maximum(hi - 1, lo))
+        j = np.minimum(i + 1, hi)
+        span = self.cum[j] - self.cum[i]
+        u = np.where(span > 0.0, (g - self.cum[i]) / np.where(span > 0.0, span, 1.0), 0.0)
+        a, b = self.points[i], self.points[j]
+        point = a + u[..., None] * (b - a)
+        tangent = (b - a)[..., :2]
+        norm = np.linalg.norm(tangent, axis=-1, keepdims=True)
+        tangent = np.where(norm > 0.0, tangent / np.where(norm > 0.0, norm, 1.0), [1.0, 0.0])
+        return point, tangent
+
+    def locate(self, path: np.ndarray, near: np.ndarray, xy: np.ndarray, window: int = 6):
+        """Arc position on each path of points `xy` (N, 2), searching the segments around the arc
+        `near` (N,); returns (arc, lateral distance)."""
+        path = np.asarray(path)
+        lo = self.first[path]
+        hi = lo + self.count[path] - 2  # last segment start
+        centre = np.searchsorted(self.cum, self.base[path] + near, side="right") - 1
+        offsets = np.arange(-window // 2, window + 1)
+        i = np.clip(centre[:, None] + offsets[None, :], lo[:, None], np.maximum(hi, lo)[:, None])
+        a = self.points[i, :2]
+        b = self.points[np.minimum(i + 1, (hi + 1)[:, None]), :2]
+        ab = b - a
+        ap = xy[:, None, :] - a
+        den = np.einsum("nki,nki->nk", ab, ab)
+        u = np.clip(np.einsum("nki,nki->nk", ap, ab) / np.where(den > 0, den, 1.0), 0.0, 1.0)
+        foot = a + u[..., None] * ab
+        dist = np.linalg.norm(xy[:, None, :] - foot, axis=-1)
+        best = np.argmin(dist, axis=1)
+        rows = np.arange(len(path))
+        k = i[rows, best]
+        arc = self.cum[k] + u[rows, best] * (self.cum[np.minimum(k + 1, hi + 1)] - self.cum[k])
+        return arc - self.base[path], dist[rows, best]
+
+    def _conflicts(self) -> np.ndarray:
+        """Junction paths of one junction whose centres pass within CONFLICT_DISTANCE, unless
+        they leave from the same lane (the one behind then simply follows)."""
+        n = len(self.keys)
+        out = np.zeros((n, n), dtype=bool)
+        in_junction = np.flatnonzero(self.junction >= 0)
+        for junction in np.unique(self.junction[in_junction]).tolist():
+            members = in_junction[self.junction[in_junction] == junction].tolist()
+            for x, p in enumerate(members):
+                a = self.points[self.first[p] : self.first[p] + self.count[p], :2]
+                for q in members[x + 1 :]:
+                    if set(self.predecessors[p]) & set(self.predecessors[q]):
+                        continue
+                    b = self.points[self.first[q] : self.first[q] + self.count[q], :2]
+                    gap = np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1))
+                    if gap < CONFLICT_DISTANCE:
+                        out[p, q] = out[q, p] = True
+        return out
+
+
+def _junction_index(world_map, road_id: str) -> int:
+    """An integer id for the road's junction (-1 outside any), stable for the document."""
+    junction = world_map._road_junction(road_id)
+    if junction in (None, "-1", ""):
+        return -1
+    ids = list(world_map.opendrive.junctions)
+    return ids.index(junction) if junction in ids else -1

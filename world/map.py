@@ -459,7 +459,6 @@ class Map:
                 out.append(
                     Placement(
                         road.id,
-                        home,
                         s,
                         t,
                         orientation,

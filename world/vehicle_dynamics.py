@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from world.errors import WorldError
 from world.ground import GroundPlanes
 from world.physics_control import VehiclePhysicsControl
 from world.state import ActorTable, VehicleTable
@@ -69,8 +70,28 @@ def _padded(values: list[float], size: int, fill: float) -> np.ndarray:
 def load_physics_control(
     v: VehicleTable, i: int, pc: VehiclePhysicsControl, extent: np.ndarray
 ) -> None:
-    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm)."""
+    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm).
+
+    WorldError when a curve or the gears have more entries than the table holds, or a wheel
+    radius, the mass or max_rpm is not > 0.
+    """
     size = v.torque_rpm.shape[1]
+    for name, entries in (
+        ("torque_curve", pc.torque_curve),
+        ("steering_curve", pc.steering_curve),
+        ("forward_gears", pc.forward_gears),
+    ):
+        if len(entries) > size:
+            raise WorldError(
+                f"apply_physics_control: {name} has {len(entries)} entries, "
+                f"at most {size} are supported"
+            )
+    bad = [w.radius for w in pc.wheels if not w.radius > 0.0]
+    if bad or not pc.mass > 0.0 or not pc.max_rpm > 0.0:
+        raise WorldError(
+            f"apply_physics_control: mass, max_rpm and wheel radii must be > 0 "
+            f"(found mass {pc.mass}, max_rpm {pc.max_rpm}, radii {bad})"
+        )
     v.torque_rpm[i] = _padded([p.x for p in pc.torque_curve], size, 0.0)
     v.torque_nm[i] = _padded([p.y for p in pc.torque_curve], size, 0.0)
     v.steer_kmh[i] = _padded([p.x for p in pc.steering_curve], size, 0.0)
@@ -93,8 +114,8 @@ def load_physics_control(
     v.drag[i] = pc.drag_coefficient
     v.area[i] = 4.0 * extent[1] * extent[2] * FRONTAL_AREA_SHARE
     wheels = pc.wheels
-    length, width = 2.0 * extent[0], 2.0 * extent[1]
-    wheelbase, cg_front, track = 0.6 * length, 0.3 * length, 0.8 * width
+    length = 2.0 * extent[0]
+    wheelbase, cg_front = 0.6 * length, 0.3 * length
     if wheels:
         v.wheel_radius[i] = np.mean([w.radius for w in wheels]) / 100.0
         v.brake_torque[i] = sum(w.max_brake_torque for w in wheels)
@@ -109,11 +130,8 @@ def load_physics_control(
         rear = xs[~np.array(steered)] if not all(steered) else xs[-1:]
         if front.mean() > 0.0 > rear.mean():
             wheelbase, cg_front = float(front.mean() - rear.mean()), float(front.mean())
-        if len(wheels) >= 2 and abs(wheels[0].position.y - wheels[1].position.y) > 30.0:
-            track = abs(wheels[0].position.y - wheels[1].position.y) / 100.0
     v.wheelbase[i] = wheelbase
     v.cg_front[i] = cg_front
-    v.track[i] = track
 
 
 class Fleet:

@@ -385,10 +385,6 @@ class World:
 
     def _apply_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
         """CARLA's apply_physics_control: wheel positions in the world frame (cm)."""
-        if physics_control.mass <= 0.0:
-            raise WorldError(
-                f"apply_physics_control: mass must be > 0, found {physics_control.mass}"
-            )
         here = self._handle(row + 1).get_transform()
         self._load_physics_control(row, _wheels_moved(physics_control, here, to_world=False))
 

@@ -196,6 +196,8 @@ class Fleet:
         self.hand_brake = v.hand_brake[k]
         self.reverse = v.reverse[k]
         self.auto = self.autobox & ~v.manual_gear_shift[k]
+        self.any_manual = bool((~self.auto).any())
+        self.any_reverse = bool(self.reverse.any())
         self.control_gear = v.control_gear[k]
         self.ackermann = v.ackermann[k]
         self.ack_speed = v.ack_speed[k].astype(np.float64)
@@ -215,6 +217,7 @@ class Fleet:
         self.in_throttle, self.in_brake = v.in_throttle[k], v.in_brake[k]
         self.in_steer = v.in_steer[k]
         self.wheel_spin, self.steer_angle = v.wheel_spin[k], v.steer_angle[k]
+        _shift_limits(self)
 
     def store(self, v: VehicleTable) -> None:
         k = self.k
@@ -229,37 +232,63 @@ class Fleet:
         v.wheel_spin[k], v.steer_angle[k] = self.wheel_spin, self.steer_angle
 
 
-def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> np.ndarray:
-    """Runs the automatic gearbox (or the manual gear) one substep; returns the gears."""
-    gear, target, timer = f.gear, f.target, f.timer
-    shifting = timer > 0.0
-    timer = np.where(shifting, timer - dt, timer)
-    done = shifting & (timer <= 0.0)
-    gear = np.where(done, target, gear)
-    shifting &= ~done
-    reverse, n = f.reverse, f.n_gears
+def _shift_limits(f: Fleet) -> None:
+    """The engine speeds that shift each vehicle up or down from its current gear."""
+    gear = f.gear
     g_index = np.minimum(np.maximum(gear - 1, 0), f.up_rpm.shape[1] - 1)
-    rpm = f.rpm
+    forward = ~f.reverse & (gear >= 1)
+    f.up_now = np.where(forward & (gear < f.n_gears), f.up_rpm[f.index, g_index], np.inf)
+    f.down_now = np.where(forward & (gear > 1), f.down_rpm[f.index, g_index], -np.inf)
+
+
+def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> np.ndarray:
+    """Runs the automatic gearbox (or the manual gear) one substep; returns the gears.
+
+    Most substeps change nothing, so each step is skipped when no vehicle needs it.
+    """
+    shifting = f.timer > 0.0
+    done = None
+    if shifting.any():
+        f.timer = np.maximum(np.where(shifting, f.timer - dt, f.timer), 0.0)
+        done = shifting & (f.timer <= 0.0)
+        if done.any():
+            f.gear = np.where(done, f.target, f.gear)
+            f.since = np.where(done, 0.0, f.since)
+            _shift_limits(f)
+            shifting &= ~done
+        else:
+            done = None
+    gear = f.gear
     want = gear
     pressing = throttle > 0.0
-    if pressing.any() or reverse.any():
+    if pressing.any() or f.any_reverse:
+        reverse = f.reverse
         moving_slow = np.abs(u) < 0.5
         want = np.where((gear == 0) & pressing, np.where(reverse, -1, 1), want)
         want = np.where((gear >= 1) & reverse & moving_slow & pressing, -1, want)
         want = np.where((gear == -1) & ~reverse & moving_slow & pressing, 1, want)
-    settled = ~done & (f.since >= AUTOBOX_LATENCY) & ~reverse
-    shift_up = settled & (gear >= 1) & (gear < n) & (rpm > f.up_rpm[f.index, g_index])
-    shift_down = settled & (gear > 1) & (rpm < f.down_rpm[f.index, g_index])
-    want = np.where(shift_up, gear + 1, np.where(shift_down, gear - 1, want))
+    rpm = f.rpm
+    up, down = rpm > f.up_now, rpm < f.down_now
+    if up.any() or down.any():
+        settled = f.since >= AUTOBOX_LATENCY
+        if done is not None:
+            settled &= ~done
+        want = np.where(settled & up, gear + 1, np.where(settled & down, gear - 1, want))
     begin = f.auto & ~shifting & (want != gear)
     if begin.any():
-        target = np.where(begin, want, target)
+        f.target = np.where(begin, want, f.target)
         share = np.where(gear == 0, LAUNCH_SHARE, SHIFT_SHARE)
-        timer = np.where(begin, f.switch_time * share, timer)
-        gear = np.where(begin, 0, gear)
-    gear = np.where(f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), n))
-    f.gear, f.target, f.timer = gear, target, np.maximum(timer, 0.0)
-    f.since = np.where(done, 0.0, f.since + dt)
+        f.timer = np.where(begin, f.switch_time * share, f.timer)
+        f.gear = gear = np.where(begin, 0, gear)
+        _shift_limits(f)
+    if f.any_manual:
+        f.gear = gear = np.where(
+            f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), f.n_gears)
+        )
+        _shift_limits(f)
+    f.since = f.since + dt
+    if done is not None:
+        f.since = np.where(done, 0.0, f.since)
     return gear
 
 
@@ -325,9 +354,13 @@ def _inputs(f: Fleet, u: np.ndarray, dt: float):
         throttle = np.where(ack, np.clip(err * ACKERMANN_GAIN, 0.0, 1.0), throttle)
         brake = np.where(ack, np.clip(-err * ACKERMANN_GAIN, 0.0, 1.0), brake)
         steer = np.where(ack, np.clip(f.ack_steer / f.max_steer, -1.0, 1.0), steer)
-    f.in_throttle = _toward(f.in_throttle, throttle, THROTTLE_RATES, dt)
-    f.in_brake = _toward(f.in_brake, brake, BRAKE_RATES, dt)
-    f.in_steer = _toward(f.in_steer, steer, STEER_RATES, dt)
+    # inputs that reached their controls stay there (the usual case: skip the ramps)
+    if not np.array_equal(f.in_throttle, throttle):
+        f.in_throttle = _toward(f.in_throttle, throttle, THROTTLE_RATES, dt)
+    if not np.array_equal(f.in_brake, brake):
+        f.in_brake = _toward(f.in_brake, brake, BRAKE_RATES, dt)
+    if not np.array_equal(f.in_steer, steer):
+        f.in_steer = _toward(f.in_steer, steer, STEER_RATES, dt)
     return f.in_throttle, f.in_steer, f.in_brake
 
 

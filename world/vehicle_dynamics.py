@@ -211,6 +211,8 @@ class Fleet:
         self.const_local = a.const_vel_local[rows]
         self.force = a.force[rows]
         self.torque_z = a.torque[rows, 2]
+        # an upward push or velocity may lift a vehicle off its ground this tick
+        self.lifted = bool((self.force[:, 2] > 0.0).any() or (a.vel[rows, 2] > 0.0).any())
         self.gear, self.target = v.gear[k], v.target_gear[k]
         self.timer, self.since = v.shift_timer[k], v.since_shift[k]
         self.rpm = v.rpm[k]
@@ -456,20 +458,31 @@ def _vertical(
     dt: float,
 ) -> None:
     """Free fall (semi-implicit Euler) off the ground; on it, z, pitch and roll follow it."""
+    floor = ground.height_at(pos[:, :2]) + f.rest
+    if grounded.all() and not f.lifted:
+        # every vehicle stands on its ground and nothing lifts it: follow the ground
+        vel[:, 2] = (floor - pos[:, 2]) / dt
+        pos[:, 2] = floor
+        _tilt(rot, ground, grounded)
+        return
     vz = vel[:, 2] + f.force[:, 2] / f.mass * dt
     vz = np.where(f.gravity & ~grounded, vz - GRAVITY * dt, vz)
     vz = np.where(grounded, np.maximum(vz, 0.0), vz)
     z_air = pos[:, 2] + vz * dt
-    floor = ground.height_at(pos[:, :2]) + f.rest
     lands = ground.found & (z_air <= floor)
     on = lands | grounded
     z_new = np.where(lands | (grounded & (vz <= 0.0)), floor, z_air)
     vel[:, 2] = np.where(lands & ~grounded, 0.0, np.where(on, (z_new - pos[:, 2]) / dt, vz))
     pos[:, 2] = z_new
     if on.any():
-        yaw = np.radians(rot[:, 1])
-        c, s = np.cos(yaw), np.sin(yaw)
-        slope_f = ground.grad[:, 0] * c + ground.grad[:, 1] * s
-        slope_r = -ground.grad[:, 0] * s + ground.grad[:, 1] * c
-        rot[:, 0] = np.where(on, np.degrees(np.arctan(slope_f)), rot[:, 0])
-        rot[:, 2] = np.where(on, -np.degrees(np.arctan(slope_r)), rot[:, 2])
+        _tilt(rot, ground, on)
+
+
+def _tilt(rot: np.ndarray, ground: GroundPlanes, on: np.ndarray) -> None:
+    """Pitch and roll of the vehicles `on` their ground plane, from its slope along them."""
+    yaw = np.radians(rot[:, 1])
+    c, s = np.cos(yaw), np.sin(yaw)
+    slope_f = ground.grad[:, 0] * c + ground.grad[:, 1] * s
+    slope_r = -ground.grad[:, 0] * s + ground.grad[:, 1] * c
+    rot[:, 0] = np.where(on, np.degrees(np.arctan(slope_f)), rot[:, 0])
+    rot[:, 2] = np.where(on, -np.degrees(np.arctan(slope_r)), rot[:, 2])

@@ -3,7 +3,9 @@
 Goals: Town04 loaded (parsed, lane graph and index built) in <= 1 s; 10k batched
 get_waypoint in <= 50 ms. Query points are 10k seeded random driving-lane centre
 points, each moved by a uniform offset of up to 3 m in x and y (points near roads,
-as agents and routes ask). A second figure uses points uniform over the map bounds.
+as agents and routes ask). Also printed: single get_waypoint calls, Waypoint
+objects for a batch, route-planner style next(2.0) steps, points uniform over the
+map bounds (many far from any road), and the ground query.
 Run: .venv/bin/python benchmarks/bench_map.py
 """
 
@@ -65,6 +67,24 @@ def main() -> int:
     locs = [Location(*p) for p in pts[:1000]]
     single = best_of(3, lambda: [m.get_waypoint(loc) for loc in locs])
     print(f"Town04 get_waypoint single: {single / len(locs) * 1e6:.1f} us per call")
+    starts = [a for a, _ in m.get_topology()]
+
+    def walk() -> int:
+        steps = 0
+        for start in starts:
+            wp = start
+            for _ in range(10):
+                ahead = wp.next(2.0)
+                if not ahead:
+                    break
+                wp = ahead[0]
+                wp.transform  # noqa: B018 - the pose is what a route planner reads
+                steps += 1
+        return steps
+
+    steps = walk()
+    step_time = best_of(3, walk) / steps
+    print(f"Town04 waypoint.next(2.0) + transform: {step_time * 1e6:.1f} us per step")
     header = m.opendrive.header
     lo = np.array([header.west, -header.north])
     hi = np.array([header.east, -header.south])

@@ -10,6 +10,7 @@ lanes +-1 of 4 m. tjunction.xodr: roads 1 (west, ends at x = -10), 2 (east, star
 x = 10), 3 (south, starts at (0, -10)); junction 100 with connecting roads 10
 (straight), 11 (right turn 1 -> 3, radius 10), 12 (left turn 3 -> 1). loop.xodr: two
 half circles of radius 30 around the origin, lanes -1 (outside) and 1 (inside), 4 m.
+banked.xodr: road 5, 60 m along +x with a constant superelevation of 0.1 rad.
 OpenDRIVE y is flipped in CARLA's frame: y_carla = -y_odr.
 """
 
@@ -466,3 +467,20 @@ def test_signal_reference_reports_its_signals_road(tee):
     ]
     (ahead,) = tee.get_waypoint_xodr(2, -1, 1.0).get_landmarks(5.0)
     assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 3)
+
+
+def test_superelevation_tilts_lanes_and_ground():
+    banked = Map.from_file(MAPS / "banked.xodr")
+    phi = 0.1
+    right = banked.get_waypoint_xodr(5, -1, 10.0)
+    left = banked.get_waypoint_xodr(5, 1, 10.0)
+    # centre t = -2 / +2 along the tilted normal (0, cos phi, sin phi): y_carla = -t cos phi.
+    assert xyz(right) == pytest.approx((10.0, 2 * math.cos(phi), -2 * math.sin(phi)))
+    assert xyz(left) == pytest.approx((10.0, -2 * math.cos(phi), 2 * math.sin(phi)))
+    # roll: the left (+t) side is up; lane -1 drives along +s, so its right side is down.
+    assert right.transform.rotation.roll == pytest.approx(math.degrees(phi))
+    assert left.transform.rotation.roll == pytest.approx(-math.degrees(phi))
+    g = banked.ground(np.array([[10.0, 1.0, 5.0]]))
+    # the road plane is z = t tan(phi); y_carla = 1 is t = -1. Its normal leans to -t.
+    assert g.found[0] and g.z[0] == pytest.approx(-math.tan(phi))
+    assert g.normal[0] == pytest.approx([0.0, math.sin(phi), math.cos(phi)])

@@ -45,9 +45,11 @@ def test_waypoints_on_golden_lane_centres(shared, folder, name, every):
     assert checked > 100
 
 
-def test_single_lane_pose_matches_the_section_frames(shared):
-    """The one-lane evaluation used by Waypoint equals the all-lanes one used by the index."""
-    m = Map.from_file(shared / "maps" / "carla" / "Town10HD.xodr")
+@pytest.mark.parametrize("name", ["carla/Town10HD", "esmini/multi_intersections"])
+def test_single_lane_pose_matches_the_section_frames(shared, name):
+    """The one-lane evaluation used by Waypoint equals the all-lanes one used by the index
+    (multi_intersections has lane <height> records)."""
+    m = Map.from_file(shared / "maps" / f"{name}.xodr")
     for road_id, frames in list(m._frames.items())[::7]:
         for index, section in enumerate(frames.road.lane_sections):
             s = np.linspace(section.s, m._graph.section_end(road_id, index), 5)

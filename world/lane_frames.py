@@ -13,6 +13,7 @@ small-angle sum for right lanes, and the true direction on both sides.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -53,11 +54,6 @@ class RoadFrames:
         self.road = road
         self.geometry = RoadEvaluator(road)
 
-    def reference(self, s: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Reference line x, y, z (OpenDRIVE frame), heading (rad) and elevation slope at s."""
-        x, y, z, hdg = self.geometry.reference(s)
-        return x, y, z, hdg, self.geometry.tangent(s)[2]
-
     def frames(self, index: int, s: np.ndarray) -> LaneFrames:
         """Frames of every lane (lane 0 included) of lane section `index` at each s."""
         g = self.geometry
@@ -90,25 +86,35 @@ class RoadFrames:
             width = abs(outer - inner)
         else:
             width = _cubic_at(lanes.widths[col], s)
-        sv = np.array([s])
-        frame = g.frame(sv)
-        h = 0.0
+        # The surface frame at s as RoadEvaluator.frame builds it, in scalar arithmetic.
+        px, py, tx, ty = (float(v[0]) for v in g.plan_view.evaluate(np.array([s])))
+        pz, dz = _cubic_at(g.elevation_profile, s, slope=True)
+        theta = _cubic_at(g.superelevation_profile, s)
+        norm = math.sqrt(tx * tx + ty * ty + dz * dz)
+        ex, ey, ez = tx / norm, ty / norm, dz / norm
+        ct, st = math.cos(theta), math.sin(theta)
+        e_t = (-ct * ey - st * ez * ex, ct * ex - st * ez * ey, st * (ex * ex + ey * ey))
+        scale = math.sqrt(sum(c * c for c in e_t))
+        e_t = tuple(c / scale for c in e_t)
+        point = [px + t * e_t[0], py + t * e_t[1], pz + t * e_t[2]]
         if g.crossfall_profile or lanes.level.any() or lanes.has_heights:
-            h = float(g.surface_height(sv, np.array([t]))[0])
-        x, y, z = frame.origin[0] + t * frame.e_t[0] + h * frame.e_h[0]
-        yaw, pitch, roll = _angles(
-            frame.e_s,
-            np.array([[0.5 * (d_inner + d_outer)]]),
-            g.superelevation(sv),
-            np.array([[lane_id > 0]]),
-        )
+            h = float(g.surface_height(np.array([s]), np.array([t]))[0])
+            e_h = np.cross([tx, ty, dz], e_t)
+            point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
+        hdg = math.atan2(ey, ex)
+        positive = lane_id > 0
+        yaw = -math.degrees(hdg + math.atan(0.5 * (d_inner + d_outer)))
+        pitch = math.degrees(math.atan(ez / math.hypot(ex, ey)))
+        roll = math.degrees(theta)
+        if positive:
+            yaw, pitch, roll = yaw + 180.0, 360.0 - pitch, -roll
         return (
-            float(x),
-            -float(y),
-            float(z),
-            float(yaw[0, 0]),
-            float(pitch[0, 0]),
-            float(roll[0, 0]),
+            float(point[0]),
+            -float(point[1]),
+            float(point[2]),
+            yaw,
+            pitch,
+            roll,
             float(width),
         )
 
@@ -137,11 +143,16 @@ def _global_at(profile: GlobalCubic, s: float) -> tuple[float, float]:
     return a + s * (b + s * (c + s * d)), b + s * (2.0 * c + s * 3.0 * d)
 
 
-def _cubic_at(profile: CubicProfile, s: float) -> float:
-    """Value at one s of a CubicProfile (a lane width: first polynomial continued backward)."""
+def _cubic_at(profile: CubicProfile, s: float, *, slope: bool = False):
+    """Value (and with `slope`, the derivative too) at one s of a CubicProfile, with its
+    rule before the first record: 0, or the first polynomial continued backward."""
     if not len(profile.starts):
-        return 0.0
-    k = max(int(np.searchsorted(profile.starts, s, side="right")) - 1, 0)
+        return (0.0, 0.0) if slope else 0.0
+    k = int(np.searchsorted(profile.starts, s, side="right")) - 1
+    if k < 0 and not profile.extend_start:
+        return (0.0, 0.0) if slope else 0.0
+    k = max(k, 0)
     a, b, c, d = profile.coefficients[k].tolist()
     ds = s - float(profile.starts[k])
-    return a + ds * (b + ds * (c + ds * d))
+    value = a + ds * (b + ds * (c + ds * d))
+    return (value, b + ds * (2.0 * c + ds * 3.0 * d)) if slope else value

@@ -1,4 +1,4 @@
-"""Lane links resolved as CARLA resolves them join up in space on real maps.
+"""Real maps: lane links join up in space, and the ground query handles an overpass.
 
 For every topology pair (lane start, successor start) the end of the first lane,
 in its travel direction, must be where the successor lane begins: same point
@@ -9,6 +9,7 @@ metres or 180 deg.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from world import Map
@@ -28,3 +29,13 @@ def test_topology_pairs_join_up(shared, name):
         gap = a.location.distance(b.location)
         turn = abs((a.rotation.yaw - b.rotation.yaw + 180.0) % 360.0 - 180.0)
         assert gap < 0.01 and turn < 0.1, (start, successor, gap, turn)
+
+
+def test_ground_under_a_town04_overpass(shared):
+    """At (15.607, 37.975) Town04's road 39 (z = 11) passes over road 47 (z = 0): the
+    ground is the highest surface at most 1 m above the point."""
+    m = Map.from_file(shared / "maps" / "carla" / "Town04.xodr")
+    pts = np.array([[15.607, 37.975, 11.2], [15.607, 37.975, 0.3], [15.607, 37.975, 9.5]])
+    g = m.ground(pts)
+    assert g.found.all()
+    assert g.z == pytest.approx([11.0, 0.0, 0.0], abs=1e-6)

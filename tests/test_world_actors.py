@@ -168,6 +168,8 @@ def test_snapshot_is_frozen_at_its_tick():
     assert snap.find(car.id).get_transform().location.z == z
     assert world.get_snapshot().find(car.id).get_transform().location.z < z
     assert snap.frame == 1 and world.get_snapshot().frame == 2
+    # the episode id is fixed (no memory address or clock), so it is the same in every run
+    assert snap.id == world.id == 1
     assert math.isclose(snap.find(car.id).get_velocity().z, -9.81 * 0.05)
 
 

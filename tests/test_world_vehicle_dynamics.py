@@ -14,6 +14,7 @@ from world_helpers import at, blueprint, flat_world
 
 from world import vehicle_dynamics as vd
 from world.controls import VehicleControl
+from world.errors import WorldError
 from world.flat_map import GroundSample
 from world.geometry import Vector2D, Vector3D
 from world.physics_control import GearPhysicsControl
@@ -253,3 +254,22 @@ def test_a_banked_road_rolls_the_car():
     assert car.get_transform().rotation.roll == pytest.approx(
         -math.degrees(math.atan(0.05)), abs=1e-9
     )
+
+
+def test_bad_physics_controls_are_refused_and_change_nothing():
+    world = flat_world()
+    car = world.spawn_actor(CAR, at(0, 0, 0.04))
+    good = car.get_physics_control()
+    for change, words in (
+        (lambda pc: setattr(pc, "mass", 0.0), "must be > 0"),
+        (lambda pc: setattr(pc.wheels[0], "radius", -1.0), "must be > 0"),
+        (
+            lambda pc: setattr(pc, "torque_curve", [Vector2D(i, 100.0) for i in range(17)]),
+            "torque_curve has 17 entries",
+        ),
+    ):
+        pc = car.get_physics_control()
+        change(pc)
+        with pytest.raises(WorldError, match=words):
+            car.apply_physics_control(pc)
+        assert car.get_physics_control() == good

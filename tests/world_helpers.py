@@ -27,3 +27,7 @@ def flat_world(dt: float = 0.05, **settings) -> World:
 
 def at(x: float = 0.0, y: float = 0.0, z: float = 0.0, yaw: float = 0.0) -> Transform:
     return Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0))
+
+
+# The name the traffic-manager suites import (their blueprints by id, as `blueprint`).
+Blueprint = blueprint

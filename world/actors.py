@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from world.controls import (
+    BoneTransformDataOut,
     VehicleAckermannControl,
     VehicleControl,
     WalkerBoneControlIn,
@@ -366,8 +367,6 @@ class Walker(Actor):
 
     def get_bones(self) -> WalkerBoneControlOut:
         """Each bone set so far, in the order first set; every bone hangs from the origin."""
-        from world.controls import BoneTransformDataOut
-
         me = self.get_transform()
         out = []
         for name, rel in self._bones().items():

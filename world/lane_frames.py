@@ -54,11 +54,6 @@ class RoadFrames:
         self.road = road
         self.geometry = RoadEvaluator(road)
 
-    def reference(self, s: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Reference line x, y, z (OpenDRIVE frame), heading (rad) and elevation slope at s."""
-        x, y, z, hdg = self.geometry.reference(s)
-        return x, y, z, hdg, self.geometry.tangent(s)[2]
-
     def frames(self, index: int, s: np.ndarray) -> LaneFrames:
         """Frames of every lane (lane 0 included) of lane section `index` at each s."""
         g = self.geometry

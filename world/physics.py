@@ -138,9 +138,11 @@ class _Contacts:
         i, j = i[keep], j[keep]
         if len(i) == 0:
             return
-        involved = np.unique(np.concatenate([i, j]))
+        involved = np.zeros(len(colliders), dtype=bool)
+        involved[i] = involved[j] = True
+        local = np.cumsum(involved) - 1  # collider index -> index among the involved
         self.rows = colliders[involved]
-        self.i, self.j = np.searchsorted(involved, i), np.searchsorted(involved, j)
+        self.i, self.j = local[i], local[j]
         self.inv_mass = np.where(moving[involved], 1.0 / mass[involved], 0.0)
 
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from world.errors import WorldError
 from world.ground import GroundPlanes
 from world.physics_control import VehiclePhysicsControl
 from world.state import ActorTable, VehicleTable
@@ -69,8 +70,28 @@ def _padded(values: list[float], size: int, fill: float) -> np.ndarray:
 def load_physics_control(
     v: VehicleTable, i: int, pc: VehiclePhysicsControl, extent: np.ndarray
 ) -> None:
-    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm)."""
+    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm).
+
+    WorldError when a curve or the gears have more entries than the table holds, or a wheel
+    radius, the mass or max_rpm is not > 0.
+    """
     size = v.torque_rpm.shape[1]
+    for name, entries in (
+        ("torque_curve", pc.torque_curve),
+        ("steering_curve", pc.steering_curve),
+        ("forward_gears", pc.forward_gears),
+    ):
+        if len(entries) > size:
+            raise WorldError(
+                f"apply_physics_control: {name} has {len(entries)} entries, "
+                f"at most {size} are supported"
+            )
+    bad = [w.radius for w in pc.wheels if not w.radius > 0.0]
+    if bad or not pc.mass > 0.0 or not pc.max_rpm > 0.0:
+        raise WorldError(
+            f"apply_physics_control: mass, max_rpm and wheel radii must be > 0 "
+            f"(found mass {pc.mass}, max_rpm {pc.max_rpm}, radii {bad})"
+        )
     v.torque_rpm[i] = _padded([p.x for p in pc.torque_curve], size, 0.0)
     v.torque_nm[i] = _padded([p.y for p in pc.torque_curve], size, 0.0)
     v.steer_kmh[i] = _padded([p.x for p in pc.steering_curve], size, 0.0)
@@ -93,8 +114,8 @@ def load_physics_control(
     v.drag[i] = pc.drag_coefficient
     v.area[i] = 4.0 * extent[1] * extent[2] * FRONTAL_AREA_SHARE
     wheels = pc.wheels
-    length, width = 2.0 * extent[0], 2.0 * extent[1]
-    wheelbase, cg_front, track = 0.6 * length, 0.3 * length, 0.8 * width
+    length = 2.0 * extent[0]
+    wheelbase, cg_front = 0.6 * length, 0.3 * length
     if wheels:
         v.wheel_radius[i] = np.mean([w.radius for w in wheels]) / 100.0
         v.brake_torque[i] = sum(w.max_brake_torque for w in wheels)
@@ -109,11 +130,8 @@ def load_physics_control(
         rear = xs[~np.array(steered)] if not all(steered) else xs[-1:]
         if front.mean() > 0.0 > rear.mean():
             wheelbase, cg_front = float(front.mean() - rear.mean()), float(front.mean())
-        if len(wheels) >= 2 and abs(wheels[0].position.y - wheels[1].position.y) > 30.0:
-            track = abs(wheels[0].position.y - wheels[1].position.y) / 100.0
     v.wheelbase[i] = wheelbase
     v.cg_front[i] = cg_front
-    v.track[i] = track
 
 
 class Fleet:
@@ -178,6 +196,8 @@ class Fleet:
         self.hand_brake = v.hand_brake[k]
         self.reverse = v.reverse[k]
         self.auto = self.autobox & ~v.manual_gear_shift[k]
+        self.any_manual = bool((~self.auto).any())
+        self.any_reverse = bool(self.reverse.any())
         self.control_gear = v.control_gear[k]
         self.ackermann = v.ackermann[k]
         self.ack_speed = v.ack_speed[k].astype(np.float64)
@@ -191,12 +211,15 @@ class Fleet:
         self.const_local = a.const_vel_local[rows]
         self.force = a.force[rows]
         self.torque_z = a.torque[rows, 2]
+        # an upward push or velocity may lift a vehicle off its ground this tick
+        self.lifted = bool((self.force[:, 2] > 0.0).any() or (a.vel[rows, 2] > 0.0).any())
         self.gear, self.target = v.gear[k], v.target_gear[k]
         self.timer, self.since = v.shift_timer[k], v.since_shift[k]
         self.rpm = v.rpm[k]
         self.in_throttle, self.in_brake = v.in_throttle[k], v.in_brake[k]
         self.in_steer = v.in_steer[k]
         self.wheel_spin, self.steer_angle = v.wheel_spin[k], v.steer_angle[k]
+        _shift_limits(self)
 
     def store(self, v: VehicleTable) -> None:
         k = self.k
@@ -211,37 +234,63 @@ class Fleet:
         v.wheel_spin[k], v.steer_angle[k] = self.wheel_spin, self.steer_angle
 
 
-def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> np.ndarray:
-    """Runs the automatic gearbox (or the manual gear) one substep; returns the gears."""
-    gear, target, timer = f.gear, f.target, f.timer
-    shifting = timer > 0.0
-    timer = np.where(shifting, timer - dt, timer)
-    done = shifting & (timer <= 0.0)
-    gear = np.where(done, target, gear)
-    shifting &= ~done
-    reverse, n = f.reverse, f.n_gears
+def _shift_limits(f: Fleet) -> None:
+    """The engine speeds that shift each vehicle up or down from its current gear."""
+    gear = f.gear
     g_index = np.minimum(np.maximum(gear - 1, 0), f.up_rpm.shape[1] - 1)
-    rpm = f.rpm
+    forward = ~f.reverse & (gear >= 1)
+    f.up_now = np.where(forward & (gear < f.n_gears), f.up_rpm[f.index, g_index], np.inf)
+    f.down_now = np.where(forward & (gear > 1), f.down_rpm[f.index, g_index], -np.inf)
+
+
+def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> np.ndarray:
+    """Runs the automatic gearbox (or the manual gear) one substep; returns the gears.
+
+    Most substeps change nothing, so each step is skipped when no vehicle needs it.
+    """
+    shifting = f.timer > 0.0
+    done = None
+    if shifting.any():
+        f.timer = np.maximum(np.where(shifting, f.timer - dt, f.timer), 0.0)
+        done = shifting & (f.timer <= 0.0)
+        if done.any():
+            f.gear = np.where(done, f.target, f.gear)
+            f.since = np.where(done, 0.0, f.since)
+            _shift_limits(f)
+            shifting &= ~done
+        else:
+            done = None
+    gear = f.gear
     want = gear
     pressing = throttle > 0.0
-    if pressing.any() or reverse.any():
+    if pressing.any() or f.any_reverse:
+        reverse = f.reverse
         moving_slow = np.abs(u) < 0.5
         want = np.where((gear == 0) & pressing, np.where(reverse, -1, 1), want)
         want = np.where((gear >= 1) & reverse & moving_slow & pressing, -1, want)
         want = np.where((gear == -1) & ~reverse & moving_slow & pressing, 1, want)
-    settled = ~done & (f.since >= AUTOBOX_LATENCY) & ~reverse
-    shift_up = settled & (gear >= 1) & (gear < n) & (rpm > f.up_rpm[f.index, g_index])
-    shift_down = settled & (gear > 1) & (rpm < f.down_rpm[f.index, g_index])
-    want = np.where(shift_up, gear + 1, np.where(shift_down, gear - 1, want))
+    rpm = f.rpm
+    up, down = rpm > f.up_now, rpm < f.down_now
+    if up.any() or down.any():
+        settled = f.since >= AUTOBOX_LATENCY
+        if done is not None:
+            settled &= ~done
+        want = np.where(settled & up, gear + 1, np.where(settled & down, gear - 1, want))
     begin = f.auto & ~shifting & (want != gear)
     if begin.any():
-        target = np.where(begin, want, target)
+        f.target = np.where(begin, want, f.target)
         share = np.where(gear == 0, LAUNCH_SHARE, SHIFT_SHARE)
-        timer = np.where(begin, f.switch_time * share, timer)
-        gear = np.where(begin, 0, gear)
-    gear = np.where(f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), n))
-    f.gear, f.target, f.timer = gear, target, np.maximum(timer, 0.0)
-    f.since = np.where(done, 0.0, f.since + dt)
+        f.timer = np.where(begin, f.switch_time * share, f.timer)
+        f.gear = gear = np.where(begin, 0, gear)
+        _shift_limits(f)
+    if f.any_manual:
+        f.gear = gear = np.where(
+            f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), f.n_gears)
+        )
+        _shift_limits(f)
+    f.since = f.since + dt
+    if done is not None:
+        f.since = np.where(done, 0.0, f.since)
     return gear
 
 
@@ -307,9 +356,13 @@ def _inputs(f: Fleet, u: np.ndarray, dt: float):
         throttle = np.where(ack, np.clip(err * ACKERMANN_GAIN, 0.0, 1.0), throttle)
         brake = np.where(ack, np.clip(-err * ACKERMANN_GAIN, 0.0, 1.0), brake)
         steer = np.where(ack, np.clip(f.ack_steer / f.max_steer, -1.0, 1.0), steer)
-    f.in_throttle = _toward(f.in_throttle, throttle, THROTTLE_RATES, dt)
-    f.in_brake = _toward(f.in_brake, brake, BRAKE_RATES, dt)
-    f.in_steer = _toward(f.in_steer, steer, STEER_RATES, dt)
+    # inputs that reached their controls stay there (the usual case: skip the ramps)
+    if not np.array_equal(f.in_throttle, throttle):
+        f.in_throttle = _toward(f.in_throttle, throttle, THROTTLE_RATES, dt)
+    if not np.array_equal(f.in_brake, brake):
+        f.in_brake = _toward(f.in_brake, brake, BRAKE_RATES, dt)
+    if not np.array_equal(f.in_steer, steer):
+        f.in_steer = _toward(f.in_steer, steer, STEER_RATES, dt)
     return f.in_throttle, f.in_steer, f.in_brake
 
 
@@ -405,20 +458,31 @@ def _vertical(
     dt: float,
 ) -> None:
     """Free fall (semi-implicit Euler) off the ground; on it, z, pitch and roll follow it."""
+    floor = ground.height_at(pos[:, :2]) + f.rest
+    if grounded.all() and not f.lifted:
+        # every vehicle stands on its ground and nothing lifts it: follow the ground
+        vel[:, 2] = (floor - pos[:, 2]) / dt
+        pos[:, 2] = floor
+        _tilt(rot, ground, grounded)
+        return
     vz = vel[:, 2] + f.force[:, 2] / f.mass * dt
     vz = np.where(f.gravity & ~grounded, vz - GRAVITY * dt, vz)
     vz = np.where(grounded, np.maximum(vz, 0.0), vz)
     z_air = pos[:, 2] + vz * dt
-    floor = ground.height_at(pos[:, :2]) + f.rest
     lands = ground.found & (z_air <= floor)
     on = lands | grounded
     z_new = np.where(lands | (grounded & (vz <= 0.0)), floor, z_air)
     vel[:, 2] = np.where(lands & ~grounded, 0.0, np.where(on, (z_new - pos[:, 2]) / dt, vz))
     pos[:, 2] = z_new
     if on.any():
-        yaw = np.radians(rot[:, 1])
-        c, s = np.cos(yaw), np.sin(yaw)
-        slope_f = ground.grad[:, 0] * c + ground.grad[:, 1] * s
-        slope_r = -ground.grad[:, 0] * s + ground.grad[:, 1] * c
-        rot[:, 0] = np.where(on, np.degrees(np.arctan(slope_f)), rot[:, 0])
-        rot[:, 2] = np.where(on, -np.degrees(np.arctan(slope_r)), rot[:, 2])
+        _tilt(rot, ground, on)
+
+
+def _tilt(rot: np.ndarray, ground: GroundPlanes, on: np.ndarray) -> None:
+    """Pitch and roll of the vehicles `on` their ground plane, from its slope along them."""
+    yaw = np.radians(rot[:, 1])
+    c, s = np.cos(yaw), np.sin(yaw)
+    slope_f = ground.grad[:, 0] * c + ground.grad[:, 1] * s
+    slope_r = -ground.grad[:, 0] * s + ground.grad[:, 1] * c
+    rot[:, 0] = np.where(on, np.degrees(np.arctan(slope_f)), rot[:, 0])
+    rot[:, 2] = np.where(on, -np.degrees(np.arctan(slope_r)), rot[:, 2])

@@ -54,6 +54,17 @@ def substep(a: ActorTable, c: Crowd, ground: GroundPlanes, dt: float) -> None:
     pos, rot, vel = a.pos[rows], a.rot[rows], a.vel[rows]
     floor = ground.height_at(pos[:, :2]) + c.rest
     on = ground.found & (pos[:, 2] <= floor + CONTACT_TOLERANCE) & (vel[:, 2] <= 0.0)
+    if on.all() and not c.jump.any():
+        # everyone walks on the ground: no hop, no fall
+        vel[:, :2] = c.walk
+        vel[:, 2] = 0.0
+        rot[:, 1] = np.where(c.turns, c.heading, rot[:, 1])
+        pos[:, :2] += c.walk * dt
+        pos[:, 2] = ground.height_at(pos[:, :2]) + c.rest
+        rot[:, 0] = rot[:, 2] = 0.0
+        a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
+        c.on_ground = on
+        return
     vel[:, :2] = np.where(on[:, None] | c.const[:, None], c.walk, vel[:, :2])
     rot[:, 1] = np.where(on & c.turns, c.heading, rot[:, 1])
     jump = on & c.jump

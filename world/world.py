@@ -33,7 +33,11 @@ from world.vehicle_dynamics import load_physics_control
 from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
 from world.weather import WeatherParameters
 
-__all__ = ["TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
+__all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
+
+# A world is one episode: its id (carla.World.id, WorldSnapshot.id) is fixed, so it is the
+# same in every run.
+EPISODE_ID = 1
 
 TICK_PHASES = (
     "sign_timers",
@@ -135,6 +139,11 @@ class World:
         self._snapshot = self._take_snapshot()
 
     # settings, map, library, weather ----------------------------------------------------
+    @property
+    def id(self) -> int:
+        """The episode id (CARLA's World.id); every lockstep world is one episode."""
+        return EPISODE_ID
+
     def get_map(self) -> Any:
         return self._map
 
@@ -215,7 +224,7 @@ class World:
         rows = np.flatnonzero(a.alive[:n])
         columns = {name: getattr(a, name)[rows] for name in ("pos", "rot", "vel", "angvel", "acc")}
         stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
-        return WorldSnapshot(id(self) & 0xFFFFFFFF, stamp, rows + 1, columns)
+        return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
 
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot
@@ -417,10 +426,6 @@ class World:
 
     def _apply_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
         """CARLA's apply_physics_control: wheel positions in the world frame (cm)."""
-        if physics_control.mass <= 0.0:
-            raise WorldError(
-                f"apply_physics_control: mass must be > 0, found {physics_control.mass}"
-            )
         here = self._handle(row + 1).get_transform()
         self._load_physics_control(row, _wheels_moved(physics_control, here, to_world=False))
 

@@ -363,14 +363,17 @@ class Map:
         """CARLA's GetNextUntilLaneEnd (and its mirror): steps of `distance` while a single
         waypoint stays on this road, then one last step to just before the road's end."""
         step = self._next if forward else self._previous
-        out: list[Waypoint] = []
-        nxt = step(wp, distance)
-        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0]:
-            out.append(nxt[0])
-            nxt = step(out[-1], distance)
-        last = out[-1] if out else wp
-        length = self._odr.roads[wp.key[0]].length
         toward_end = forward == (wp.lane_id < 0)
+        sign = 1.0 if toward_end else -1.0
+        out: list[Waypoint] = []
+        last = wp
+        nxt = step(wp, distance)
+        # A road linked to itself would loop for ever; a step that wraps around ends it.
+        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0] and (nxt[0].s - last.s) * sign > 0:
+            out.append(nxt[0])
+            last = out[-1]
+            nxt = step(last, distance)
+        length = self._odr.roads[wp.key[0]].length
         remaining = (length - last.s if toward_end else last.s) - np.finfo(float).eps
         tail = step(last, remaining) if remaining > 0.0 else []
         if tail:

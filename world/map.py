@@ -139,6 +139,15 @@ class Map:
     def to_opendrive(self) -> str:
         return self._text
 
+    def save_to_disk(self, path: str | Path | None = None) -> Path:
+        """Writes the OpenDRIVE text to `path` (default: `<name>.xodr` here) and returns it."""
+        target = Path(path) if path is not None else Path(f"{self._name}.xodr")
+        try:
+            target.write_text(self._text, encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{target}: cannot write the OpenDRIVE file: {exc.strerror}") from exc
+        return target
+
     def get_waypoint(
         self,
         location: Location,

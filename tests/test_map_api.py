@@ -438,6 +438,13 @@ def test_names_and_text(straight):
     assert wp.transform.location.x == 10.0  # getters return copies
 
 
+def test_save_to_disk_round_trip(straight, tmp_path):
+    target = straight.save_to_disk(tmp_path / "copy.xodr")
+    again = Map.from_file(target)
+    assert again.name == "copy" and again.to_opendrive() == straight.to_opendrive()
+    assert len(again.get_topology()) == 4
+
+
 def test_unreadable_file(tmp_path):
     with pytest.raises(MapError, match=r"missing\.xodr"):
         Map.from_file(tmp_path / "missing.xodr")

@@ -39,3 +39,14 @@ def test_ground_under_a_town04_overpass(shared):
     g = m.ground(pts)
     assert g.found.all()
     assert g.z == pytest.approx([11.0, 0.0, 0.0], abs=1e-6)
+
+
+def test_until_lane_end_stops_on_a_road_linked_to_itself(shared):
+    """circle_300m is one 300 m road whose successor is its own start (CARLA's client loop
+    would never end there): the walk stops at the road's end."""
+    m = Map.from_file(shared / "maps" / "esmini" / "circle_300m.xodr")
+    wp = m.get_waypoint_xodr(1, -1, 10.0)
+    assert [w.s for w in wp.next_until_lane_end(100.0)] == pytest.approx([110.0, 210.0, 300.0])
+    # lane 1 runs toward s = 0: 150, 50, then the last step to the start.
+    back = m.get_waypoint_xodr(1, 1, 250.0).next_until_lane_end(100.0)
+    assert [w.s for w in back] == pytest.approx([150.0, 50.0, 0.0], abs=1e-9)

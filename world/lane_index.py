@@ -5,9 +5,9 @@ segment is filed under every grid cell its bounding box overlaps, at several
 cell sizes doubling from the finest. A query gathers the segments of the 3 x 3
 cells around each point at the finest level; an answer is final once its
 distance is at most the cell size (no segment outside the block can be closer),
-otherwise the point moves on to the next coarser level. Past the last level, runs
-of 16 consecutive segments of one lane are pruned by their 3D boxes: only runs
-whose box is nearer than the nearest run's first point can hold the answer.
+otherwise the point moves on to the next coarser level. Past the last level a
+tree of 3D boxes (segments in Z-order, 16 per box) is walked down, keeping only
+boxes nearer than the nearest known point on a segment.
 Distances are 3D, as CARLA's R-tree of lane segments measures them.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 __all__ = ["LaneSegments", "SegmentGrid"]
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
-_GROUP = 16  # segments per lane run in the far-point search
+_FANOUT = 16  # children per box of the far-point tree
 _MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on huge maps
 
 
@@ -110,39 +110,55 @@ class SegmentGrid:
         self._a = [np.ascontiguousarray(a[:, i]) for i in range(3)]
         self._d = [np.ascontiguousarray(d[:, i]) for i in range(3)]
         self._inv = (1.0 / np.where(dd > 0.0, dd, np.inf)).astype(np.float32)
-        self._build_groups()
+        self._build_tree()
 
-    def _build_groups(self) -> None:
-        """Runs of up to _GROUP consecutive segments of one lane, with their 3D boxes."""
+    def _build_tree(self) -> None:
+        """A box tree over the segments for points beyond the grid levels: segments sorted
+        along a Z-order curve of their midpoints, boxed in runs of _FANOUT, those boxes boxed
+        in runs of _FANOUT again, up to a top of at most _FANOUT boxes."""
         sg = self.segments
-        new_lane = np.r_[True, sg.node[1:] != sg.node[:-1]] if len(sg) else np.zeros(0, bool)
-        run = np.cumsum(new_lane) - 1
-        lane_start = np.flatnonzero(new_lane)
-        within = np.arange(len(sg)) - lane_start[run] if len(sg) else np.zeros(0, np.int64)
-        starts = np.flatnonzero(new_lane | (within % _GROUP == 0))
-        self._group_start = starts
-        self._group_size = np.diff(np.r_[starts, len(sg)])
         lo = np.minimum(sg.a, sg.b)
         hi = np.maximum(sg.a, sg.b)
-        self._group_lo = np.minimum.reduceat(lo, starts) if len(starts) else lo
-        self._group_hi = np.maximum.reduceat(hi, starts) if len(starts) else hi
-        self._group_rep = sg.a[starts]
+        mid = 0.5 * (lo + hi)[:, :2]
+        span = np.maximum(mid.max(axis=0) - mid.min(axis=0), 1e-9) if len(mid) else np.ones(2)
+        q = ((mid - (mid.min(axis=0) if len(mid) else 0.0)) / span * 65535).astype(np.uint64)
+        self._order = np.argsort(_interleave(q[:, 0]) | (_interleave(q[:, 1]) << 1), kind="stable")
+        lo, hi, rep = lo[self._order], hi[self._order], sg.a[self._order]
+        self._levels_lo, self._levels_hi, self._levels_rep = [], [], []
+        while len(lo) > _FANOUT or not self._levels_lo:
+            starts = np.arange(0, len(lo), _FANOUT)
+            lo = np.minimum.reduceat(lo, starts) if len(lo) else lo
+            hi = np.maximum.reduceat(hi, starts) if len(hi) else hi
+            rep = rep[starts]
+            self._levels_lo.append(lo)
+            self._levels_hi.append(hi)
+            self._levels_rep.append(rep)
 
     def _far(self, points: np.ndarray, todo: np.ndarray, best_seg, best_u, best_d) -> None:
-        """Exact answers for points beyond the grid levels: lane-run boxes closer than the
-        nearest run's first point give the candidate segments."""
-        for chunk in np.array_split(todo, max(1, len(todo) // 256)):
+        """Exact answers for points beyond the grid levels, down the box tree: a box farther
+        than some box's first point (a point on a segment) cannot hold the answer."""
+        for chunk in np.array_split(todo, max(1, len(todo) // 512)):
             p = points[chunk]
-            gap = np.maximum(self._group_lo[None] - p[:, None], 0.0)
-            gap = np.maximum(gap, p[:, None] - self._group_hi[None])
-            low = np.sqrt(np.einsum("ijk,ijk->ij", gap, gap))
-            rep = np.linalg.norm(self._group_rep[None] - p[:, None], axis=2)
-            bound = np.minimum(rep.min(axis=1), best_d[chunk])
-            owner, group = np.nonzero(low <= bound[:, None])
-            sizes = self._group_size[group]
-            owner = np.repeat(owner, sizes)
-            first = np.repeat(self._group_start[group] - (np.cumsum(sizes) - sizes), sizes)
-            seg = first + np.arange(int(sizes.sum()))
+            top = len(self._levels_lo[-1])
+            owner = np.repeat(np.arange(len(chunk)), top)
+            node = np.tile(np.arange(top), len(chunk))
+            for level in range(len(self._levels_lo) - 1, -1, -1):
+                q = p[owner]
+                gap = np.maximum(self._levels_lo[level][node] - q, 0.0)
+                gap = np.maximum(gap, q - self._levels_hi[level][node])
+                low = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+                rep = np.linalg.norm(self._levels_rep[level][node] - q, axis=1)
+                starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+                bound = np.minimum(np.minimum.reduceat(rep, starts), best_d[chunk[owner[starts]]])
+                sizes = np.diff(np.r_[starts, len(owner)])
+                keep = low <= np.repeat(bound, sizes)
+                owner, node = owner[keep], node[keep]
+                count = len(self._levels_lo[level - 1]) if level else len(self._order)
+                child = (node[:, None] * _FANOUT + np.arange(_FANOUT)[None, :]).ravel()
+                owner = np.repeat(owner, _FANOUT)
+                real = child < count
+                owner, node = owner[real], child[real]
+            seg = self._order[node]
             u, dist = self._sweep(p, owner, seg)
             self._keep_min(chunk, owner, seg, u, dist, best_seg, best_u, best_d)
 
@@ -224,3 +240,11 @@ class SegmentGrid:
         across = np.abs(d[:, 0] * off[:, 1] - d[:, 1] * off[:, 0]) / np.sqrt(np.maximum(dd, 1e-18))
         inside = (u_raw >= -1e-3) & (u_raw <= 1.0 + 1e-3) & (across <= 0.5 * sg.width[seg])
         return owner[inside], seg[inside], u[inside]
+
+
+def _interleave(v: np.ndarray) -> np.ndarray:
+    """The bits of 16-bit values spread to the even bit positions (for Z-order keys)."""
+    v = v & np.uint64(0xFFFF)
+    for shift, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
+        v = (v | (v << np.uint64(shift))) & np.uint64(mask)
+    return v

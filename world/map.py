@@ -139,6 +139,15 @@ class Map:
     def to_opendrive(self) -> str:
         return self._text
 
+    def save_to_disk(self, path: str | Path | None = None) -> Path:
+        """Writes the OpenDRIVE text to `path` (default: `<name>.xodr` here) and returns it."""
+        target = Path(path) if path is not None else Path(f"{self._name}.xodr")
+        try:
+            target.write_text(self._text, encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{target}: cannot write the OpenDRIVE file: {exc.strerror}") from exc
+        return target
+
     def get_waypoint(
         self,
         location: Location,
@@ -363,14 +372,17 @@ class Map:
         """CARLA's GetNextUntilLaneEnd (and its mirror): steps of `distance` while a single
         waypoint stays on this road, then one last step to just before the road's end."""
         step = self._next if forward else self._previous
-        out: list[Waypoint] = []
-        nxt = step(wp, distance)
-        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0]:
-            out.append(nxt[0])
-            nxt = step(out[-1], distance)
-        last = out[-1] if out else wp
-        length = self._odr.roads[wp.key[0]].length
         toward_end = forward == (wp.lane_id < 0)
+        sign = 1.0 if toward_end else -1.0
+        out: list[Waypoint] = []
+        last = wp
+        nxt = step(wp, distance)
+        # A road linked to itself would loop for ever; a step that wraps around ends it.
+        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0] and (nxt[0].s - last.s) * sign > 0:
+            out.append(nxt[0])
+            last = out[-1]
+            nxt = step(last, distance)
+        length = self._odr.roads[wp.key[0]].length
         remaining = (length - last.s if toward_end else last.s) - np.finfo(float).eps
         tail = step(last, remaining) if remaining > 0.0 else []
         if tail:

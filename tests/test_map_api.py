@@ -465,15 +465,21 @@ def test_signal_reference_to_a_missing_signal():
         Map("dangling", text)
 
 
-def test_signal_reference_reports_its_signals_road(tee):
-    # Road 2 holds a '-' reference (right lanes) to road 3's stop sign 30, at s = 3.
+def test_signal_reference_reports_the_referencing_road():
+    # Road 2 gets a '-' reference (right lanes) to road 3's stop sign 30, at s = 3.
+    # CARLA's OpenDRIVE parser adds a reference as a RoadInfoSignal of the road that holds
+    # it, at the reference's own s and t, and Landmark.road_id / .s read those.
+    text = (MAPS / "tjunction.xodr").read_text()
+    road2_end = text.index("</lanes>", text.index('<road id="2"')) + len("</lanes>")
+    reference = '<signals><signalReference id="30" s="3.0" t="-5.0" orientation="-"/></signals>'
+    tee = Map("tjunction-ref", text[:road2_end] + reference + text[road2_end:])
     stops = tee.get_all_landmarks_of_type(LandmarkType.StopSign)
-    assert [(lm.road_id, lm.s, lm.orientation) for lm in stops] == [
-        (3, 3.0, LandmarkOrientation.Negative),
+    assert sorted((lm.road_id, lm.s, lm.orientation) for lm in stops) == [
+        (2, 3.0, LandmarkOrientation.Negative),
         (3, 2.0, LandmarkOrientation.Positive),
     ]
     (ahead,) = tee.get_waypoint_xodr(2, -1, 1.0).get_landmarks(5.0)
-    assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 3)
+    assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 2)
 
 
 def test_superelevation_tilts_lanes_and_ground():

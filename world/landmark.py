@@ -98,10 +98,10 @@ _ORIENTATIONS = {"+": LandmarkOrientation.Positive, "-": LandmarkOrientation.Neg
 class Placement:
     """A signal placed on a road at (s, t) with the lanes it is valid for (a RoadInfoSignal).
 
-    `road` is where it is placed, `home` the road whose <signal> defines it."""
+    For a <signalReference>, `road`, `s` and `t` are the reference's own, as CARLA's
+    MapBuilder stores them; the transform is still the referenced signal's."""
 
     road: str
-    home: str
     s: float
     t: float
     orientation: str
@@ -127,8 +127,8 @@ class Landmark:
 
     @property
     def road_id(self) -> int | str:
-        """The road of the signal itself (for a signalReference, the referenced signal's)."""
-        return public_id(self._placement.home)
+        """The road the landmark is placed on (for a signalReference, the referencing road)."""
+        return public_id(self._placement.road)
 
     @property
     def distance(self) -> float:

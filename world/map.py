@@ -471,7 +471,6 @@ class Map:
                 out.append(
                     Placement(
                         road.id,
-                        home,
                         s,
                         t,
                         orientation,

@@ -516,6 +516,7 @@ class Sensor(Actor):
     __slots__ = ()
 
     def _behaviour(self) -> SensorBehaviour:
+        self._live_row()
         found = self._world._sensor_behaviour(self.id)
         if found is None:
             raise WorldError(f"{self.type_id} (actor {self.id}) needs rendering; lockstep has none")

@@ -236,7 +236,10 @@ class World:
         self._sensors.tick(self, self._frame, self._elapsed, self._delta)
 
     def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:
-        """A sensor actor's behaviour, made when first asked; None when it needs rendering."""
+        """A live sensor actor's behaviour, made when first asked; None when it needs rendering
+        or is gone."""
+        if not self._actors.alive[actor_id - 1]:
+            return None
         found = self._sensors.get(actor_id)
         if found is None:
             info = self._info[actor_id - 1]

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.conftest import find_shared
 from tests.log_fuzz import BUG, CLEAN, REJECTED, cases, run
-from tests.test_fuzz_logs import SMALL_LOGS
+from tests.test_fuzz_logs import base_logs
 
 
 def main() -> int:
@@ -38,7 +38,7 @@ def main() -> int:
         print("shared data not found (set LOCKSTEP_SHARED)")
         return 2
     golden = shared / "carla-golden"
-    logs = {name: (golden / name / "recording.log").read_bytes() for name in SMALL_LOGS}
+    logs = base_logs(shared)
     if args.with_large:
         logs["town_drive"] = (golden / "town_drive" / "recording.log").read_bytes()
         for folder in sorted((shared / "carla-logs").iterdir()):

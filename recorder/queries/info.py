@@ -12,7 +12,10 @@ collisions, weather); with it, every packet it knows and every frame. CARLA's qu
   default 0.5 (it is not in the file).
 
 Where CARLA misreads 0.9.10's 36-byte wheels, the wheel size is taken from the packet size
-and the right text printed. Fixed-size records are formatted a packet at a time from numpy.
+and the right text printed. A CARLA 0.10 (UE5) log prints as CARLA 0.10's query prints it:
+doubles where UE4 had floats (the same 6-digit text), no Weather packet, a blank line after
+each WalkerBones packet, and the Chaos physics control (recorder/queries/physics_ue5.py).
+Fixed-size records are formatted a packet at a time from numpy.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from recorder.queries.common import (
     last_frame,
     packet_table,
 )
+from recorder.queries.physics_ue5 import physics_text_ue5
 
 _EVENT_IDS = (
     int(PacketId.EventAdd),
@@ -149,6 +153,7 @@ class _Printer:
         self.reader = table.reader
         self.out: list[str] = []
         self.printed_frame = -2  # the frame index whose line is printed (bFramePrinted)
+        self.ue5 = self.reader.variant == "ue5"
 
     def frame_line(self, p: int) -> None:
         index = int(self.table.frame[p])
@@ -260,8 +265,9 @@ class _Printer:
 
     def physics_control(self, p: int, packet) -> None:
         records = self.titled(p, self.reader.records(packet), " Physics Control events: ")
+        text = physics_text_ue5 if self.ue5 else _physics_text
         for r in records:
-            self.out.append(_physics_text(r))
+            self.out.append(text(r))
 
     def walker_bones(self, p: int, packet) -> None:
         records = self.titled(p, self.reader.records(packet), " Walkers Bones: ")
@@ -272,6 +278,8 @@ class _Printer:
                 loc = ", ".join(c_general(v) for v in bone.location)
                 rot = ", ".join(c_general(v) for v in bone.rotation)
                 out.append(f'     Bone: "{c_text(bone.name)}" relative: Loc({loc}) Rot({rot})\n')
+        if self.ue5:
+            out.append("\n")
 
 
 _HANDLERS = {

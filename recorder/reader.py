@@ -368,7 +368,6 @@ class LogReader:
                     return "ue4"
             offset += 5 + size
         return "ue4"
-        return "ue4"
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -130,7 +130,10 @@ def main() -> int:
         size_mb = path.stat().st_size / 1e6
         print(f"log: {path.stat().st_size:,} bytes, {args.frames} frames, {ACTORS} actors")
         r = write / CARLA["write log"]
-        print(f"{'write log':16s} {write:8.3f} s {size_mb / write:9.1f} MB/s  x{r:5.2f} of CARLA's")
+        print(
+            f"{'write log':16s} {write:8.3f} s {size_mb / write:9.1f} MB/s  x{r:5.2f} of CARLA's "
+            f"{CARLA['write log']:.2f} s ({'ok' if r <= 1 else 'SLOW'})"
+        )
         data = path.read_bytes()
         timed("info", size_mb, lambda: query_info(data))
         timed("collisions a a", size_mb, lambda: query_collisions(data, "a", "a"))

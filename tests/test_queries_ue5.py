@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import struct
 
-from recorder import query_blocked, query_collisions, query_info
+from recorder import LogReader, query_blocked, query_collisions, query_info
+from recorder.packets.physics_control_ue5 import pack_physics_control_ue5
 
 HEADER = "Version: 1\nMap: T5\nDate: 01/01/70 00:00:00\n\n"
 _WHEEL = struct.Struct("<B3x3f9f6?2xfB7x3Q3f3f6fif2B2x2fi3f3f3f4x")
@@ -173,3 +174,14 @@ def test_blocked_measures_ue5_distances_in_double():
     # Minimum 0.3 cm: both moved far enough in frame 2. In float32 actor 8's x of
     # 16777216.5 rounds to 16777216 (a distance of 0) and it would show as stopped.
     assert query_blocked(ue5_log(), 1, 0.3) == HEADER + title + END
+
+
+def test_ue5_physics_control_decodes_and_packs_back_to_its_bytes():
+    packet = _physics()
+    reader = LogReader(ue5_log(), variant="ue5")
+    (raw,) = [p for p in reader.packets() if p.id == 15]
+    (record,) = reader.records(raw)
+    assert (record.id, record.max_torque, record.differential_type) == (7, 400, 0)
+    assert (record.forward_gear_ratios, record.reverse_gear_ratios) == ([3.5, 2], [3])
+    assert record.wheels[0].location == (1.5, -2, 0.25)
+    assert pack_physics_control_ue5(record) == packet[5 + 2 :]

@@ -73,7 +73,6 @@ def _head_spec() -> list[tuple[str, str, int]]:
 
 
 HEAD_UE5 = FixedLayout(PhysicsControlUE5Record, _head_spec())
-_LISTS = ("torque_curve", "forward_gear_ratios", "reverse_gear_ratios", "steering_curve")
 
 
 def _pack_floats(values: list[float]) -> bytes:
@@ -96,8 +95,8 @@ def pack_physics_control_ue5(r: PhysicsControlUE5Record) -> bytes:
 
 def _floats(data: bytes, offset: int, end: int, what: str) -> tuple[list[float], int]:
     n, offset = read_count(data, offset, end, 4, what)
-    values = list(_FLOAT.iter_unpack(data[offset : offset + 4 * n]))
-    return [v for (v,) in values], offset + 4 * n
+    values = [v for (v,) in _FLOAT.iter_unpack(data[offset : offset + 4 * n])]
+    return values, offset + 4 * n
 
 
 def unpack_physics_control_ue5(

@@ -188,7 +188,7 @@ class _Printer:
         title, row = _BULK[pid]
         array = self.titled(p, self.reader.array(self.table.raw(p)), title)
         if len(array):
-            self.out.append(general_rows(row, structured_to_unstructured(array, np.float64)))
+            self.out.append(general_rows(row, _widened(array)))
 
     def event_add(self, p: int, packet) -> None:
         records = self.reader.records(packet)
@@ -222,9 +222,7 @@ class _Printer:
     def weather(self, p: int, packet) -> None:
         array = self.titled(p, self.reader.array(packet), " Weathers: ")
         if len(array):
-            self.out.append(
-                general_rows(_WEATHER_ROW, structured_to_unstructured(array, np.float64))
-            )
+            self.out.append(general_rows(_WEATHER_ROW, _widened(array)))
 
     def state(self, p: int, packet) -> None:
         array = self.titled(p, self.reader.array(packet), " State traffic lights: ")
@@ -297,6 +295,12 @@ _HANDLERS = {
     PacketId.WalkerBones: _Printer.walker_bones,
 }
 _HANDLERS = {int(pid): handler for pid, handler in _HANDLERS.items()}
+
+
+def _widened(array: np.ndarray) -> np.ndarray:
+    """A structured array's fields as float64 columns (a signalling NaN widens quietly)."""
+    with np.errstate(invalid="ignore"):
+        return structured_to_unstructured(array, np.float64)
 
 
 def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -27,7 +27,7 @@ from recorder.packet_ids import PacketId
 from recorder.packets.position import POSITION
 from recorder.packets.ue5 import POSITION_UE5
 from recorder.queries.common import (
-    PacketTable,
+    QueryTable,
     Source,
     c_text,
     check_library,
@@ -35,7 +35,7 @@ from recorder.queries.common import (
     counts,
     header_text,
     last_frame,
-    packet_table,
+    query_table,
 )
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
@@ -73,7 +73,7 @@ def query_blocked(
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
-    table = packet_table(reader)
+    table = query_table(reader)
     layout = _LAYOUTS[reader.variant]
     coordinate = layout.dtype["location"].base
     actors = _Actors(order, np.float64(min_time), np.float64(min_distance), coordinate)
@@ -87,7 +87,7 @@ def query_blocked(
     return "".join([text, HEADER, *(row for _, row in rows), closing_text(frame_id, elapsed)])
 
 
-def _replay(table: PacketTable, picked: np.ndarray, actors: _Actors, dtype: np.dtype) -> None:
+def _replay(table: QueryTable, picked: np.ndarray, actors: _Actors, dtype: np.dtype) -> None:
     """The query's loop over the EventAdd, EventDel and Position packets that hold records
     (Position records of this dtype)."""
     reader = table.reader

@@ -26,7 +26,7 @@ from recorder.hash_order import LIBRARIES
 from recorder.packet_ids import PacketId
 from recorder.packets.base import unpack_string
 from recorder.packets.ue5 import UE5_IDS
-from recorder.reader import MAGIC, LogReader, RawPacket
+from recorder.reader import MAGIC, LogReader, RawPacket, packet_name
 
 Source = str | Path | bytes | bytearray | memoryview
 NOT_A_RECORDER = "File is not a CARLA recorder\n"
@@ -41,7 +41,7 @@ for _byte, _kind in UE5_IDS.items():
 
 
 @dataclass
-class PacketTable:
+class QueryTable:
     """Every packet of a log in file order: id, body offset, body size, frame number.
 
     `ids` are UE4 packet ids (a UE5 log's id bytes renumbered), `id_bytes` the bytes in the
@@ -122,14 +122,14 @@ def header_text(
     return text, reader
 
 
-def packet_table(reader: LogReader) -> PacketTable:
+def query_table(reader: LogReader) -> QueryTable:
     """The reader's packet table and frame index (which check every size and each
     FrameStart), each packet's frame, and a check that the log ends with a FrameEnd."""
     packets = reader.packet_table
     index = reader.frame_index
     ids = packets.id
     kinds = _UE5_KINDS[ids] if reader.variant == "ue5" else ids
-    table = PacketTable(
+    table = QueryTable(
         reader,
         kinds,
         ids,
@@ -142,14 +142,14 @@ def packet_table(reader: LogReader) -> PacketTable:
     )
     if len(ids) and ids[-1] != _END:
         raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(int(kinds[-1]))}, "
+            f"the log ends inside a frame: its last packet is {packet_name(int(kinds[-1]))}, "
             "not FrameEnd (read it leniently to stop at the last complete frame)",
             len(ids) - 1,
         )
     return table
 
 
-def counts(table: PacketTable, packets: np.ndarray) -> np.ndarray:
+def counts(table: QueryTable, packets: np.ndarray) -> np.ndarray:
     """The uint16 record count at the start of each of these packets' bodies (-1 when the
     body is shorter than 2 bytes, for the record parser to report)."""
     raw = np.frombuffer(table.reader.data, np.uint8)
@@ -164,15 +164,8 @@ def closing_text(frame_id: int, elapsed: float) -> str:
     return f"\nFrames: {frame_id}\nDuration: {c_general(elapsed)} seconds\n"
 
 
-def last_frame(table: PacketTable) -> tuple[int, float]:
+def last_frame(table: QueryTable) -> tuple[int, float]:
     """The frame the query's loop ends with (the zero frame in a log without frames)."""
     if len(table.frame_id) == 0:
         return 0, 0.0
     return int(table.frame_id[-1]), float(table.elapsed[-1])
-
-
-def _name(pid: int) -> str:
-    try:
-        return PacketId(pid).name
-    except ValueError:
-        return f"packet id {pid}"

@@ -26,14 +26,14 @@ from numpy.lib.recfunctions import structured_to_unstructured
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
 from recorder.queries.common import (
-    PacketTable,
+    QueryTable,
     Source,
     c_text,
     closing_text,
     counts,
     header_text,
     last_frame,
-    packet_table,
+    query_table,
 )
 from recorder.queries.physics_ue5 import physics_text_ue5
 
@@ -118,7 +118,7 @@ def query_info(
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
-    table = packet_table(reader)
+    table = query_table(reader)
     printer = _Printer(table)
     ids = table.ids
     if show_all:
@@ -148,7 +148,7 @@ def query_info(
 class _Printer:
     """CARLA's QueryInfo switch, one packet at a time, into a list of text pieces."""
 
-    def __init__(self, table: PacketTable):
+    def __init__(self, table: QueryTable):
         self.table = table
         self.reader = table.reader
         self.out: list[str] = []

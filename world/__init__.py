@@ -80,6 +80,10 @@ from world.snapshot import (
     Timestamp,
     WorldSnapshot,
 )
+from world.traffic_manager import (
+    TrafficManager,
+    street_spawn_points,
+)
 from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
 from world.vehicle_state import (
     ActorState,
@@ -91,6 +95,9 @@ from world.vehicle_state import (
     VehicleFailureState,
     VehicleLightState,
     VehicleWheelLocation,
+)
+from world.walker_ai import (
+    WalkerAIController,
 )
 from world.waypoint import (
     Waypoint,
@@ -143,6 +150,7 @@ __all__ = [
     "Timestamp",
     "TrafficLight",
     "TrafficLightState",
+    "TrafficManager",
     "TrafficSign",
     "Transform",
     "Vector2D",
@@ -156,6 +164,7 @@ __all__ = [
     "VehiclePhysicsControl",
     "VehicleWheelLocation",
     "Walker",
+    "WalkerAIController",
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
@@ -167,6 +176,7 @@ __all__ = [
     "WorldSettings",
     "WorldSnapshot",
     "blueprint_library",
+    "street_spawn_points",
     "weather_from_config",
     "weather_preset",
 ]

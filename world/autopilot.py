@@ -8,8 +8,8 @@ vectorised over vehicles:
    vehicles past a path's end move on to the next path (the route is extended
    then, choosing among successors with the vehicle's own generator: a Python
    step per vehicle, only when it changes lanes, a few times a minute);
-2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the front
-   bumper) and the pure-pursuit look-ahead point;
+2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the vehicle's
+   centre) and the pure-pursuit look-ahead point;
 3. find the distance the vehicle may still travel: the nearest vehicle or
    walker whose footprint comes within the vehicle's half width of the path
    (less the leading distance), a red (or stoppable yellow) light at the next

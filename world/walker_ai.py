@@ -43,6 +43,9 @@ __all__ = [
 DEFAULT_WALKER_SPEED = 1.4  # m/s
 DEFAULT_CROSS_FACTOR = 0.0  # share of walkers that cross roads, as CARLA's example scripts
 ARRIVE_RADIUS = 0.6  # m
+VEHICLE_REACH = 6.0  # m: vehicles nearer than this are checked against a walker's next step
+STEP_AHEAD = 0.5  # m
+WALKER_RADIUS = 0.3  # m
 DEFAULT_PEDESTRIANS_SEED = 0
 
 
@@ -185,10 +188,44 @@ class WalkerAISystem:
         direction[:, 2] = 0.0
         norm = np.linalg.norm(direction, axis=1)
         unit = direction / np.where(norm > 0.0, norm, 1.0)[:, None]
+        unit = self._around_vehicles(a, pos, unit)
         w = self.world._walkers
         k = a.wrow[self.walker]
         w.direction[k] = unit.astype(np.float32)
         w.speed[k] = np.where(norm > 0.0, self.speed, 0.0).astype(np.float32)
+
+    def _around_vehicles(self, a, pos: np.ndarray, unit: np.ndarray) -> np.ndarray:
+        """Walkers whose next step would enter a vehicle's box walk along its side instead
+        (their direction loses the part toward the vehicle), so they never push it."""
+        n = a.n
+        cars = np.flatnonzero(a.alive[:n] & (a.vrow[:n] >= 0))
+        if not len(cars):
+            return unit
+        delta = pos[:, None, :2] - a.pos[cars][None, :, :2]
+        close = np.einsum("wck,wck->wc", delta, delta) < VEHICLE_REACH**2
+        wi, ci = np.nonzero(close)
+        if not len(wi):
+            return unit
+        car = cars[ci]
+        yaw = np.radians(a.rot[car, 1])
+        c, s = np.cos(yaw), np.sin(yaw)
+        step = pos[wi, :2] + unit[wi, :2] * STEP_AHEAD - a.pos[car, :2]
+        lx, ly = step[:, 0] * c + step[:, 1] * s, -step[:, 0] * s + step[:, 1] * c
+        ext = a.extent[car]
+        blocked = (np.abs(lx) < ext[:, 0] + WALKER_RADIUS) & (
+            np.abs(ly) < ext[:, 1] + WALKER_RADIUS
+        )
+        if not blocked.any():
+            return unit
+        out = unit.copy()
+        for k in np.flatnonzero(blocked).tolist():
+            i = int(wi[k])
+            away = delta[i, ci[k]] / max(float(np.linalg.norm(delta[i, ci[k]])), 1e-9)
+            along = out[i, :2] - min(float(out[i, :2] @ away), 0.0) * away
+            if np.linalg.norm(along) < 0.2:
+                along = np.array([-away[1], away[0]])
+            out[i, :2] = along / np.linalg.norm(along)
+        return out
 
     def _next_goal(self, i: int) -> np.ndarray:
         loc = self.random_location(self.rngs[i])

@@ -44,6 +44,7 @@ from world.sensor_data import (
 )
 from world.settings import EpisodeSettings, WorldSettings
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.traffic_manager import TrafficManager, street_spawn_points
 from world.vehicle_state import (
     ActorState,
     ActorType,
@@ -55,6 +56,7 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
+from world.walker_ai import WalkerAIController
 from world.waypoint import Waypoint
 from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World
@@ -104,6 +106,7 @@ __all__ = [
     "Timestamp",
     "TrafficLight",
     "TrafficLightState",
+    "TrafficManager",
     "TrafficSign",
     "Transform",
     "Vector2D",
@@ -117,6 +120,7 @@ __all__ = [
     "VehiclePhysicsControl",
     "VehicleWheelLocation",
     "Walker",
+    "WalkerAIController",
     "WalkerBoneControlIn",
     "WalkerBoneControlOut",
     "WalkerControl",
@@ -128,6 +132,7 @@ __all__ = [
     "WorldSettings",
     "WorldSnapshot",
     "blueprint_library",
+    "street_spawn_points",
     "weather_from_config",
     "weather_preset",
 ]

@@ -8,8 +8,8 @@ vectorised over vehicles:
    vehicles past a path's end move on to the next path (the route is extended
    then, choosing among successors with the vehicle's own generator: a Python
    step per vehicle, only when it changes lanes, a few times a minute);
-2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the front
-   bumper) and the pure-pursuit look-ahead point;
+2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the vehicle's
+   centre) and the pure-pursuit look-ahead point;
 3. find the distance the vehicle may still travel: the nearest vehicle or
    walker whose footprint comes within the vehicle's half width of the path
    (less the leading distance), a red (or stoppable yellow) light at the next
@@ -35,12 +35,15 @@ from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
 __all__ = ["AutopilotFleet"]
 
 ROUTE_SLOTS = 5
-PATH_SAMPLES = 24
-PATH_STEP = 2.0  # m
+PATH_SAMPLES = 25
+PATH_STEP = 2.0  # m, from the vehicle's centre
 COMFORT_DECEL = 3.5  # m/s², braking toward a stop point
 MAX_DECEL = 6.0  # m/s², the most the vehicle is assumed to brake for a yellow light
 LATERAL_ACCEL = 2.0  # m/s², the most the vehicle takes in a curve
-STOP_LINE_GAP = 1.0  # m between the front bumper and the junction entry when stopped
+STOP_LINE_GAP = 1.5  # m between the front bumper and the junction entry when stopped
+SLOW = 3.0  # m/s: a vehicle this slow before a yellow light stops for it
+BRAKE_FROM_DECEL = 4.5  # m/s²: needed deceleration (over the comfortable one) that adds brake
+BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
 APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
 SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
 SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
@@ -48,7 +51,8 @@ PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
 LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
 LOCALISE_HEADING_PENALTY = 20.0  # m
 LOCALISE_JUNCTION_PENALTY = 0.5  # m
-HOLD_LIMIT = 30.0  # s stopped for an obstacle or a yield before it pushes on
+HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
+CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
 
 
@@ -263,7 +267,7 @@ class AutopilotFleet:
         n = len(rows)
 
         # samples ahead and the look-ahead point
-        d = ext[:, 0:1] + PATH_STEP * np.arange(PATH_SAMPLES)[None, :]
+        d = np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
         axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
@@ -288,7 +292,7 @@ class AutopilotFleet:
         heading = np.unwrap(np.arctan2(tangents[..., 1], tangents[..., 0]), axis=1)
         curvature = np.abs(np.diff(heading, axis=1)) / PATH_STEP
         v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
-        ahead = d[:, :-1] - d[:, :1]
+        ahead = np.maximum(d[:, :-1] - ext[:, 0:1], 0.0)
         target = np.minimum(
             target, np.min(np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead), axis=1)
         )
@@ -313,7 +317,8 @@ class AutopilotFleet:
         held = np.zeros(n, dtype=bool)
         if traffic is not None and (light >= 0).any():
             state = np.where(light >= 0, traffic.system.groups.state[np.maximum(light, 0)], 2)
-            stoppable = front_to_entry > speed**2 / (2.0 * MAX_DECEL)
+            # a vehicle already slow for the light stops (its nose may pass the line a little)
+            stoppable = (front_to_entry > speed**2 / (2.0 * MAX_DECEL)) | (speed < SLOW)
             red = (state == TrafficLightState.Red) | (
                 (state == TrafficLightState.Yellow) & stoppable
             )
@@ -344,15 +349,14 @@ class AutopilotFleet:
             first = key[None, :] < key[:, None]
             conflict_arr = lp.conflicts[np.maximum(entry_path, 0)][:, np.maximum(entry_path, 0)]
             conflict_arr &= arriving[None, :] & first
-            gives_way = near & (conflict_in.any(axis=1) | conflict_arr.any(axis=1)) & ~pushing
+            gives_way = near & (conflict_in.any(axis=1) | conflict_arr.any(axis=1))
             yields = gives_way & (front_to_entry - STOP_LINE_GAP < stop)
             stop = np.where(yields, front_to_entry - STOP_LINE_GAP, stop)
             reason = np.where(yields, STOP_YIELD, reason)
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
-        obstacle = self._obstacles(a, rows, pts, d, ext) - ext[:, 0] - lead
-        obstacle = np.where(pushing, np.inf, obstacle)
+        obstacle = self._obstacles(a, rows, pts, d, ext, pushing) - ext[:, 0] - lead
         blocked = obstacle < stop
         stop = np.minimum(stop, obstacle)
         reason = np.where(blocked, STOP_OBSTACLE, reason)
@@ -362,9 +366,15 @@ class AutopilotFleet:
         target = np.minimum(target, allowed)
         target = np.where(stop <= 0.25, 0.0, target)
         throttle, brake, self.integral = longitudinal(speed, target, self.integral, dt)
+        # braking that the stop point needs, beyond what the speed error asks for
+        need = speed**2 / (2.0 * np.maximum(stop, 0.05))
+        extra = np.clip((need - BRAKE_FROM_DECEL) / BRAKE_DECEL_SCALE, 0.0, 1.0)
+        brake = np.maximum(brake, np.where(np.isfinite(stop), extra, 0.0))
+        throttle = np.where(brake > 0.0, 0.0, throttle)
 
-        # a vehicle stuck behind an obstacle or a yield for long pushes on for a while
-        stuck = (speed < 0.5) & (target <= 0.0) & (blocked | gives_way)
+        # a vehicle stuck in a junction behind an obstacle for long pushes on for a while,
+        # ignoring crossing traffic (two vehicles that block each other's paths)
+        stuck = (speed < 0.5) & (target <= 0.0) & blocked & inside
         self.hold_time = np.where(stuck, self.hold_time + dt, 0.0)
         start_push = self.hold_time > HOLD_LIMIT
         self.override = np.where(start_push, OVERRIDE_TIME, np.maximum(self.override - dt, 0.0))
@@ -422,9 +432,10 @@ class AutopilotFleet:
         local = d - start[rows, slot]
         return self.paths.at(path, local)
 
-    def _obstacles(self, a, rows, pts, d, ext) -> np.ndarray:
+    def _obstacles(self, a, rows, pts, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
-        the vehicle's half width, covers its sampled path (inf when none)."""
+        the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
+        ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
         n = len(rows)
         out = np.full(n, np.inf)
         m = a.n
@@ -439,6 +450,14 @@ class AutopilotFleet:
         ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
         ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
         close &= ~ignore_vehicle & ~ignore_walker
+        if pushing.any():
+            turn = np.abs(
+                (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
+            )
+            crossing = (
+                pushing[:, None] & (kind == ActorType.Vehicle)[None, :] & (turn > CROSSING_ANGLE)
+            )
+            close &= ~crossing
         ii, jj = np.nonzero(close)
         if not len(ii):
             return out

@@ -1,0 +1,70 @@
+"""Ticks per second with autopilot vehicles, AI walkers and traffic lights on the medium town.
+
+Prints the whole tick rate, the share of each tick phase (traffic manager and walkers,
+physics, the rest), and the ratios to the goal (1000 ticks/s) and to CARLA with its
+traffic manager (about 15 ticks/s).
+
+    .venv/bin/python benchmarks/bench_traffic.py [--vehicles 100] [--walkers 50] [--ticks 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from world import Map, World, WorldSettings
+from world.traffic_scene import populate_traffic
+
+TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
+GOAL = 1000.0
+CARLA_WITH_TM = 15.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vehicles", type=int, default=100)
+    parser.add_argument("--walkers", type=int, default=50)
+    parser.add_argument("--ticks", type=int, default=2000)
+    parser.add_argument("--warmup", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--map", type=Path, default=TOWN)
+    args = parser.parse_args()
+
+    world = World(Map.from_file(args.map))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    scene = populate_traffic(world, args.vehicles, args.walkers, args.seed)
+    spent: dict[str, float] = {}
+    systems = []
+    for phase, system in world._systems:
+
+        def timed(w, dt, system=system, phase=phase):
+            t0 = time.perf_counter()
+            system(w, dt)
+            spent[phase] = spent.get(phase, 0.0) + time.perf_counter() - t0
+
+        systems.append((phase, timed))
+    world._systems = systems
+    for _ in range(args.warmup):
+        world.tick()
+    spent.clear()
+    t0 = time.perf_counter()
+    for _ in range(args.ticks):
+        world.tick()
+    total = time.perf_counter() - t0
+    rate = args.ticks / total
+    print(
+        f"map {args.map.name}: {len(scene.vehicles)} autopilot vehicles, "
+        f"{len(scene.walkers)} AI walkers, {len(world._traffic.light_ids)} traffic lights"
+    )
+    print(f"{args.ticks} ticks in {total:.2f} s: {rate:.1f} ticks/s ({1000.0 / rate:.2f} ms/tick)")
+    for phase, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {phase:16s} {1000.0 * seconds / args.ticks:7.3f} ms/tick  {seconds / total:6.1%}")
+    print(f"goal {GOAL:.0f} ticks/s: ratio {rate / GOAL:.3f}")
+    carla = f"CARLA with traffic manager ~{CARLA_WITH_TM:.0f} ticks/s"
+    print(f"{carla}: ratio {rate / CARLA_WITH_TM:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -127,16 +127,16 @@ def _float(e: ET.Element, name: str, default: float | None = 0.0) -> float:
         if default is None:
             raise _RejectedError(e, f"missing attribute '{name}' (expected a number)")
         return default
-    try:
-        return float(value)
-    except ValueError:
-        raise _RejectedError(e, f"attribute '{name}': expected a number, found {value!r}") from None
+    return _number(e, name, value)
 
 
 def _opt_float(e: ET.Element, name: str) -> float | None:
+    """A float attribute that may be absent or empty (None then)."""
     value = e.get(name)
-    if value is None or value == "":
-        return None
+    return None if value is None or value == "" else _number(e, name, value)
+
+
+def _number(e: ET.Element, name: str, value: str) -> float:
     try:
         return float(value)
     except ValueError:
@@ -305,8 +305,7 @@ def _read_road_link(e: ET.Element) -> RoadLink:
         raise _RejectedError(
             e, f"attribute 'elementType': expected road or junction, found {kind!r}"
         )
-    default = "start" if kind == "road" else None
-    contact = _contact(e, "contactPoint", default) if kind == "road" else None
+    contact = _contact(e, "contactPoint", "start") if kind == "road" else None
     return RoadLink(kind, _req(e, "elementId"), contact)
 
 
@@ -388,20 +387,19 @@ def _read_lanes(e: ET.Element, road: Road) -> None:
 
 
 def _read_lane_section(e: ET.Element) -> LaneSection:
-    section = LaneSection(s=_float(e, "s", None), single_side=_bool(e, "singleSide"))
-    lanes: list[Lane] = []
+    start, single_side = _float(e, "s", None), _bool(e, "singleSide")
+    lanes: dict[int, Lane] = {}
     for side in e:
         if side.tag in ("left", "center", "right"):
-            lanes.extend(_read_lane(x) for x in side.iter("lane"))
-    lanes.sort(key=lambda lane: lane.id)
-    for lane in lanes:
-        if lane.id in section.lanes:
-            raise _RejectedError(e, f"duplicate lane id {lane.id}")
-        section.lanes[lane.id] = lane
-    if 0 not in section.lanes:
-        section.lanes[0] = Lane(0)
-        section.lanes = dict(sorted(section.lanes.items()))
-    return section
+            for lane_el in side.iter("lane"):
+                lane = _read_lane(lane_el)
+                if lane.id in lanes:
+                    raise _RejectedError(
+                        lane_el, f"duplicate lane id {lane.id} in its <laneSection>"
+                    )
+                lanes[lane.id] = lane
+    lanes.setdefault(0, Lane(0))
+    return LaneSection(s=start, single_side=single_side, lanes=dict(sorted(lanes.items())))
 
 
 def _read_lane(e: ET.Element) -> Lane:
@@ -440,8 +438,12 @@ def _read_lane(e: ET.Element) -> Lane:
     return lane
 
 
+def _validity(e: ET.Element) -> Validity:
+    return Validity(_int(e, "fromLane"), _int(e, "toLane"))
+
+
 def _validities(e: ET.Element) -> list[Validity]:
-    return [Validity(_int(v, "fromLane"), _int(v, "toLane")) for v in e if v.tag == "validity"]
+    return [_validity(v) for v in e if v.tag == "validity"]
 
 
 def _read_signals(e: ET.Element, road: Road) -> None:
@@ -527,7 +529,7 @@ def _read_object(e: ET.Element) -> RoadObject:
         elif child.tag == "repeat":
             obj.repeats.append(_read_repeat(child))
         elif child.tag == "validity":
-            obj.validities.append(Validity(_int(child, "fromLane"), _int(child, "toLane")))
+            obj.validities.append(_validity(child))
         elif child.tag == "parkingSpace":
             obj.parking_space = ParkingSpace(
                 child.get("access", "all"), child.get("restrictions", "")
@@ -576,7 +578,7 @@ def _read_junction(e: ET.Element) -> Junction:
                 id=child.get("id", ""),
                 incoming_road=child.get("incomingRoad", ""),
                 connecting_road=child.get("connectingRoad") or child.get("linkedRoad", ""),
-                contact_point=_contact(child, "contactPoint", "start") or "start",
+                contact_point=_contact(child, "contactPoint", "start"),
                 lane_links=[
                     LaneLink(_int(x, "from"), _int(x, "to")) for x in child if x.tag == "laneLink"
                 ],

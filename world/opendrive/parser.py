@@ -8,7 +8,6 @@ element's line for the error message.
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from xml.parsers import expat
@@ -54,9 +53,8 @@ from world.opendrive.model import (
     Validity,
 )
 
-__all__ = ["load_opendrive", "parse_opendrive"]
+__all__ = ["geo_reference_origin", "load_opendrive", "parse_opendrive"]
 
-_GEO_PARAM = re.compile(r"\+(lat_0|lon_0)=([-+0-9.eE]+)")
 _SPEED_UNITS = ("m/s", "mph", "km/h")
 _NO_LIMIT = ("no limit", "undefined")
 
@@ -244,14 +242,31 @@ def _read_header(e: ET.Element) -> Header:
     )
     geo = e.find("geoReference")
     if geo is not None:
-        text = "".join(geo.itertext()).strip()
-        header.geo_reference = text
-        for key, value in _GEO_PARAM.findall(text):
-            try:
-                setattr(header, key, float(value))
-            except ValueError:
-                raise _RejectedError(geo, f"{key}: expected a number, found {value!r}") from None
+        header.geo_reference = "".join(geo.itertext()).strip()
+        try:
+            header.lat_0, header.lon_0 = geo_reference_origin(header.geo_reference)
+        except ValueError as exc:
+            raise _RejectedError(geo, str(exc)) from None
     return header
+
+
+def geo_reference_origin(text: str) -> tuple[float | None, float | None]:
+    """lat_0 and lon_0 of a geoReference string (None where absent), read as CARLA 0.9.x
+    reads them: space-separated `+key=value` items, an item with more than one '=' ignored.
+
+    Raises ValueError naming the parameter when its value is not a number (CARLA's
+    std::stod refuses such a map too).
+    """
+    values: dict[str, float] = {}
+    for item in text.split(" "):
+        key, *rest = item.split("=")
+        if len(rest) != 1 or key not in ("+lat_0", "+lon_0"):
+            continue
+        try:
+            values[key] = float(rest[0])
+        except ValueError:
+            raise ValueError(f"{key}: expected a number, found {rest[0]!r}") from None
+    return values.get("+lat_0"), values.get("+lon_0")
 
 
 def _read_road(e: ET.Element) -> Road:

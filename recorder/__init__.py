@@ -4,9 +4,7 @@ from recorder.errors import LogFormatError, RecorderError
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
 from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
-from recorder.query_blocked import query_blocked
-from recorder.query_collisions import query_collisions
-from recorder.query_info import query_info
+from recorder.queries import query_blocked, query_collisions, query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
 from recorder.writer import LogWriter
 

@@ -17,6 +17,8 @@ import bisect
 import math
 from collections.abc import Hashable, Iterable, Iterator
 
+from recorder.errors import RecorderError
+
 LIBCXX = "libc++"
 LIBSTDCXX = "libstdc++"
 LIBRARIES = (LIBCXX, LIBSTDCXX)
@@ -94,7 +96,7 @@ class UnorderedTable:
 
     def __init__(self, library: str = LIBCXX) -> None:
         if library not in LIBRARIES:
-            raise ValueError(f"unknown C++ library {library!r}: expected one of {LIBRARIES}")
+            raise RecorderError(f"unknown C++ library {library!r}: expected one of {LIBRARIES}")
         self.library = library
         self._next: dict[object, object] = {_HEAD: None}
         self._hash: dict[object, int] = {}

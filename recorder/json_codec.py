@@ -25,18 +25,19 @@ from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBCXX, CollisionSet
 from recorder.json_records import (
     JsonInexactError,
+    fixed_from_json,
+    fixed_to_json,
     physics_from_json,
     physics_to_json,
     record_from_json,
     record_to_json,
 )
 from recorder.packet_ids import KNOWN_IDS, PacketId
-from recorder.packets import CODEC_BY_KEY, CODECS
+from recorder.packets import CODEC_BY_KEY, CODECS, PacketCodec
 from recorder.reader import MAGIC, LogReader, RawPacket
 from recorder.writer import ADDITIONAL_ORDER, MAIN_ORDER, LogWriter, frame_layout
 
 _F64 = struct.Struct("<d")
-_U64 = struct.Struct("<Q")
 _SCALARS = {PacketId.VisualTime: "visual_time", PacketId.PlatformTime: "platform_time"}
 _SCALARS[PacketId.FrameCounter] = "frame_counter"
 _LIST_KEYS = {CODECS[pid].key: pid for pid in (*MAIN_ORDER, *ADDITIONAL_ORDER)}
@@ -146,7 +147,10 @@ def _records(frame: dict, key: str, pid: PacketId, path: str) -> list:
         raise RecorderError(f"{path}.{key}: expected a list")
     if pid == PacketId.PhysicsControl:
         return [physics_from_json(o, f"{path}.{key}[{i}]") for i, o in enumerate(items)]
-    record_type = CODEC_BY_KEY[key].record
+    codec = CODEC_BY_KEY[key]
+    if codec.layout is not None and pid != PacketId.Collision:
+        return fixed_from_json(codec.layout, items, f"{path}.{key}")
+    record_type = codec.record
     return [record_from_json(record_type, o, f"{path}.{key}[{i}]") for i, o in enumerate(items)]
 
 
@@ -198,6 +202,7 @@ class _FrameDumper:
         self.elapsed = 0.0
         self.last_duration: float | None = None
         self._json: dict[PacketId, list] = {}
+        self._ue5 = reader.detect_variant() == "ue5"
 
     def frame(self, start: RawPacket, body: list[RawPacket]) -> dict:
         fs = self.reader.records(start)[0]
@@ -224,7 +229,7 @@ class _FrameDumper:
         if not ended:
             extra["no_frame_end"] = True
         for pid in (*MAIN_ORDER, *ADDITIONAL_ORDER):
-            if lists.get(pid) and pid not in _SCALARS:  # a missing list key means empty
+            if len(lists.get(pid, ())) and pid not in _SCALARS:  # a missing list key: empty
                 out[CODECS[pid].key] = self._json[pid]
         if ended and not inner:
             out["bare"] = True
@@ -234,12 +239,14 @@ class _FrameDumper:
 
     def _packet(self, packet: RawPacket, out: dict, lists: dict[PacketId, list]) -> Any:
         pid = packet.id
-        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd:
-            return _raw(self.reader, packet)
+        if pid not in KNOWN_IDS or pid <= PacketId.FrameEnd or self._ue5:
+            return _raw(self.reader, packet)  # the schema speaks UE4: a UE5 log stays raw
         pid = PacketId(pid)
         if pid in lists or (pid in _SCALARS and _SCALARS[pid] in out):
             return _raw(self.reader, packet)  # a second packet of a kind in one frame
         codec = CODECS[pid]
+        if codec.layout is not None and pid not in _SCALARS and pid != PacketId.Collision:
+            return self._fixed_packet(packet, codec, lists)
         try:
             records = self.reader.records(packet)
         except LogFormatError:
@@ -264,6 +271,17 @@ class _FrameDumper:
             lists[pid] = records
             self._json[pid] = converted
         return int(pid)
+
+    def _fixed_packet(self, packet: RawPacket, codec: PacketCodec, lists: dict) -> Any:
+        """A fixed-size packet through numpy: its bytes are its records, so no re-encoding."""
+        try:
+            records = self.reader.array(packet)
+            converted = fixed_to_json(codec.layout, records)
+        except (LogFormatError, JsonInexactError):
+            return _raw(self.reader, packet)
+        lists[codec.packet_id] = records
+        self._json[codec.packet_id] = converted
+        return int(codec.packet_id)
 
     def _collisions(self, lists: dict[PacketId, list], extra: dict) -> None:
         written = lists.get(PacketId.Collision)

@@ -28,6 +28,7 @@ from recorder.packets import (
     WalkerBonesRecord,
     WheelInfo,
 )
+from recorder.packets.base import FixedLayout
 from recorder.packets.physics_control import WHEEL_LAYOUTS
 
 # Lists of nested records inside a record.
@@ -96,6 +97,51 @@ def _as_list(value: Any, path: str) -> list:
     return value
 
 
+# -- fixed-size records, in bulk through numpy ---------------------------------------------------
+
+
+def fixed_to_json(layout: FixedLayout, records: np.ndarray) -> list[dict]:
+    """The JSON objects of a numpy array of fixed-size records (C++ bools as JSON booleans)."""
+    _check_nans(records)
+    names = layout.names
+    columns = []
+    for name, is_bool in zip(names, layout.bools, strict=True):
+        column = records[name].tolist()  # vectors become lists
+        if is_bool:
+            column = [bool(v) if v in (0, 1) else v for v in column]
+        columns.append(column)
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def fixed_from_json(layout: FixedLayout, items: Any, path: str) -> np.ndarray:
+    """A numpy array of fixed-size records from their JSON objects; errors name the key path."""
+    items = _as_list(items, path)
+    names = layout.names
+    try:
+        return np.array([tuple(o[n] for n in names) for o in items], layout.dtype)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        pass
+    for i, o in enumerate(items):  # find the bad record, to say where it is
+        record_from_json(layout.record, o, f"{path}[{i}]")
+        try:
+            np.array([tuple(o[n] for n in names)], layout.dtype)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise RecorderError(f"{path}[{i}]: {exc}") from None
+    raise RecorderError(f"{path}: records do not fit {layout.record.__name__}")  # pragma: no cover
+
+
+def _check_nans(records: np.ndarray) -> None:
+    for name in records.dtype.names or ():
+        column = records[name]
+        if column.dtype.kind != "f":
+            continue
+        nan = np.isnan(column)
+        if nan.any():
+            bits = column[nan].astype(np.float64).view(np.uint64)
+            if np.any(bits != np.frombuffer(_JSON_NAN, np.uint64)[0]):
+                raise JsonInexactError(f"{name}: a NaN JSON cannot carry")
+
+
 # -- physics control ----------------------------------------------------------------------------
 
 
@@ -130,21 +176,19 @@ def centre_of_mass_metres(cm: tuple[float, float, float]) -> tuple[float, ...]:
 
 
 def _centre_of_mass_cm(m: tuple[float, ...]) -> tuple[float, ...] | None:
+    """A centre of mass in cm that `1e-2f * X` turns into `m` (the float next to m * 100)."""
     out = []
-    for x in m:
-        guess = np.float32(np.float64(x) * 100.0)
-        for candidate in (
-            guess,
-            np.nextafter(guess, np.float32("inf")),
-            np.nextafter(guess, -np.inf),
-        ):
-            if float(_F32_CENTI * np.float32(candidate)) == x or (
-                np.isnan(x) and np.isnan(candidate)
-            ):
-                out.append(float(candidate))
-                break
-        else:
-            return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        for x in m:
+            guess = np.float32(np.float64(x) * 100.0)
+            up = np.nextafter(guess, np.float32(np.inf))
+            down = np.nextafter(guess, np.float32(-np.inf))
+            for candidate in (guess, up, down):
+                if float(_F32_CENTI * candidate) == x:
+                    out.append(float(candidate))
+                    break
+            else:
+                return None
     return tuple(out)
 
 

@@ -18,7 +18,6 @@ import numpy as np
 
 from recorder.errors import LogFormatError
 from recorder.packet_ids import PacketId
-from recorder.packets import CODECS
 from recorder.reader import LogHeader, LogReader, RawPacket
 
 POSE_DTYPE = np.dtype(
@@ -35,8 +34,6 @@ POSE_DTYPE = np.dtype(
     ]
 )
 TRAJECTORY_FIELDS = ["frame", "elapsed", "x", "y", "z", "roll", "pitch", "yaw"]
-# CARLA 0.10 (UE5) writes the Position record's vectors as doubles.
-_UE5_POSITION = np.dtype([("id", "<u4"), ("location", "<f8", (3,)), ("rotation", "<f8", (3,))])
 _CSV_HEADER = ["frame", "elapsed", "id", "type", "blueprint", *TRAJECTORY_FIELDS[2:]]
 
 
@@ -61,7 +58,7 @@ class Frame:
         """The records of every packet of that kind in the frame, in file order."""
         out: list = []
         for packet in self.packets():
-            if packet.id == packet_id:
+            if self.reader.kind(packet.id) == packet_id:
                 out.extend(self.reader.records(packet))
         return out
 
@@ -114,7 +111,7 @@ class RecordedLog:
     """A CARLA log opened for analysis (see `open_log`)."""
 
     def __init__(self, source: str | Path | bytes, *, lenient: bool = False):
-        self.reader = LogReader(source, lenient=lenient)
+        self.reader = LogReader(source, lenient=lenient, variant="auto")
 
     @property
     def header(self) -> LogHeader:
@@ -129,20 +126,26 @@ class RecordedLog:
         """Every actor added, in the order of its EventAdd (an id reused later is a new entry)."""
         reader = self.reader
         index = reader.frame_index
+        table = reader.packet_table
         last = int(index.frame_id[-1]) if len(index) else 0
         actors: list[ActorInfo] = []
         alive: dict[int, ActorInfo] = {}
-        frame = 0
-        for packet in reader.packets():
-            if packet.id == PacketId.FrameStart:
-                frame = reader.records(packet)[0].id
-            elif packet.id == PacketId.EventAdd:
+        rows = np.flatnonzero(np.isin(table.id, [PacketId.EventAdd, PacketId.EventDel]))
+        offsets = table.offset[rows]
+        which = np.searchsorted(index.offset, offsets, side="right") - 1
+        frames = np.where(which >= 0, index.frame_id[np.maximum(which, 0)] if len(index) else 0, 0)
+        for row, offset, frame in zip(
+            rows.tolist(), offsets.tolist(), frames.tolist(), strict=True
+        ):
+            pid, size = int(table.id[row]), int(table.size[row])
+            packet = RawPacket(offset, pid, offset + 5, size)
+            if pid == PacketId.EventAdd:
                 for r in reader.records(packet):
                     attrs = {a.id: a.value for a in r.attributes}
                     info = ActorInfo(r.id, r.type, r.blueprint, attrs, frame, last)
                     actors.append(info)
                     alive[r.id] = info
-            elif packet.id == PacketId.EventDel:
+            else:
                 for r in reader.records(packet):
                     if r.id in alive:
                         alive.pop(r.id).last_frame = frame
@@ -151,7 +154,7 @@ class RecordedLog:
     def poses(self) -> np.ndarray:
         """Every Position record: frame, elapsed, id, x, y, z (metres), roll, pitch, yaw."""
         reader = self.reader
-        dtype = _UE5_POSITION if reader.variant == "ue5" else CODECS[PacketId.Position].dtype
+        dtype = reader.codecs[PacketId.Position].dtype
         table = reader.packet_table
         index = reader.frame_index
         rows = np.flatnonzero(table.id == PacketId.Position)
@@ -203,8 +206,15 @@ class RecordedLog:
     def trajectories(self) -> dict[int, np.ndarray]:
         """Every actor's trajectory, by actor id (ids in first-appearance order)."""
         poses = self._poses
-        ids, first = np.unique(poses["id"], return_index=True)
-        return {int(i): self.trajectory(int(i)) for i in ids[np.argsort(first)]}
+        order = np.argsort(poses["id"], kind="stable")  # each actor's rows keep frame order
+        ids, first, counts = np.unique(poses["id"], return_index=True, return_counts=True)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        fields = poses[TRAJECTORY_FIELDS]
+        out = {}
+        for k in np.argsort(first).tolist():
+            rows = order[starts[k] : starts[k] + counts[k]]
+            out[int(ids[k])] = np.ascontiguousarray(fields[rows])
+        return out
 
     @cached_property
     def _poses(self) -> np.ndarray:
@@ -224,5 +234,7 @@ class RecordedLog:
 
 
 def open_log(path: str | Path | bytes, *, lenient: bool = False) -> RecordedLog:
-    """A CARLA log for analysis: `header`, `frames`, `actors`, `poses()`, `trajectory(id)`."""
+    """A CARLA log for analysis: `header`, `frames`, `actors`, `poses()`, `trajectory(id)`.
+
+    CARLA 0.10 (UE5) logs are detected and decoded with their own layouts."""
     return RecordedLog(path, lenient=lenient)

@@ -18,11 +18,13 @@ import numpy as np
 
 from recorder.errors import LogFormatError, RecorderError
 from recorder.packet_ids import PacketId
-from recorder.packets import CODECS
+from recorder.packets import UE4_CODECS, UE5_CODECS, PacketCodec
 from recorder.packets.frame import FRAME_START
 from recorder.packets.position import POSITION
+from recorder.packets.ue5 import UE5_IDS
 
 MAGIC = "CARLA_RECORDER"
+VARIANTS = ("ue4", "ue5", "auto")
 _PACKET_HEAD = struct.Struct("<BI")
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
@@ -86,11 +88,21 @@ class PacketTable:
 
 
 class LogReader:
-    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame."""
+    """A CARLA log from a path or bytes. `lenient=True` reads up to the last complete frame.
+
+    `variant` picks the record layouts `records()` and `array()` decode with: "ue4" (CARLA
+    0.9.x, the default), "ue5" (CARLA 0.10) or "auto" (the one `detect_variant()` finds).
+    """
 
     def __init__(
-        self, source: str | Path | bytes | bytearray | memoryview, *, lenient: bool = False
+        self,
+        source: str | Path | bytes | bytearray | memoryview,
+        *,
+        lenient: bool = False,
+        variant: str = "ue4",
     ):
+        if variant not in VARIANTS:
+            raise RecorderError(f"unknown log variant {variant!r}: expected one of {VARIANTS}")
         if isinstance(source, str | Path):
             self.name = str(source)
             self.data = Path(source).read_bytes()
@@ -98,6 +110,8 @@ class LogReader:
             self.name = "<bytes>"
             self.data = bytes(source)
         self.lenient = lenient
+        self._variant = variant
+        self._detected: str | None = None
         self.failed = False
         self._end = len(self.data)
         self.header = self._read_header()
@@ -130,10 +144,6 @@ class LogReader:
             raise self._error(f"header {what} of {length} bytes runs past the end", offset)
         return data[offset + 2 : stop].decode("utf-8", "surrogateescape"), stop
 
-    @property
-    def magic_matches(self) -> bool:
-        return self.header.magic.casefold() == MAGIC.casefold()
-
     # -- packets ----------------------------------------------------------------------------
 
     def packets(self, start: int | None = None) -> Iterator[RawPacket]:
@@ -163,11 +173,9 @@ class LogReader:
             offset = body + size
 
     def records(self, packet: RawPacket) -> list:
-        """The decoded records of a known packet (LogFormatError if they do not fit its size)."""
-        try:
-            codec = CODECS[PacketId(packet.id)]
-        except ValueError:
-            raise RecorderError(f"packet id {packet.id} is not a CARLA packet") from None
+        """The decoded records of a known packet (LogFormatError if they do not fit its size),
+        with the layouts of the reader's variant."""
+        codec = self._codec(packet)
         try:
             return codec.unpack_body(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
@@ -175,11 +183,28 @@ class LogReader:
 
     def array(self, packet: RawPacket) -> np.ndarray:
         """The records of a fixed-size packet as a numpy structured array (a read-only view)."""
-        codec = CODECS[PacketId(packet.id)]
+        codec = self._codec(packet)
         try:
             return codec.array(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
             raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+
+    def kind(self, packet_id: int) -> PacketId | None:
+        """What an id byte means in this log (UE5 logs number packets 21-23 differently)."""
+        if self.variant == "ue5":
+            return UE5_IDS.get(packet_id) or (PacketId(packet_id) if packet_id <= 20 else None)
+        return PacketId(packet_id) if packet_id <= PacketId.Weather else None
+
+    @cached_property
+    def codecs(self) -> dict[int, PacketCodec]:
+        """The packet codecs of the reader's variant, by id byte."""
+        return UE5_CODECS if self.variant == "ue5" else UE4_CODECS
+
+    def _codec(self, packet: RawPacket) -> PacketCodec:
+        codec = self.codecs.get(packet.id)
+        if codec is None:
+            raise RecorderError(f"packet id {packet.id} is not decoded in a {self.variant} log")
+        return codec
 
     # -- frames -----------------------------------------------------------------------------
 
@@ -312,20 +337,37 @@ class LogReader:
 
     # -- variants ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def variant(self) -> str:
+        """The layouts in use: "ue4" or "ue5" (for "auto", the detected one)."""
+        return self.detect_variant() if self._variant == "auto" else self._variant
+
+    def detect_variant(self) -> str:
         """ "ue4" (CARLA 0.9.x, floats in vectors) or "ue5" (CARLA 0.10, doubles in vectors).
 
         Both write header version 1; they are told apart by the record size of the first
         non-empty Position packet (28 or 52 bytes). A log with no position is taken as UE4.
         """
-        for packet in self.packets():
-            if packet.id == PacketId.Position and packet.size > 2:
-                (count,) = _U16.unpack_from(self.data, packet.body_offset)
-                if count and count * _UE5_POSITION_SIZE == packet.size - 2:
+        if self._detected is None:
+            self._detected = self._find_variant()
+        return self._detected
+
+    def _find_variant(self) -> str:
+        data = self.data
+        offset = self.header.end_offset
+        end = self._end
+        while offset + 5 <= end:  # a tolerant walk: a damaged log is judged by its start
+            pid, size = _PACKET_HEAD.unpack_from(data, offset)
+            if size > end - offset - 5:
+                break
+            if pid == PacketId.Position and size > 2:
+                (count,) = _U16.unpack_from(data, offset + 5)
+                if count and count * _UE5_POSITION_SIZE == size - 2:
                     return "ue5"
-                if count and count * POSITION.size == packet.size - 2:
+                if count and count * POSITION.size == size - 2:
                     return "ue4"
+            offset += 5 + size
+        return "ue4"
         return "ue4"
 
     # -- helpers ----------------------------------------------------------------------------

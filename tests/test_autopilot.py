@@ -6,14 +6,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from world_helpers import Blueprint, flat_world
+from world_helpers import blueprint, flat_world
 
 from world import Map, TrafficLightState, World, WorldError, WorldSettings
 from world.autopilot import STOP_LIGHT
 from world.geometry import Location, Rotation, Transform
 from world.traffic_manager import DEFAULT_LEADING_DISTANCE
 
-CAR = Blueprint("vehicle.lincoln.mkz_2017")
+CAR = blueprint("vehicle.lincoln.mkz_2017")
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 
 STRAIGHT = """<?xml version="1.0" encoding="UTF-8"?>

@@ -68,3 +68,13 @@ def test_bad_types_is_one_line_exit_2(shared, capsys):
     log = str(_golden(shared) / "recording.log")
     assert main(["collisions", "-f", log, "-t", "x"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_local_time_prints_the_machine_zone(shared, capsysbinary):
+    import time
+
+    log = str(_golden(shared) / "recording.log")
+    assert main(["info", "-f", log, "--local-time"]) == 0
+    date_line = capsysbinary.readouterr().out.decode().splitlines()[2]
+    # all_packets' date is 1767225601 (01/01/26 00:00:01 UTC).
+    assert date_line == "Date: " + time.strftime("%m/%d/%y %H:%M:%S", time.localtime(1767225601))

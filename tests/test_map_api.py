@@ -10,6 +10,7 @@ lanes +-1 of 4 m. tjunction.xodr: roads 1 (west, ends at x = -10), 2 (east, star
 x = 10), 3 (south, starts at (0, -10)); junction 100 with connecting roads 10
 (straight), 11 (right turn 1 -> 3, radius 10), 12 (left turn 3 -> 1). loop.xodr: two
 half circles of radius 30 around the origin, lanes -1 (outside) and 1 (inside), 4 m.
+banked.xodr: road 5, 60 m along +x with a constant superelevation of 0.1 rad.
 OpenDRIVE y is flipped in CARLA's frame: y_carla = -y_odr.
 """
 
@@ -24,6 +25,7 @@ import pytest
 from world import (
     GeoLocation,
     LandmarkOrientation,
+    LandmarkType,
     LaneChange,
     LaneMarkingColor,
     LaneMarkingType,
@@ -436,6 +438,62 @@ def test_names_and_text(straight):
     assert wp.transform.location.x == 10.0  # getters return copies
 
 
+def test_save_to_disk_round_trip(straight, tmp_path):
+    target = straight.save_to_disk(tmp_path / "copy.xodr")
+    again = Map.from_file(target)
+    assert again.name == "copy" and again.to_opendrive() == straight.to_opendrive()
+    assert len(again.get_topology()) == 4
+
+
 def test_unreadable_file(tmp_path):
     with pytest.raises(MapError, match=r"missing\.xodr"):
         Map.from_file(tmp_path / "missing.xodr")
+
+
+def test_broken_document_names_the_source():
+    with pytest.raises(MapError, match="broken"):
+        Map("broken", "<OpenDRIVE><road id='1' length='x'></road></OpenDRIVE>")
+
+
+def test_signal_reference_to_a_missing_signal():
+    text = (
+        (MAPS / "straight.xodr")
+        .read_text()
+        .replace('<signalReference id="11"', '<signalReference id="77"')
+    )
+    with pytest.raises(MapError, match="id='77'"):
+        Map("dangling", text)
+
+
+def test_signal_reference_reports_the_referencing_road():
+    # Road 2 gets a '-' reference (right lanes) to road 3's stop sign 30, at s = 3.
+    # CARLA's OpenDRIVE parser adds a reference as a RoadInfoSignal of the road that holds
+    # it, at the reference's own s and t, and Landmark.road_id / .s read those.
+    text = (MAPS / "tjunction.xodr").read_text()
+    road2_end = text.index("</lanes>", text.index('<road id="2"')) + len("</lanes>")
+    reference = '<signals><signalReference id="30" s="3.0" t="-5.0" orientation="-"/></signals>'
+    tee = Map("tjunction-ref", text[:road2_end] + reference + text[road2_end:])
+    stops = tee.get_all_landmarks_of_type(LandmarkType.StopSign)
+    assert sorted((lm.road_id, lm.s, lm.orientation) for lm in stops) == [
+        (2, 3.0, LandmarkOrientation.Negative),
+        (3, 2.0, LandmarkOrientation.Positive),
+    ]
+    (ahead,) = tee.get_waypoint_xodr(2, -1, 1.0).get_landmarks(5.0)
+    assert (ahead.id, ahead.distance, ahead.road_id) == ("30", 2.0, 2)
+
+
+def test_superelevation_tilts_lanes_and_ground():
+    banked = Map.from_file(MAPS / "banked.xodr")
+    phi = 0.1
+    right = banked.get_waypoint_xodr(5, -1, 10.0)
+    left = banked.get_waypoint_xodr(5, 1, 10.0)
+    # centre t = -2 / +2 along the tilted normal (0, cos phi, sin phi): y_carla = -t cos phi.
+    assert xyz(right) == pytest.approx((10.0, 2 * math.cos(phi), -2 * math.sin(phi)))
+    assert xyz(left) == pytest.approx((10.0, -2 * math.cos(phi), 2 * math.sin(phi)))
+    # roll: the left (+t) side is up; lane -1 drives along +s, so its right side is down.
+    assert right.transform.rotation.roll == pytest.approx(math.degrees(phi))
+    assert left.transform.rotation.roll == pytest.approx(-math.degrees(phi))
+    g = banked.ground(np.array([[10.0, 1.0, 5.0]]))
+    # the road plane is z = t tan(phi); y_carla = 1 is t = -1. Its normal leans to -t.
+    assert g.found[0] and g.z[0] == pytest.approx(-math.tan(phi))
+    assert g.normal[0] == pytest.approx([0.0, math.sin(phi), math.cos(phi)])

@@ -167,7 +167,8 @@ def test_profiles_start_rules() -> None:
 
 def test_lane_widths_offsets_and_sections() -> None:
     # laneOffset 0.5: lane 0 at t = 0.5; lane 1 (width 3) outer 3.5, centre 2; lane -1 (width
-    # 2 + 0.1 ds) outer 0.5 - w, with the width continued backward before its sOffset=2 record.
+    # 2 + 0.1 ds from sOffset 2) outer 0.5 - w. Before that first record the width continues
+    # backward, but the borders count it only from its start (libOpenDRIVE's sums).
     lanes = """<laneSection s="0">
       <left><lane id="1" type="driving"><width sOffset="0" a="3" b="0" c="0" d="0"/></lane></left>
       <center><lane id="0"/></center>
@@ -186,11 +187,11 @@ def test_lane_widths_offsets_and_sections() -> None:
     np.testing.assert_allclose(lane1.t_center[:3], 2.0)
     assert np.isnan(lane1.t_outer[3])  # no lane 1 in the second section
     right = ev.lane(s, -1)
-    # s=0: w = 2 + 0.1*(0-2) = 1.8; s=12: 2 + 0.1*10 = 3; just below 50: 2 + 0.1*48 = 6.8;
-    # from 50 the sidewalk of width 1.
+    # s=0: w = 2 + 0.1*(0-2) = 1.8 but the border is still lane 0's; s=12: 2 + 0.1*10 = 3;
+    # just below 50: 2 + 0.1*48 = 6.8; from 50 the sidewalk of width 1.
     np.testing.assert_allclose(right.width, [1.8, 3.0, 6.8, 1.0], atol=1e-12)
-    np.testing.assert_allclose(right.t_outer, [-1.3, -2.5, -6.3, -0.5], atol=1e-12)
-    np.testing.assert_allclose(right.t_center, [-0.4, -1.0, -2.9, 0.0], atol=1e-12)
+    np.testing.assert_allclose(right.t_outer, [0.5, -2.5, -6.3, -0.5], atol=1e-12)
+    np.testing.assert_allclose(right.t_center, [0.5, -1.0, -2.9, 0.0], atol=1e-12)
     np.testing.assert_array_equal(ev.section_index(s), [0, 0, 0, 1])
     np.testing.assert_allclose(ev.lane(s, 0).t_outer, 0.5)
 
@@ -320,3 +321,23 @@ def test_lane_slopes_and_lane_at() -> None:
     # At s=10: lane 0 at t=0.7, lane -1 outer at 0.7 - 3 = -2.3, lane 1 outer at 3.7.
     t = np.array([0.7, 0.0, -2.3, -5.0, 2.0, 3.7, 9.0])
     np.testing.assert_array_equal(ev.lane_at(np.full(7, 10.0), t), [0, -1, -1, -1, 1, 1, 1])
+
+
+def test_shared_border_belongs_to_the_lowest_id_lane() -> None:
+    # Lane -2 has zero width, so its outer border t = -3 is also lane -1's. libOpenDRIVE's
+    # get_lane_id keeps one lane per border value, the lowest id (-2), so lane -1 drops out:
+    # t = -3 is on -2's border, and t = -2.9 (first border >= t is lane 0's, then one step
+    # out) lands on -2 as well. Its height 0.12 applies at both; the golden parking_demo
+    # rows on zero-width lanes depend on exactly this rule. lane_at, for lookups, keeps the
+    # plain reading: both points lie in lane -1's span (on its border: the inner lane).
+    lanes = """<laneSection s="0"><center><lane id="0"/></center><right>
+      <lane id="-1" type="driving"><width sOffset="0" a="3" b="0" c="0" d="0"/></lane>
+      <lane id="-2" type="curb"><width sOffset="0" a="0" b="0" c="0" d="0"/>
+        <height sOffset="0" inner="0.12" outer="0.12"/></lane>
+      </right></laneSection>"""
+    ev = evaluator(geometry("<line/>"), lanes=lanes)
+    p = ev.surface_point(np.array([5.0, 5.0]), np.array([-3.0, -2.9]))
+    np.testing.assert_allclose(p[:, 2], [0.12, 0.12], atol=1e-15)
+    np.testing.assert_array_equal(
+        ev.lane_at(np.array([5.0, 5.0]), np.array([-3.0, -2.9])), [-1, -1]
+    )

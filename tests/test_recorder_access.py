@@ -8,7 +8,7 @@ import struct
 import numpy as np
 import pytest
 
-from recorder import open_log
+from recorder import LogReader, build_log, dump_log, open_log
 from recorder.packet_ids import PacketId
 
 
@@ -90,14 +90,46 @@ def test_csv_export(edge, tmp_path):
     assert hero[1][3:6] == ["1", "vehicle.audi.a2", "1.1"]
 
 
-def test_ue5_positions_are_doubles():
-    # A CARLA 0.10 log keeps header version 1 but writes Position vectors as doubles (52 bytes).
+def _ue5_log() -> bytes:
+    """A CARLA 0.10 (UE5) log by hand: header version 1, vectors as doubles, VehicleDoor = 21."""
     header = struct.pack("<HH", 1, 14) + b"CARLA_RECORDER" + struct.pack("<qH", 0, 2) + b"T5"
     start = struct.pack("<BIQdd", 0, 24, 1, -1.0, 0.0)
-    body = struct.pack("<HI6d", 1, 7, 150.0, -20.0, 5.0, 1.0, 2.0, 3.0)
-    log = header + start + struct.pack("<BI", PacketId.Position, len(body)) + body
-    log += struct.pack("<BI", 1, 0)
-    opened = open_log(log)
-    assert opened.reader.variant == "ue5"
+    add = struct.pack("<HIB3d3dI", 1, 7, 1, 150.0, -20.0, 5.0, 0.0, 0.0, 3.0, 70)
+    add += struct.pack("<H", 4) + b"car1" + struct.pack("<H", 0)
+    position = struct.pack("<HI6d", 1, 7, 150.0, -20.0, 5.0, 1.0, 2.0, 3.0)
+    door = struct.pack("<HIB?", 1, 7, 4, True)
+    packets = [(PacketId.EventAdd, add), (PacketId.Position, position), (21, door)]
+    body = b"".join(struct.pack("<BI", pid, len(b)) + b for pid, b in packets)
+    return header + start + body + struct.pack("<BI", 1, 0)
+
+
+def test_ue5_log_is_detected_and_decoded():
+    opened = open_log(_ue5_log())
+    reader = opened.reader
+    assert reader.variant == "ue5"
+    # A plain LogReader keeps UE4 layouts (what packet consumers expect) but can tell.
+    plain = LogReader(_ue5_log())
+    assert (plain.variant, plain.detect_variant()) == ("ue4", "ue5")
     row = opened.poses()[0]
     assert (row["id"], row["x"], row["y"], row["z"], row["yaw"]) == (7, 1.5, -0.2, 0.05, 3.0)
+    assert [(a.id, a.blueprint) for a in opened.actors] == [(7, "car1")]
+    assert reader.kind(21) == PacketId.VehicleDoor
+    (door,) = opened.frames[0].records(PacketId.VehicleDoor)
+    assert (door.id, door.doors, door.open) == (7, 4, True)
+
+
+def test_ue5_log_dumps_raw_and_rebuilds():
+    log = _ue5_log()
+    spec = dump_log(log)
+    items = spec["frames"][0]["packets"]
+    assert [item["id"] for item in items] == [2, 6, 21]
+    assert build_log(spec) == log
+
+
+def test_trajectories_split_by_actor(edge):
+    every = edge.trajectories()
+    # Actors with a position, in the order they first appear in edge_cases' frames.
+    assert list(every)[:3] == [10, 11, 12]
+    assert every[11].tolist() == edge.trajectory(11).tolist()
+    # Actor 12 has positions in frames 4-9 and, after its EventDel in frame 9, again in 11.
+    assert every[12]["frame"].tolist() == [4, 5, 6, 7, 8, 9, 11]

@@ -12,6 +12,10 @@ import pytest
 
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
 from recorder.json_records import centre_of_mass_metres, rich_curve_keys
+from recorder.packet_ids import PacketId
+from recorder.packets import PhysicsControlRecord
+from recorder.packets.physics_control import WHEEL_LAYOUTS
+from recorder.writer import LogWriter
 from tests.conftest import find_shared
 
 SHARED = find_shared()
@@ -120,3 +124,37 @@ def test_bad_json_file_names_line(tmp_path):
     path.write_text('{"version": 1,\n "map": }')
     with pytest.raises(Exception, match=r"bad.json: bad JSON at line 2 column 9"):
         load_spec(path)
+
+
+@pytest.mark.parametrize("size", [36, 48, 208])
+def test_dump_then_build_every_wheel_size(size):
+    wheel_type = WHEEL_LAYOUTS[size].record
+    if size == 208:
+        wheel = wheel_type(wheel_index=1, lateral_slip_graph=(0, 0, 0))
+    else:
+        wheel = wheel_type(*([2.5] * (len(WHEEL_LAYOUTS[size].names) - 1)), (1.0, -2.0, 0.5))
+    record = PhysicsControlRecord(
+        3, 5000.0, 1.0, 0.25, 2.0, 0.5, True, 10.0, 4.0, 1500.0, 0.25, (0.5, 0.0, -0.25),
+        [(0.0, 400.0), (0.0, 300.0), (5000.0, 500.0)], [], [(0.0, 1.0)], [wheel] * 4, size,
+    )  # fmt: skip
+    writer = LogWriter(map_name="m", date=0, additional_data=True)
+    writer.write_frame(0.05, {PacketId.PhysicsControl: [record]})
+    raw = writer.getvalue()
+    spec = json.loads(dump_json(dump_log(raw)))
+    (control,) = spec["frames"][0]["physics_control"]
+    assert control.get("wheel_size", 48) == size and "rpc" not in control
+    # Equal times come back in the order AddKey needs to give the stored order.
+    assert control["torque_curve"] == [[0.0, 300.0], [0.0, 400.0], [5000.0, 500.0]]
+    assert build_log(spec) == raw
+
+
+def test_raw_bool_bytes_survive_dump_and_build():
+    # A State record whose 'frozen' byte is 2 (not a C++ bool value CARLA writes).
+    writer = LogWriter(map_name="m", date=0)
+    writer.begin_frame(0.0)
+    writer.write_raw_packet(PacketId.State, struct.pack("<HIBfb", 1, 5, 2, 1.5, 1))
+    writer.end_frame()
+    raw = writer.getvalue()
+    spec = json.loads(dump_json(dump_log(raw)))
+    assert spec["frames"][0]["state"] == [{"id": 5, "frozen": 2, "elapsed": 1.5, "state": 1}]
+    assert build_log(spec) == raw

@@ -114,7 +114,7 @@ def test_unknown_packet_ids_are_skipped_by_size():
     reader = LogReader(log)
     assert [p.id for p in reader.packets()] == [0, 99, 6, 1]
     assert len(reader.frame_index) == 1
-    with pytest.raises(RecorderError, match="not a CARLA packet"):
+    with pytest.raises(RecorderError, match="packet id 99 is not decoded in a ue4 log"):
         reader.records(next(p for p in reader.packets() if p.id == 99))
 
 
@@ -191,3 +191,24 @@ def test_wheel_size_taken_from_packet_size(shared):
         packet = next(p for p in reader.packets() if p.id == PacketId.PhysicsControl)
         records = reader.records(packet)
         assert records and all(r.wheel_size == size and len(r.wheels) == 4 for r in records)
+
+
+def test_frame_start_size_check_in_the_index():
+    # Two frames; the second FrameStart is 32 bytes (8 extra) but the chain stays intact.
+    first = _frame(1, 0.0)
+    second = _packet(0, struct.pack("<Qdd", 2, -1.0, 0.05) + b"\0" * 8) + _packet(1, b"")
+    log = _header() + first + second
+    with pytest.raises(LogFormatError) as info:
+        _ = LogReader(log).frame_index
+    assert "FrameStart packet of 32 bytes, expected 24" in str(info.value)
+    assert info.value.offset == len(_header()) + len(first) and info.value.frame == 1
+
+
+def test_seek_time_inside_long_frames(shared):
+    # edge_cases: frames 4..8 start at 0.25, 12.75, 25.25, 37.75, 50.25 s (12.5 s apart).
+    reader = LogReader(shared / "carla-golden" / "edge_cases" / "recording.log")
+    index = reader.frame_index
+    at = {int(f): int(o) for f, o in zip(index.frame_id, index.offset, strict=True)}
+    assert reader.seek_time(12.74) == at[4]
+    assert reader.seek_time(12.76) == at[5]
+    assert reader.seek_time(49.0) == at[7]

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.traffic_helpers import TextBlueprint, world_on
+from tests.traffic_helpers import blueprint, world_on
+from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
 from world.lane_enums import LaneChange, LaneMarkingType
 from world.map import Map
 from world.sensors.pseudo import OpenDriveMapReader, SpeedometerReader
+from world.settings import WorldSettings
+from world.world import World
 
 CAR = "vehicle.lincoln.mkz_2017"
 STRAIGHT = Path(__file__).parent / "maps" / "straight.xodr"
@@ -36,7 +39,7 @@ def town01_map(shared):
 def test_gnss_follows_carla_formula_at_ten_points():
     text = STRAIGHT.read_text().replace("+lat_0=0 +lon_0=0", "+lat_0=49.0 +lon_0=8.0")
     world = world_on(Map("geo", text))
-    gnss = world.spawn_actor(TextBlueprint("sensor.other.gnss"), Transform())
+    gnss = world.spawn_actor(blueprint("sensor.other.gnss"), Transform())
     got = []
     gnss.listen(got.append)
     points = [(10.0 * k - 20.0, 7.5 * k - 30.0, 0.5 * k) for k in range(10)]
@@ -57,7 +60,7 @@ def test_gnss_follows_carla_formula_at_ten_points():
 def test_gnss_bias_and_seeded_noise():
     def run(seed: str) -> list[float]:
         world = world_on(Map("geo", STRAIGHT.read_text()))
-        bp = TextBlueprint(
+        bp = blueprint(
             "sensor.other.gnss",
             noise_lat_bias="0.001",
             noise_lon_stddev="0.0001",
@@ -79,9 +82,9 @@ def test_gnss_bias_and_seeded_noise():
 
 def test_imu_of_a_vehicle_at_rest_reads_gravity_up(town01_map):
     world = world_on(town01_map)
-    car = world.spawn_actor(TextBlueprint(CAR), town01_map.get_spawn_points()[5])
+    car = world.spawn_actor(blueprint(CAR), town01_map.get_spawn_points()[5])
     imu = world.spawn_actor(
-        TextBlueprint("sensor.other.imu"), Transform(Location(0.0, 0.0, 1.0)), attach_to=car
+        blueprint("sensor.other.imu"), Transform(Location(0.0, 0.0, 1.0)), attach_to=car
     )
     got = []
     imu.listen(got.append)
@@ -101,17 +104,17 @@ def test_imu_of_a_vehicle_at_rest_reads_gravity_up(town01_map):
 def test_collision_sensor_reports_one_event_per_pair_per_tick(town01_map):
     world = world_on(town01_map)
     start = town01_map.get_spawn_points()[5]
-    a = world.spawn_actor(TextBlueprint(CAR), start)
+    a = world.spawn_actor(blueprint(CAR), start)
     ahead = start.copy()
     f = start.get_forward_vector()
     ahead.location = Location(start.location.x + 8 * f.x, start.location.y + 8 * f.y, 0.5)
     ahead.rotation = Rotation(0.0, start.rotation.yaw + 180.0, 0.0)
-    b = world.spawn_actor(TextBlueprint(CAR), ahead)
+    b = world.spawn_actor(blueprint(CAR), ahead)
     events_a, events_b = [], []
-    world.spawn_actor(TextBlueprint("sensor.other.collision"), Transform(), attach_to=a).listen(
+    world.spawn_actor(blueprint("sensor.other.collision"), Transform(), attach_to=a).listen(
         events_a.append
     )
-    world.spawn_actor(TextBlueprint("sensor.other.collision"), Transform(), attach_to=b).listen(
+    world.spawn_actor(blueprint("sensor.other.collision"), Transform(), attach_to=b).listen(
         events_b.append
     )
     touching = 0
@@ -129,7 +132,7 @@ def test_collision_sensor_reports_one_event_per_pair_per_tick(town01_map):
             assert ea.actor.id == a.id and ea.other_actor.id == b.id
             assert eb.actor.id == b.id and eb.other_actor.id == a.id
             assert ea.normal_impulse.x == -eb.normal_impulse.x
-    assert touching >= 1
+    assert touching >= 10, touching  # they keep pushing: contact tick after tick
     assert len(events_a) == touching
 
 
@@ -140,10 +143,8 @@ def test_lane_invasion_across_a_broken_line():
     # into lane -2 (y = 5.25): all four cross to the right of the lane direction, from
     # lane -1 into lane -2, so each crosses lane -1's right marking: four Broken markings.
     world = world_on(Map.from_file(STRAIGHT))
-    car = world.spawn_actor(TextBlueprint(CAR), Transform(Location(30.0, 1.75, 1.6), Rotation()))
-    sensor = world.spawn_actor(
-        TextBlueprint("sensor.other.lane_invasion"), Transform(), attach_to=car
-    )
+    car = world.spawn_actor(blueprint(CAR), Transform(Location(30.0, 1.75, 1.6), Rotation()))
+    sensor = world.spawn_actor(blueprint("sensor.other.lane_invasion"), Transform(), attach_to=car)
     got = []
     sensor.listen(got.append)
     half_width = car.bounding_box.extent.y
@@ -168,7 +169,7 @@ def test_lane_invasion_across_a_broken_line():
 def test_obstacle_ahead_at_its_swept_distance(town01_map):
     world = world_on(town01_map)
     start = town01_map.get_spawn_points()[5]
-    car = world.spawn_actor(TextBlueprint(CAR), start)
+    car = world.spawn_actor(blueprint(CAR), start)
     f = start.get_forward_vector()
     ext = car.bounding_box.extent
     gap = 3.0  # between the two boxes, along the lane
@@ -177,13 +178,11 @@ def test_obstacle_ahead_at_its_swept_distance(town01_map):
         Location(start.location.x + centre_gap * f.x, start.location.y + centre_gap * f.y, 0.5),
         start.rotation,
     )
-    other = world.spawn_actor(TextBlueprint(CAR), ahead)
+    other = world.spawn_actor(blueprint(CAR), ahead)
     # The sensor sits at the car's front (box centre + extent.x forward): the other's grown
     # box (hit_radius 0.5) begins gap - 0.5 = 2.5 m ahead, within distance 5.
     front = Location(car.bounding_box.location.x + ext.x, 0.0, 1.0)
-    sensor = world.spawn_actor(
-        TextBlueprint("sensor.other.obstacle"), Transform(front), attach_to=car
-    )
+    sensor = world.spawn_actor(blueprint("sensor.other.obstacle"), Transform(front), attach_to=car)
     got = []
     sensor.listen(got.append)
     for _ in range(10):
@@ -193,3 +192,18 @@ def test_obstacle_ahead_at_its_swept_distance(town01_map):
     rear = (other.get_location() - sensor.get_location()).dot(f) + b.location.x - b.extent.x
     assert got[-1].distance == pytest.approx(rear - 0.5, abs=1e-6)
     assert got[-1].distance == pytest.approx(2.5, abs=0.05)
+
+
+def test_sensors_work_in_a_world_made_without_traffic():
+    world = World(FlatMap(), static_actor_providers=())
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    imu = world.spawn_actor(blueprint("sensor.other.imu"), Transform(Location(0, 0, 2)))
+    got = []
+    imu.listen(got.append)
+    world.tick()
+    world.tick()
+    assert [m.frame for m in got] == [1, 2]
+    assert got[-1].accelerometer.z == pytest.approx(9.81, abs=1e-12)
+    imu.stop()
+    world.tick()
+    assert len(got) == 2 and not imu.is_listening()

@@ -193,3 +193,28 @@ def test_bad_spec_names_the_parameter():
     with pytest.raises(TownSpecError, match="block_size"):
         generate_town(0, 2, 2, 45.0, 3, curves=True)
     assert issubclass(TownSpecError, LockstepError)
+
+
+def test_signs_stand_where_the_rules_put_them():
+    # One lane each way: a sign stands 1 * 3.5 + 2 / 2 = 4.5 m from the centre line, on the
+    # right of the traffic it faces (t < 0 and orientation "+" for traffic along s, lane -1;
+    # t > 0, "-" and lane 1 against s). Lights and stop/yield signs stand 4 m before the
+    # junction the traffic drives into; speed signs 6 m after the one it comes from.
+    root = ET.fromstring(render_town(TOWN_PRESETS["town_small"]))
+    checked = 0
+    for road in _roads(root):
+        length = float(road.get("length"))
+        for signal in road.iter("signal"):
+            s, t = float(signal.get("s")), float(signal.get("t"))
+            validity = signal.find("validity")
+            lanes = (validity.get("fromLane"), validity.get("toLane"))
+            along = signal.get("orientation") == "+"
+            assert (t, lanes) == ((-4.5, ("-1", "-1")) if along else (4.5, ("1", "1")))
+            if signal.get("type") == "274":
+                assert s == pytest.approx(6.0 if along else length - 6.0)
+            else:
+                assert s == pytest.approx(length - 4.0 if along else 4.0)
+                towards = road.find("link/successor" if along else "link/predecessor")
+                assert towards.get("elementType") == "junction"
+            checked += 1
+    assert checked == 34

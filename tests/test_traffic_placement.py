@@ -116,3 +116,22 @@ def test_town04_light_count_and_groups(shared):
     assert all(light.get("id") in controlled for light in lights)
     assert all(g.junction_id is not None for g in placed.groups)
     assert math.isclose(sum(len(c[1]) for g in placed.groups for c in g.controllers), 43)
+
+
+def test_lone_lights_get_their_own_group_with_a_ten_second_red(shared):
+    # esmini's fabriksgatan_traffic_lights: three traffic-light signals (ids 1, 2, 3; types
+    # 1000001 and 1000002) on road 3, outside any junction, and no controller at all.
+    placed = place_traffic(load_opendrive(shared / "maps/esmini/fabriksgatan_traffic_lights.xodr"))
+    assert [p.signal_id for p in placed.lights] == ["1", "2", "3"]
+    assert [(g.junction_id, g.controllers) for g in placed.groups] == [
+        (None, ((None, (0,), 10.0),)),
+        (None, ((None, (1,), 10.0),)),
+        (None, ((None, (2,), 10.0),)),
+    ]
+
+
+def test_speed_signals_need_a_speed_subtype(shared):
+    # esmini's straight_500m_signs has six type-274 signals with an empty subtype (the
+    # speed only in `value`): CARLA places no sign model for them.
+    placed = place_traffic(load_opendrive(shared / "maps/esmini/straight_500m_signs.xodr"))
+    assert placed.signs == []

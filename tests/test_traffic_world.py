@@ -6,15 +6,18 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.traffic_helpers import TextBlueprint, world_on
+from tests.traffic_helpers import blueprint, world_on
+from world.errors import WorldError
 from world.geometry import Location
 from world.map import Map
 from world.traffic import BOX_LIGHT, BOX_SPEED
 from world.traffic_world import (
     freeze_all_traffic_lights,
     get_traffic_light_from_opendrive_id,
+    get_traffic_lights_from_waypoint,
     get_traffic_lights_in_junction,
     reset_all_traffic_lights,
+    traffic_light_table,
 )
 from world.vehicle_state import ActorType
 from world.vehicle_state import TrafficLightState as S
@@ -68,7 +71,7 @@ def test_a_vehicle_in_a_light_box_takes_its_state_at_once(town01_map):
     light = world.get_actor(world._traffic.light_ids[box.owner])
     place = box.transform
     place.location.z += 0.05
-    car = world.spawn_actor(TextBlueprint(CAR), place)
+    car = world.spawn_actor(blueprint(CAR), place)
     assert car.get_traffic_light() is None and car.get_traffic_light_state() == S.Green
     world.tick()
     assert car.is_at_traffic_light() and car.get_traffic_light().id == light.id
@@ -93,7 +96,7 @@ def test_speed_limit_is_30_before_any_sign_and_stays_after_leaving(town01_map):
         for b in world._traffic.boxes
         if b.kind == BOX_SPEED and world._traffic.placement.signs[b.owner].speed_limit == 90.0
     )
-    car = world.spawn_actor(TextBlueprint(CAR), box.transform)
+    car = world.spawn_actor(blueprint(CAR), box.transform)
     assert car.get_speed_limit() == 30.0
     world.tick()
     assert car.get_speed_limit() == 90.0
@@ -151,3 +154,82 @@ def test_light_boxes_lie_on_driving_lanes_three_metres_before_the_junction(share
         assert road.id in entering[link.element_id]
         assert box.extent.x == 1.5 and box.extent.z == 1.0
         assert box.extent.y == pytest.approx(wp.lane_width / 4.0)
+
+
+def test_trigger_volume_and_lane_waypoints(town01_map):
+    world = world_on(town01_map)
+    traffic = world._traffic
+    light = world.get_actor(traffic.light_ids[0])
+    boxes = [b for b in traffic.boxes if b.kind == BOX_LIGHT and b.owner == 0]
+    volume = light.trigger_volume
+    # The volume is the first box in the light's frame: back in the world it is the box.
+    centre = light.get_transform().transform(volume.location)
+    assert centre.distance(boxes[0].transform.location) < 1e-9
+    assert (volume.extent.x, volume.extent.z) == (1.5, 1.0)
+    # Light 361 (actor 2): referenced on junction roads 33 (s = 18.47) and 52 (s = 18.86),
+    # lane 1 each (its own signal has validity 0..0, which names no lane).
+    lanes = light.get_affected_lane_waypoints()
+    assert [(w.road_id, w.lane_id) for w in lanes] == [(33, 1), (52, 1)]
+    assert [w.s for w in lanes] == pytest.approx([18.472233411012237, 18.862042494571618])
+    # Stop waypoints: sampled through the first box (on road 16, lane 1, 3 m before its end).
+    stops = light.get_stop_waypoints()
+    assert [(w.road_id, w.lane_id) for w in stops] == [(16, 1)]
+    assert light.get_pole_index() == 0
+    sign = world.get_actor(traffic.sign_ids[0])
+    assert sign.get_opendrive_id() == traffic.placement.signs[0].opendrive_id
+    sign_box = next(b for b in traffic.boxes if b.kind == BOX_SPEED and b.owner == 0)
+    width = town01_map.get_waypoint(sign_box.transform.location).lane_width
+    assert sign.trigger_volume.extent.x == pytest.approx(0.9 * width / 2, abs=1e-9)
+
+
+def test_cameras_need_rendering(town01_map):
+    world = world_on(town01_map)
+    camera = world.spawn_actor(blueprint("sensor.camera.rgb"), town01_map.get_spawn_points()[0])
+    assert not camera.is_listening()
+    with pytest.raises(WorldError, match="needs rendering"):
+        camera.listen(print)
+
+
+def test_lights_ahead_of_a_waypoint(town01_map):
+    # The box of light 362 (signal on road 0, referenced on junction roads 40 and 46, lane -1,
+    # at s = 0.6) lies 3 m before road 0's end: the references are 3.6 m ahead, not 1 m.
+    world = world_on(town01_map)
+    traffic = world._traffic
+    light = get_traffic_light_from_opendrive_id(world, "362")
+    box = next(
+        b for b in traffic.boxes if b.kind == BOX_LIGHT and traffic.light_ids[b.owner] == light.id
+    )
+    wp = town01_map.get_waypoint(box.transform.location)
+    assert [a.id for a in get_traffic_lights_from_waypoint(world, wp, 10.0)] == [light.id]
+    assert get_traffic_lights_from_waypoint(world, wp, 1.0) == []
+    # Everywhere: one actor per distinct light signal the map finds ahead, in its order.
+    for box in [b for b in traffic.boxes if b.kind == BOX_LIGHT]:
+        wp = town01_map.get_waypoint(box.transform.location)
+        ids = []
+        for landmark in wp.get_landmarks(30.0):
+            if landmark.type == "1000001" and landmark.id not in ids:
+                ids.append(landmark.id)
+        found = get_traffic_lights_from_waypoint(world, wp, 30.0)
+        assert [a.get_opendrive_id() for a in found] == ids
+    with pytest.raises(WorldError, match="finite"):
+        get_traffic_lights_from_waypoint(world, wp, float("inf"))
+
+
+def test_light_table_for_the_recorder(town01_map):
+    # After 45 ticks of 0.25 s the first controllers are 4 ticks into yellow (elapsed 1.0);
+    # the table agrees with each handle, in actor id order.
+    world = world_on(town01_map, dt=0.25)
+    world.get_actor(2).set_red_time(4.0)
+    for _ in range(45):
+        world.tick()
+    table = traffic_light_table(world)
+    assert table.ids.tolist() == list(range(2, 38))
+    for k, actor_id in enumerate(table.ids.tolist()):
+        light = world.get_actor(actor_id)
+        assert table.state[k] == int(light.get_state())
+        assert table.elapsed[k] == light.get_elapsed_time()
+        assert table.red_time[k] == light.get_red_time()
+        assert not table.frozen[k]
+    assert table.state[0] == int(S.Yellow) and table.elapsed[0] == 1.0
+    assert table.red_time[0] == 4.0 and table.red_time[1] == 2.0
+    assert (table.green_time == 10.0).all() and (table.yellow_time == 3.0).all()

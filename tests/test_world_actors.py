@@ -5,18 +5,19 @@ from __future__ import annotations
 import math
 
 import pytest
-from world_helpers import Blueprint, at, flat_world
+from world_helpers import at, blueprint, flat_world
 
 from world.actors import Sensor, Spectator, TrafficLight, Vehicle, Walker
 from world.errors import WorldError
 from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
 from world.vehicle_state import ActorType, VehicleDoor, VehicleLightState
+from world.weather import WeatherParameters
 from world.world import World
 
-CAR = Blueprint("vehicle.lincoln.mkz_2017", "hero")
-WALKER = Blueprint("walker.pedestrian.0001")
-CAMERA = Blueprint("sensor.camera.rgb")
+CAR = blueprint("vehicle.lincoln.mkz_2017", "hero")
+WALKER = blueprint("walker.pedestrian.0001")
+CAMERA = blueprint("sensor.camera.rgb")
 
 
 def test_spectator_is_actor_one_then_map_actors_then_spawns():
@@ -43,10 +44,10 @@ def test_failed_spawn_uses_no_id_and_changes_nothing():
     with pytest.raises(WorldError, match="collides"):
         world.spawn_actor(CAR, at(0, 1.0, 0.1))
     assert len(world.get_actors()) == 2
-    # a walker's 0.5 m box beside the car's 2.12 m width: 1.06 + 0.25 < 1.4 leaves a gap
+    # a walker's 0.375 m box beside the car's 2.13 m width: 1.064 + 0.188 < 1.4 leaves a gap
     walker = world.spawn_actor(WALKER, at(0, 1.4, 1.0))
     assert (first.id, walker.id) == (2, 3)
-    # turned 90 degrees, a car 3 m to the side overlaps (its half length 2.45 > 3 - 1.06)
+    # turned 90 degrees, a car 3 m to the side overlaps (its half length 2.45 > 3 - 1.064)
     assert world.try_spawn_actor(CAR, at(0, -3.0, 0.1, yaw=90)) is None
     assert world.spawn_actor(CAR, at(0, -3.0, 0.1)).id == 4
 
@@ -72,7 +73,9 @@ def test_get_actors_filter_find_and_order():
     assert actors.find(3).id == 3 and actors.find(99) is None
     assert [a.id for a in world.get_actors([5, 2, 2])] == [2, 5]
     assert isinstance(actors.find(2), Vehicle) and isinstance(actors.find(5), Walker)
-    assert actors.find(2).attributes == {"role_name": "hero"}
+    attributes = actors.find(2).attributes
+    assert attributes["role_name"] == "hero"
+    assert attributes["base_type"] == "car"
 
 
 def test_destroy_keeps_ids_unused_and_snapshot_drops_the_actor():
@@ -165,4 +168,45 @@ def test_snapshot_is_frozen_at_its_tick():
     assert snap.find(car.id).get_transform().location.z == z
     assert world.get_snapshot().find(car.id).get_transform().location.z < z
     assert snap.frame == 1 and world.get_snapshot().frame == 2
+    # the episode id is fixed (no memory address or clock), so it is the same in every run
+    assert snap.id == world.id == 1
     assert math.isclose(snap.find(car.id).get_velocity().z, -9.81 * 0.05)
+
+
+def test_tick_systems_run_in_the_seeds_phase_order():
+    world = flat_world()
+    car = world.spawn_actor(CAR, at(0, 0, 10.0))
+    calls = []
+
+    def recorder(name):
+        def system(w, dt):
+            calls.append((name, w.get_snapshot().frame, round(car.get_location().z, 6), dt))
+
+        return system
+
+    world.add_tick_system("sensors", recorder("sensors"))
+    world.add_tick_system("trigger_boxes", recorder("triggers"))
+    world.add_tick_system("sign_timers", recorder("signs"))
+    world.add_tick_system("light_groups", recorder("lights"))
+    world.add_tick_system("sign_timers", recorder("signs 2"))
+    with pytest.raises(WorldError, match="unknown phase"):
+        world.add_tick_system("render", recorder("x"))
+    world.tick()
+    names = [c[0] for c in calls]
+    assert names == ["signs", "signs 2", "lights", "triggers", "sensors"]
+    # signs and lights run before the physics moves the car, triggers and sensors after;
+    # all run before the new snapshot (still frame 0), with the tick's step
+    assert calls[0][2] == calls[2][2] == 10.0
+    assert calls[3][2] < 10.0 and calls[4][2] < 10.0
+    assert {c[1] for c in calls} == {0} and {c[3] for c in calls} == {0.05}
+    assert world.get_snapshot().frame == 1
+
+
+def test_weather_is_kept_as_a_copy():
+    world = flat_world()
+    assert world.get_weather() == WeatherParameters()
+    world.set_weather(WeatherParameters.HardRainNight)
+    got = world.get_weather()
+    assert got == WeatherParameters.HardRainNight
+    got.precipitation = 0.0
+    assert world.get_weather() == WeatherParameters.HardRainNight

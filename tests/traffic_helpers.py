@@ -1,34 +1,19 @@
-"""Helpers for the traffic and sensor suites: worlds on map files, blueprints as attribute text."""
+"""Helpers for the traffic and sensor suites: catalogue blueprints, worlds on map files."""
 
 from __future__ import annotations
 
-from world.blueprints import blueprint_library
+from world.blueprints import ActorBlueprint, blueprint_library
 from world.map import Map
 from world.settings import WorldSettings
 from world.world import World
 
 
-class _Text:
-    def __init__(self, attribute_id: str, value: str) -> None:
-        self.id = attribute_id
-        self._value = value
-
-    def as_str(self) -> str:
-        return self._value
-
-
-class TextBlueprint:
-    """A catalogue blueprint whose attributes all read as their text (what the world stores)."""
-
-    def __init__(self, blueprint_id: str, **values: str) -> None:
-        bp = blueprint_library().find(blueprint_id)
-        for key, value in values.items():
-            bp.set_attribute(key, value)
-        self.id = bp.id
-        self._attributes = [_Text(a.id, a.value) for a in bp]
-
-    def __iter__(self):
-        return iter(self._attributes)
+def blueprint(blueprint_id: str, **values: str) -> ActorBlueprint:
+    """A catalogue blueprint with some attributes set."""
+    bp = blueprint_library().find(blueprint_id)
+    for key, value in values.items():
+        bp.set_attribute(key, value)
+    return bp
 
 
 def world_on(map_: Map, dt: float = 0.05) -> World:

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
+from world.blueprints import ActorBlueprint, blueprint_library
 from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform
 from world.settings import WorldSettings
 from world.world import World
 
-
-class _Attribute:
-    def __init__(self, attribute_id: str, value: str) -> None:
-        self.id = attribute_id
-        self._value = value
-
-    def as_str(self) -> str:
-        return self._value
+_LIBRARY = blueprint_library()
 
 
-class Blueprint:
-    """A blueprint by id with a role_name, shaped as world.blueprints.ActorBlueprint."""
-
-    def __init__(self, blueprint_id: str, role_name: str = "") -> None:
-        self.id = blueprint_id
-        self._attributes = [_Attribute("role_name", role_name)]
-
-    def __iter__(self):
-        return iter(self._attributes)
+def blueprint(blueprint_id: str, role_name: str | None = None) -> ActorBlueprint:
+    """A fresh copy of CARLA's blueprint `blueprint_id`, with `role_name` when given."""
+    bp = _LIBRARY.find(blueprint_id).copy()
+    if role_name is not None:
+        bp.set_attribute("role_name", role_name)
+    return bp
 
 
 def flat_world(dt: float = 0.05, **settings) -> World:
@@ -36,3 +27,7 @@ def flat_world(dt: float = 0.05, **settings) -> World:
 
 def at(x: float = 0.0, y: float = 0.0, z: float = 0.0, yaw: float = 0.0) -> Transform:
     return Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0))
+
+
+# The name the traffic-manager suites import (their blueprints by id, as `blueprint`).
+Blueprint = blueprint

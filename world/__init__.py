@@ -1,17 +1,7 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
-from world.actor_list import (
-    ActorList,
-)
-from world.actors import (
-    Actor,
-    Sensor,
-    Spectator,
-    TrafficLight,
-    TrafficSign,
-    Vehicle,
-    Walker,
-)
+from world.actor_list import ActorList
+from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
 from world.blueprints import (
     ActorAttribute,
     ActorAttributeType,
@@ -20,9 +10,7 @@ from world.blueprints import (
     Color,
     blueprint_library,
 )
-from world.collisions import (
-    CollisionEvent,
-)
+from world.collisions import CollisionEvent
 from world.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
@@ -31,15 +19,8 @@ from world.controls import (
     WalkerBoneControlOut,
     WalkerControl,
 )
-from world.errors import (
-    BlueprintError,
-    LockstepError,
-    MapError,
-    WorldError,
-)
-from world.flat_map import (
-    FlatMap,
-)
+from world.errors import BlueprintError, LockstepError, MapError, WorldError
+from world.flat_map import FlatMap
 from world.geometry import (
     BoundingBox,
     GeoLocation,
@@ -49,41 +30,21 @@ from world.geometry import (
     Vector2D,
     Vector3D,
 )
-from world.junction import (
-    Junction,
+from world.junction import Junction
+from world.landmark import Landmark, LandmarkOrientation, LandmarkType
+from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
+from world.map import Map
+from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.sensor_data import (
+    GnssMeasurement,
+    IMUMeasurement,
+    LaneInvasionEvent,
+    ObstacleDetectionEvent,
+    SensorData,
 )
-from world.landmark import (
-    Landmark,
-    LandmarkOrientation,
-)
-from world.lane_enums import (
-    LaneChange,
-    LaneMarking,
-    LaneMarkingColor,
-    LaneMarkingType,
-    LaneType,
-)
-from world.map import (
-    Map,
-)
-from world.physics_control import (
-    GearPhysicsControl,
-    VehiclePhysicsControl,
-    WheelPhysicsControl,
-)
-from world.settings import (
-    EpisodeSettings,
-    WorldSettings,
-)
-from world.snapshot import (
-    ActorSnapshot,
-    Timestamp,
-    WorldSnapshot,
-)
-from world.traffic_manager import (
-    TrafficManager,
-    street_spawn_points,
-)
+from world.settings import EpisodeSettings, WorldSettings
+from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.traffic_manager import TrafficManager, street_spawn_points
 from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
 from world.vehicle_state import (
     ActorState,
@@ -96,20 +57,10 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.walker_ai import (
-    WalkerAIController,
-)
-from world.waypoint import (
-    Waypoint,
-)
-from world.weather import (
-    WeatherParameters,
-    weather_from_config,
-    weather_preset,
-)
-from world.world import (
-    World,
-)
+from world.walker_ai import WalkerAIController
+from world.waypoint import Waypoint
+from world.weather import WeatherParameters, weather_from_config, weather_preset
+from world.world import World
 
 __all__ = [
     "Actor",
@@ -132,10 +83,14 @@ __all__ = [
     "FlatMap",
     "GearPhysicsControl",
     "GeoLocation",
+    "GnssMeasurement",
+    "IMUMeasurement",
     "Junction",
     "Landmark",
     "LandmarkOrientation",
+    "LandmarkType",
     "LaneChange",
+    "LaneInvasionEvent",
     "LaneMarking",
     "LaneMarkingColor",
     "LaneMarkingType",
@@ -144,8 +99,10 @@ __all__ = [
     "LockstepError",
     "Map",
     "MapError",
+    "ObstacleDetectionEvent",
     "Rotation",
     "Sensor",
+    "SensorData",
     "Spectator",
     "Timestamp",
     "TrafficLight",

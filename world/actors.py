@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from world.controls import (
+    BoneTransformDataOut,
     VehicleAckermannControl,
     VehicleControl,
     WalkerBoneControlIn,
@@ -264,7 +265,8 @@ class Vehicle(Actor):
         self._world._apply_physics_control(self._live_row(), physics_control)
 
     def get_physics_control(self) -> VehiclePhysicsControl:
-        return self._world._info[self._row].physics_control.copy()
+        """The physics control, wheel positions in the world frame (cm), as CARLA reports it."""
+        return self._world._physics_control(self._live_row())
 
     def get_wheel_steer_angle(self, wheel_location: VehicleWheelLocation) -> float:
         """Degrees: the single-track front wheel angle for front wheels, 0 for rear wheels."""
@@ -365,8 +367,6 @@ class Walker(Actor):
 
     def get_bones(self) -> WalkerBoneControlOut:
         """Each bone set so far, in the order first set; every bone hangs from the origin."""
-        from world.controls import BoneTransformDataOut
-
         me = self.get_transform()
         out = []
         for name, rel in self._bones().items():

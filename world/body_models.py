@@ -1,11 +1,9 @@
-"""What a spawned actor's body is: box, mass, semantic tag and (vehicles) physics control.
+"""What a spawned actor's body is: box, mass, semantic tag, and (vehicles) physics and wheels.
 
-Bodies come per blueprint id. Until the blueprint catalogue's vehicle models
-give them, a vehicle is a car: CARLA's Lincoln MKZ 2017 physics control as a
-CARLA 0.9.12 server logs it (torque curve, gears, wheels), in a 4.9 x 2.1 x 1.5 m
-box; a walker is a 0.5 x 0.5 x 1.86 m box of 70 kg whose origin is its centre,
-as CARLA's walker capsule; a prop is a 0.5 m cube resting on its origin;
-sensors and other actors have no body.
+Boxes and vehicle physics come from the blueprint catalogue's models
+(world.vehicle_models). A walker weighs WALKER_MASS; a prop whose model has no
+measured box is a PROP_EXTENT cube standing on its origin; sensors and other
+actors have no body.
 """
 
 from __future__ import annotations
@@ -14,15 +12,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from world.geometry import Vector2D, Vector3D
-from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.errors import BlueprintError
+from world.physics_control import VehiclePhysicsControl
+from world.vehicle_models import prop_bounding_box, vehicle_model, walker_bounding_box
 from world.vehicle_state import CityObjectLabel
 
-__all__ = ["Body", "body_of", "car_physics_control"]
+__all__ = ["PROP_EXTENT", "WALKER_MASS", "Body", "body_of"]
+
+WALKER_MASS = 70.0  # kg
+PROP_EXTENT = 0.25  # m, half size of a prop without a measured box
 
 
 @dataclass(frozen=True, slots=True)
 class Body:
+    """Box (half extents and centre, actor frame, m), mass (kg), tag, vehicle physics."""
+
     extent: np.ndarray
     box_loc: np.ndarray
     mass: float
@@ -30,74 +34,24 @@ class Body:
     physics_control: VehiclePhysicsControl | None = None
 
 
-def car_physics_control() -> VehiclePhysicsControl:
-    """The Lincoln MKZ 2017 as logged by CARLA 0.9.12 (wheel positions in cm, car frame)."""
-    torque = [
-        (1000, 347),
-        (1500, 523),
-        (2000, 606),
-        (3000, 695),
-        (4000, 677),
-        (5300, 607),
-        (6500, 466),
-    ]
-    gears = [(4.584, 0.54), (2.964, 0.5), (1.912, 0.46), (1.446, 0.46), (1.0, 0.46), (0.746, 0.46)]
-    wheels = []
-    for x, y, steer, hand in (
-        (143.6, -78.5, 70.0, 0.0),
-        (143.6, 78.5, 70.0, 0.0),
-        (-143.6, -78.5, 0.0, 1600.0),
-        (-143.6, 78.5, 0.0, 1600.0),
-    ):
-        wheels.append(
-            WheelPhysicsControl(
-                tire_friction=3.5,
-                damping_rate=0.25,
-                max_steer_angle=steer,
-                radius=35.5,
-                max_brake_torque=800.0,
-                max_handbrake_torque=hand,
-                position=Vector3D(x, y, 30.0),
-            )
-        )
-    return VehiclePhysicsControl(
-        torque_curve=[Vector2D(float(r), float(t)) for r, t in torque],
-        max_rpm=6500.0,
-        moi=1.0,
-        damping_rate_full_throttle=0.05,
-        damping_rate_zero_throttle_clutch_engaged=2.0,
-        damping_rate_zero_throttle_clutch_disengaged=0.35,
-        use_gear_autobox=True,
-        gear_switch_time=0.5,
-        clutch_strength=10.0,
-        final_ratio=3.21,
-        forward_gears=[GearPhysicsControl(r, 0.23, up) for r, up in gears],
-        mass=1696.0,
-        drag_coefficient=0.3,
-        center_of_mass=Vector3D(0.6, 0.0, -0.3),
-        steering_curve=[
-            Vector2D(0.0, 1.0),
-            Vector2D(20.0, 0.9),
-            Vector2D(60.0, 0.8),
-            Vector2D(120.0, 0.7),
-        ],
-        wheels=wheels,
-    )
+def _box(bbox) -> tuple[np.ndarray, np.ndarray]:
+    e, c = bbox.extent, bbox.location
+    return np.array([e.x, e.y, e.z]), np.array([c.x, c.y, c.z])
 
 
 def body_of(type_id: str) -> Body:
-    """The body of an actor spawned from blueprint `type_id`."""
+    """The body of an actor spawned from blueprint `type_id` (BlueprintError: unknown vehicle)."""
     if type_id.startswith("vehicle."):
-        pc = car_physics_control()
-        return Body(
-            np.array([2.45, 1.06, 0.755]),
-            np.array([0.0, 0.0, 0.72]),
-            pc.mass,
-            CityObjectLabel.Car,
-            pc,
-        )
+        model = vehicle_model(type_id)
+        pc = model.physics_control()
+        return Body(np.array(model.extent), np.array(model.centre), pc.mass, model.semantic_tag, pc)
     if type_id.startswith("walker."):
-        return Body(np.array([0.25, 0.25, 0.93]), np.zeros(3), 70.0, CityObjectLabel.Pedestrians)
+        extent, centre = _box(walker_bounding_box(type_id))
+        return Body(extent, centre, WALKER_MASS, CityObjectLabel.Pedestrians)
     if type_id.startswith("static.prop."):
-        return Body(np.full(3, 0.25), np.array([0.0, 0.0, 0.25]), 0.0, CityObjectLabel.Static)
+        try:
+            extent, centre = _box(prop_bounding_box(type_id))
+        except BlueprintError:
+            extent, centre = np.full(3, PROP_EXTENT), np.array([0.0, 0.0, PROP_EXTENT])
+        return Body(extent, centre, 0.0, CityObjectLabel.Static)
     return Body(np.zeros(3), np.zeros(3), 0.0, CityObjectLabel.NONE)

@@ -77,14 +77,17 @@ def footprints(
     return Footprints(centre, ax, ay, extent[:, :2].copy(), zc - extent[:, 2], zc + extent[:, 2])
 
 
-def candidate_pairs(fp: Footprints) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j) whose axis-aligned bounds overlap, sorted by (i, j)."""
+def candidate_pairs(
+    fp: Footprints, margin: np.ndarray | float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i < j) whose axis-aligned bounds, grown by `margin`, overlap, by (i, j)."""
     n = len(fp.centre)
     if n < 2:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    h = fp.aabb_half()
+    h = fp.aabb_half() + np.reshape(margin, (-1, 1))
     lo, hi = fp.centre - h, fp.centre + h
+    z_low, z_high = fp.z_low - margin, fp.z_high + margin
     order = np.argsort(lo[:, 0], kind="stable")
     ends = np.searchsorted(lo[order, 0], hi[order, 0], side="right")
     counts = np.maximum(ends - np.arange(n) - 1, 0)
@@ -98,8 +101,8 @@ def candidate_pairs(fp: Footprints) -> tuple[np.ndarray, np.ndarray]:
     keep = (
         (lo[a, 1] <= hi[b, 1])
         & (lo[b, 1] <= hi[a, 1])
-        & (fp.z_low[a] <= fp.z_high[b])
-        & (fp.z_low[b] <= fp.z_high[a])
+        & (z_low[a] <= z_high[b])
+        & (z_low[b] <= z_high[a])
     )
     i, j = np.minimum(a, b)[keep], np.maximum(a, b)[keep]
     key = np.lexsort((j, i))
@@ -140,19 +143,21 @@ def overlaps_any(box: Footprints, others: Footprints) -> bool:
 
 
 def resolve(
-    pos: np.ndarray, vel: np.ndarray, inv_mass: np.ndarray, fp: Footprints
+    pos: np.ndarray,
+    vel: np.ndarray,
+    inv_mass: np.ndarray,
+    fp: Footprints,
+    i: np.ndarray,
+    j: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pushes overlapping boxes apart and exchanges impulses, in place on `pos` and `vel`.
-
-    Returns the colliding pairs (i, j) and the impulse (P, 3) each i received.
-    """
-    i, j = candidate_pairs(fp)
+    """Pushes the overlapping candidate pairs (i, j) apart and exchanges impulses, in place on
+    `pos` and `vel` (rows of `fp`). Returns the colliding pairs and the impulse (P, 3) each i
+    received."""
     if len(i):
         hit, normal, depth = sat(fp, i, j)
-        i, j, normal, depth = i[hit], j[hit], normal[hit], depth[hit]
         w = inv_mass[i] + inv_mass[j]
-        movable = w > 0.0
-        i, j, normal, depth, w = i[movable], j[movable], normal[movable], depth[movable], w[movable]
+        keep = hit & (w > 0.0)
+        i, j, normal, depth, w = i[keep], j[keep], normal[keep], depth[keep], w[keep]
     if len(i) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros((0, 3))

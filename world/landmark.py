@@ -15,7 +15,7 @@ from world.geometry import Transform
 from world.opendrive import Signal, Validity
 from world.waypoint import Waypoint, public_id
 
-__all__ = ["Landmark", "LandmarkOrientation", "Placement"]
+__all__ = ["TRAFFIC_LIGHT_TYPES", "Landmark", "LandmarkOrientation", "LandmarkType", "Placement"]
 
 
 class LandmarkOrientation(CarlaEnum):
@@ -26,12 +26,80 @@ class LandmarkOrientation(CarlaEnum):
     Both = 2
 
 
+class LandmarkType:
+    """OpenDRIVE signal type codes CARLA names (carla.LandmarkType), as strings."""
+
+    Danger = "101"
+    LanesMerging = "121"
+    CautionPedestrian = "133"
+    CautionBicycle = "138"
+    LevelCrossing = "150"
+    YieldSign = "205"
+    StopSign = "206"
+    MandatoryTurnDirection = "209"
+    MandatoryLeftRightDirection = "211"
+    TwoChoiceTurnDirection = "214"
+    Roundabout = "215"
+    PassRightLeft = "222"
+    AccessForbidden = "250"
+    AccessForbiddenMotorvehicles = "251"
+    AccessForbiddenTrucks = "253"
+    AccessForbiddenBicycle = "254"
+    AccessForbiddenWeight = "263"
+    AccessForbiddenWidth = "264"
+    AccessForbiddenHeight = "265"
+    AccessForbiddenWrongDirection = "267"
+    ForbiddenUTurn = "272"
+    MaximumSpeed = "274"
+    ForbiddenOvertakingMotorvehicles = "276"
+    ForbiddenOvertakingTrucks = "277"
+    AbsoluteNoStop = "283"
+    RestrictedStop = "286"
+    HasWayNextIntersection = "301"
+    PriorityWay = "306"
+    PriorityWayEnd = "307"
+    CityBegin = "310"
+    CityEnd = "311"
+    Highway = "330"
+    DeadEnd = "357"
+    RecomendedSpeed = "380"
+    RecomendedSpeedEnd = "381"
+
+
+# Signal types CARLA treats as traffic lights (road::SignalType::IsTrafficLight).
+TRAFFIC_LIGHT_TYPES = frozenset(
+    (
+        "1000001",
+        "1000002",
+        "1000007",
+        "1000008",
+        "1000009",
+        "1000010",
+        "1000011",
+        "1000012",
+        "1000013",
+        "1000014",
+        "1000015",
+        "1000016",
+        "1000017",
+        "1000018",
+        "1000019",
+        "1000020",
+        "F",
+        "W",
+        "A",
+    )
+)
+
 _ORIENTATIONS = {"+": LandmarkOrientation.Positive, "-": LandmarkOrientation.Negative}
 
 
 @dataclass(slots=True)
 class Placement:
-    """A signal placed on a road at (s, t) with the lanes it is valid for (a RoadInfoSignal)."""
+    """A signal placed on a road at (s, t) with the lanes it is valid for (a RoadInfoSignal).
+
+    For a <signalReference>, `road`, `s` and `t` are the reference's own, as CARLA's
+    MapBuilder stores them; the transform is still the referenced signal's."""
 
     road: str
     s: float
@@ -59,6 +127,7 @@ class Landmark:
 
     @property
     def road_id(self) -> int | str:
+        """The road the landmark is placed on (for a signalReference, the referencing road)."""
         return public_id(self._placement.road)
 
     @property

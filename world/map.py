@@ -24,10 +24,12 @@ from world.errors import MapError
 from world.geolocation import geo_origin, to_geolocation
 from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
 from world.junction import Junction
-from world.landmark import Landmark, Placement
+from world.landmark import TRAFFIC_LIGHT_TYPES, Landmark, Placement
 from world.lane_enums import (
     LaneChange,
     LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
     LaneType,
     lane_change_from_odr,
     marking_color_from_odr,
@@ -36,16 +38,32 @@ from world.lane_enums import (
 from world.lane_frames import RoadFrames
 from world.lane_index import LaneSegments, SegmentGrid
 from world.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.opendrive.placement import signal_pose
 from world.road_graph import LaneKey, LaneNode, RoadGraph
 from world.waypoint import Waypoint
 
-__all__ = ["GroundSample", "LaneProjection", "Map"]
+# The CARLA names that belong with the map are importable from here too (CONTRACTS.md).
+__all__ = [
+    "GroundSample",
+    "Junction",
+    "Landmark",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneProjection",
+    "LaneType",
+    "Map",
+    "Waypoint",
+]
 
 EPSILON = 10.0 * np.finfo(float).eps
 _SAMPLE_STEP = 1.0
-_TRAFFIC_LIGHT = "1000001"
 _SPAWN_HEIGHT = 0.5
 _GROUND_REACH = 1.0
+# A centre-line step longer than this many times its s step (plus the slack) is a jump.
+_JUMP_FACTOR = 3.0
+_JUMP_SLACK = 0.5
 
 
 @dataclass(slots=True)
@@ -120,6 +138,15 @@ class Map:
 
     def to_opendrive(self) -> str:
         return self._text
+
+    def save_to_disk(self, path: str | Path | None = None) -> Path:
+        """Writes the OpenDRIVE text to `path` (default: `<name>.xodr` here) and returns it."""
+        target = Path(path) if path is not None else Path(f"{self._name}.xodr")
+        try:
+            target.write_text(self._text, encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{target}: cannot write the OpenDRIVE file: {exc.strerror}") from exc
+        return target
 
     def get_waypoint(
         self,
@@ -345,14 +372,17 @@ class Map:
         """CARLA's GetNextUntilLaneEnd (and its mirror): steps of `distance` while a single
         waypoint stays on this road, then one last step to just before the road's end."""
         step = self._next if forward else self._previous
-        out: list[Waypoint] = []
-        nxt = step(wp, distance)
-        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0]:
-            out.append(nxt[0])
-            nxt = step(out[-1], distance)
-        last = out[-1] if out else wp
-        length = self._odr.roads[wp.key[0]].length
         toward_end = forward == (wp.lane_id < 0)
+        sign = 1.0 if toward_end else -1.0
+        out: list[Waypoint] = []
+        last = wp
+        nxt = step(wp, distance)
+        # A road linked to itself would loop for ever; a step that wraps around ends it.
+        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0] and (nxt[0].s - last.s) * sign > 0:
+            out.append(nxt[0])
+            last = out[-1]
+            nxt = step(last, distance)
+        length = self._odr.roads[wp.key[0]].length
         remaining = (length - last.s if toward_end else last.s) - np.finfo(float).eps
         tail = step(last, remaining) if remaining > 0.0 else []
         if tail:
@@ -368,19 +398,10 @@ class Map:
     def _road_junction(self, road_id: str) -> str:
         return self._odr.roads[road_id].junction
 
-    def _lane_frame(self, key: LaneKey, s: float):
-        frames = self._frames[key[0]].frames(key[1], np.array([s]))
-        return frames, frames.column(key[2])
-
-    def _waypoint_transform(self, wp: Waypoint) -> Transform:
-        f, c = self._lane_frame(wp.key, wp.s)
-        x, y, z = f.location[0, c]
-        rot = Rotation(float(f.pitch[0, c]), float(f.yaw[0, c]), float(f.roll[0, c]))
-        return Transform(Location(float(x), float(y), float(z)), rot)
-
-    def _lane_width(self, wp: Waypoint) -> float:
-        f, c = self._lane_frame(wp.key, wp.s)
-        return float(f.width[0, c])
+    def _pose(self, wp: Waypoint) -> tuple[float, ...]:
+        """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""
+        road, index, lane = wp.key
+        return self._frames[road].pose(index, lane, wp.s)
 
     def _mark_at(self, road_id: str, index: int, lane_id: int, s: float) -> RoadMark | None:
         section = self._odr.roads[road_id].lane_sections[index]
@@ -429,44 +450,36 @@ class Map:
     # -- landmarks -----------------------------------------------------------------------
 
     def _build_placements(self) -> list[Placement]:
-        signals = {
+        """One placement per <signal> and per <signalReference>, by road order then s."""
+        homes = {
             signal.id: (road.id, signal)
             for road in self._odr.roads.values()
             for signal in road.signals
         }
         out = []
         for road in self._odr.roads.values():
-            for signal in road.signals:
-                out.append(
-                    self._placement(
-                        road.id, signal.s, signal.t, signal.orientation, signal, signal.validities
-                    )
-                )
+            here = [(sig.s, sig.t, sig.orientation, sig.id, sig.validities) for sig in road.signals]
             for ref in road.signal_references:
-                if ref.id not in signals:
+                if ref.id not in homes:
                     raise MapError(
                         f"{self._odr.source}: road {road.id}: signalReference id={ref.id!r}"
                         " names no <signal> in the file"
                     )
+                here.append((ref.s, ref.t, ref.orientation, ref.id, ref.validities))
+            for s, t, orientation, signal_id, validities in sorted(here, key=lambda r: r[0]):
+                home, signal = homes[signal_id]
                 out.append(
-                    self._placement(
-                        road.id, ref.s, ref.t, ref.orientation, signals[ref.id][1], ref.validities
+                    Placement(
+                        road.id,
+                        s,
+                        t,
+                        orientation,
+                        signal,
+                        self._signal_transform(home, signal),
+                        list(validities) or self._default_validities(road.id, s, orientation),
                     )
                 )
-        out.sort(key=lambda p: (list(self._odr.roads).index(p.road), p.s))
         return out
-
-    def _placement(self, road_id, s, t, orientation, signal, validities) -> Placement:
-        home = next(r.id for r in self._odr.roads.values() if signal in r.signals)
-        return Placement(
-            road_id,
-            s,
-            t,
-            orientation,
-            signal,
-            self._signal_transform(home, signal),
-            list(validities) or self._default_validities(road_id, s, orientation),
-        )
 
     def _default_validities(self, road_id: str, s: float, orientation: str) -> list[Validity]:
         """CARLA's defaults: '+' all left lanes, '-' all right lanes, otherwise both sides."""
@@ -483,19 +496,12 @@ class Map:
     def _signal_transform(self, road_id: str, signal) -> Transform:
         """CARLA's ComputeSignalTransform: the reference line at s (no laneOffset), moved t
         across, zOffset up; yaw from heading + hOffset; traffic lights 0.25 m forward."""
-        x, y, z, hdg, _ = self._frames[road_id].reference(np.array([signal.s]))
-        h = float(hdg[0])
-        px = float(x[0]) - signal.t * math.sin(h)
-        py = float(y[0]) + signal.t * math.cos(h)
+        x, y, z, heading = signal_pose(self._frames[road_id].geometry, signal)
         tf = Transform(
-            Location(px, -py, float(z[0]) + signal.z_offset),
-            Rotation(
-                math.degrees(signal.pitch),
-                math.degrees(-(h + signal.h_offset)),
-                math.degrees(signal.roll),
-            ),
+            Location(x, -y, z),
+            Rotation(math.degrees(signal.pitch), -math.degrees(heading), math.degrees(signal.roll)),
         )
-        if signal.type == _TRAFFIC_LIGHT:
+        if signal.type in TRAFFIC_LIGHT_TYPES:
             f = tf.get_forward_vector()
             tf.location = Location(
                 tf.location.x + 0.25 * f.x, tf.location.y + 0.25 * f.y, tf.location.z + 0.25 * f.z
@@ -571,9 +577,10 @@ class Map:
         ]
 
     def _junction_box(self, junction_id: str) -> BoundingBox:
-        """CARLA's junction box: lane centres of all connecting-road lanes, 11 samples each."""
+        """CARLA's junction box: centres of the connecting roads' lanes (LaneType.Any), 11
+        samples along each."""
         points = []
-        for node in self._junction_lanes(junction_id, int(LaneType.Any) | int(LaneType.NONE)):
+        for node in self._junction_lanes(junction_id, int(LaneType.Any)):
             s = np.linspace(node.s0 + 10 * EPSILON, node.s1 - 10 * EPSILON, 11)
             f = self._frames[node.key[0]].frames(node.key[1], s)
             points.append(f.location[:, f.column(node.key[2])])
@@ -613,42 +620,45 @@ class Map:
     # -- index building ------------------------------------------------------------------
 
     def _build_segments(self) -> LaneSegments:
+        """Centre-line segments of every lane, sampled per lane section <= 1 m apart in s."""
         parts: dict[str, list[np.ndarray]] = {f: [] for f in LaneSegments.__slots__}
         for road_id, frames in self._frames.items():
-            road = self._odr.roads[road_id]
-            for index, _section in enumerate(road.lane_sections):
-                s0 = road.lane_sections[index].s
+            for index, section in enumerate(self._odr.roads[road_id].lane_sections):
                 s1 = self._graph.section_end(road_id, index)
-                if s1 <= s0:
+                cols = [c for c, i in enumerate(section.lanes) if i != 0]
+                if s1 <= section.s or not cols:
                     continue
-                n = max(2, math.ceil((s1 - s0) / _SAMPLE_STEP) + 1)
-                s = np.linspace(s0, s1, n)
+                n = max(2, math.ceil((s1 - section.s) / _SAMPLE_STEP) + 1)
+                s = np.linspace(section.s, s1, n)
                 f = frames.frames(index, s)
-                for col, lane_id in enumerate(f.lane_ids.tolist()):
-                    key = (road_id, index, lane_id)
-                    if key not in self._node_index:
-                        continue
-                    loc = f.location[:, col]
-                    yaw = np.degrees(np.unwrap(np.radians(f.yaw[:, col])))
-                    parts["a"].append(loc[:-1])
-                    parts["b"].append(loc[1:])
-                    parts["node"].append(np.full(n - 1, self._node_index[key], dtype=np.int64))
-                    parts["s_a"].append(s[:-1])
-                    parts["s_b"].append(s[1:])
-                    parts["width"].append(f.width[:-1, col])
-                    parts["lateral"].append(f.lateral[:-1, col])
-                    parts["yaw_a"].append(yaw[:-1])
-                    parts["yaw_b"].append(yaw[1:])
+                ids = [self._node_index[(road_id, index, int(f.lane_ids[c]))] for c in cols]
+                loc = f.location[:, cols]
+                yaw = np.degrees(np.unwrap(np.radians(f.yaw[:, cols]), axis=0))
+                # A jump in the file's profiles (a laneOffset step, say) is no lane.
+                step = np.linalg.norm(np.diff(loc, axis=0), axis=2)
+                keep = (step <= _JUMP_FACTOR * np.diff(s)[:, None] + _JUMP_SLACK).T.ravel()
+                per_lane = (n - 1, len(cols))
+                columns = {
+                    "a": loc[:-1],
+                    "b": loc[1:],
+                    "node": np.broadcast_to(np.array(ids, dtype=np.int64), per_lane),
+                    "s_a": np.broadcast_to(s[:-1, None], per_lane),
+                    "s_b": np.broadcast_to(s[1:, None], per_lane),
+                    "width": f.width[:-1, cols],
+                    "lateral": f.lateral[:-1, cols],
+                    "yaw_a": yaw[:-1],
+                    "yaw_b": yaw[1:],
+                }
+                for name, values in columns.items():
+                    rows = np.moveaxis(values, 1, 0).reshape(-1, *values.shape[2:])
+                    parts[name].append(rows[keep])
         if not parts["a"]:
-            empty = np.zeros((0, 3))
+            shapes = {"a": (0, 3), "b": (0, 3), "lateral": (0, 3)}
             return LaneSegments(
-                empty,
-                empty,
-                np.zeros(0, dtype=np.int64),
-                *(np.zeros(0),) * 3,
-                empty,
-                np.zeros(0),
-                np.zeros(0),
+                *(
+                    np.zeros(shapes.get(f, (0,)), dtype=np.int64 if f == "node" else float)
+                    for f in LaneSegments.__slots__
+                )
             )
         return LaneSegments(*(np.concatenate(parts[f]) for f in LaneSegments.__slots__))
 

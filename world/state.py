@@ -13,7 +13,9 @@ from typing import ClassVar
 
 import numpy as np
 
-__all__ = ["ActorTable", "Table", "VehicleTable", "WalkerTable"]
+__all__ = ["CURVE_POINTS", "ActorTable", "Table", "VehicleTable", "WalkerTable"]
+
+CURVE_POINTS = 16  # most points of a torque or steering curve, most forward gears
 
 # name -> (dtype, trailing shape, fill value)
 Columns = dict[str, tuple[type, tuple[int, ...], float]]
@@ -106,6 +108,8 @@ class VehicleTable(Table):
         "moi": (np.float64, (), 1.0),
         "damp_full": (np.float64, (), 0.15),
         "damp_engaged": (np.float64, (), 2.0),
+        "damp_disengaged": (np.float64, (), 0.35),
+        "clutch": (np.float64, (), 10.0),  # clutch strength, N·m·s/rad
         "autobox": (np.bool_, (), True),
         "switch_time": (np.float64, (), 0.5),
         "final_ratio": (np.float64, (), 4.0),
@@ -113,26 +117,30 @@ class VehicleTable(Table):
         "area": (np.float64, (), 2.2),  # frontal area m²
         "wheelbase": (np.float64, (), 2.8),
         "cg_front": (np.float64, (), 1.4),  # CG to front axle
-        "track": (np.float64, (), 1.6),
         "max_steer": (np.float64, (), 1.2217),  # front wheel angle at steer 1, rad
         "wheel_radius": (np.float64, (), 0.3),
         "brake_torque": (np.float64, (), 6000.0),  # sum over wheels, N·m
         "handbrake_torque": (np.float64, (), 6000.0),
         "friction": (np.float64, (), 2.0),
         "lat_stiff": (np.float64, (), 17.0),  # cornering stiffness per unit of axle load, 1/rad
-        "torque_rpm": (np.float64, (8,), 0.0),  # torque curve, padded with its last point
-        "torque_nm": (np.float64, (8,), 0.0),
-        "gear_ratio": (np.float64, (8,), 1.0),  # forward gears, padded
-        "gear_up": (np.float64, (8,), 1e9),
-        "gear_down": (np.float64, (8,), 0.0),
+        "torque_rpm": (np.float64, (CURVE_POINTS,), 0.0),  # torque curve, padded with its last
+        "torque_nm": (np.float64, (CURVE_POINTS,), 0.0),
+        "gear_ratio": (np.float64, (CURVE_POINTS,), 1.0),  # forward gears, padded
+        "gear_up": (np.float64, (CURVE_POINTS,), 1e9),
+        "gear_down": (np.float64, (CURVE_POINTS,), 0.0),
         "n_gears": (np.int32, (), 1),
-        "steer_kmh": (np.float64, (8,), 0.0),  # steering curve: km/h -> factor
-        "steer_factor": (np.float64, (8,), 1.0),
+        "steer_kmh": (np.float64, (CURVE_POINTS,), 0.0),  # steering curve: km/h -> factor
+        "steer_factor": (np.float64, (CURVE_POINTS,), 1.0),
+        # inputs as the vehicle applies them: the controls after UE4's input rise/fall rates
+        "in_throttle": (np.float64, (), 0.0),
+        "in_brake": (np.float64, (), 0.0),
+        "in_steer": (np.float64, (), 0.0),
         # drivetrain state
         "gear": (np.int32, (), 0),  # current gear: -1 reverse, 0 neutral (or shifting), 1..
         "target_gear": (np.int32, (), 0),
         "shift_timer": (np.float64, (), 0.0),
-        "rpm": (np.float64, (), 0.0),
+        "since_shift": (np.float64, (), 1e9),  # s since the last gear change ended
+        "rpm": (np.float64, (), 0.0),  # engine speed
         "wheel_spin": (np.float64, (), 0.0),  # wheel rotation angle, rad
         "steer_angle": (np.float64, (), 0.0),  # front wheel angle, rad (+ = right)
         # signals, lights and doors (issue 5 fills the traffic fields)

@@ -83,22 +83,25 @@ class TrafficSystem:
         vehicles, actors = world._vehicles, world._actors
         self._vehicles = vehicles
         n = vehicles.n
+        if len(self.boxes) == 0:
+            return
         rows = vehicles.actor[:n]
         inside = self.boxes.contains(actors.pos[rows]) & actors.alive[rows][:, None]
         if len(self._inside) < n:
             grown = np.zeros((n, len(self.boxes)), dtype=bool)
             grown[: len(self._inside)] = self._inside
             self._inside = grown
-        before = self._inside[:n]
-        left = before & ~inside
-        entered = inside & ~before
-        self._inside[:n] = inside
-        if not (left.any() or entered.any()):
+        changed = inside != self._inside[:n]
+        if not changed.any():
             return
-        for vehicle in np.flatnonzero(left.any(axis=1) | entered.any(axis=1)).tolist():
-            for box in np.flatnonzero(left[vehicle]).tolist():
+        moved = np.flatnonzero(changed.any(axis=1))
+        was = self._inside[moved]
+        self._inside[:n] = inside
+        for k, vehicle in enumerate(moved.tolist()):
+            flips = np.flatnonzero(changed[vehicle])
+            for box in flips[was[k, flips]].tolist():
                 self._leave(vehicle, box)
-            for box in np.flatnonzero(entered[vehicle]).tolist():
+            for box in flips[~was[k, flips]].tolist():
                 self._enter(vehicle, box)
 
     # -- box events -----------------------------------------------------------------------

@@ -96,6 +96,9 @@ class TrafficLightGroups:
         elapsed = self.elapsed[active] + np.float32(delta_seconds)
         stage = self.stage[active]
         expired = elapsed > self.stage_times[active, stage]
+        if not expired.any():
+            self.elapsed[active] = elapsed
+            return changed[self.light_controller]
         elapsed[expired] = 0.0
         self.elapsed[active] = elapsed
         finished = expired & (stage == _LAST_STAGE)

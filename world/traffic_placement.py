@@ -7,13 +7,14 @@ Signs: signals of type 206 (stop, except the painted "Stencil_STOP"), 205
 towns place them, road objects named `Speed_NN`; objects of the same name at the
 same point make one sign.
 
-Poses, measured against a real CARLA log of Town01 (every light and sign within
-0.28 m and 0.07 deg): the signal or object point is the reference line at s moved
-t across (no lane offset, as CARLA's ComputeSignalTransform), standing on the road
-surface there; the facing yaw is -(heading + hOffset) (objects: + hdg); the actor's
-yaw is that plus 90 deg, as CARLA spawns its light and sign blueprints. A light
-actor stands `LIGHT_FORWARD` (0.32 m) along the facing direction from its signal
-point: CARLA's light model has its origin there.
+Poses, measured against a real CARLA log of Town01 (every light within 0.28 m
+and 0.07 deg, every sign within 0.19 m): the signal or object point is the
+reference line at s moved t across (no lane offset, as CARLA's
+ComputeSignalTransform), standing on the road surface there; the facing yaw is
+-(heading + hOffset) (objects: + hdg); the actor's yaw is that plus 90 deg, as
+CARLA spawns its light and sign blueprints. A light actor stands `LIGHT_FORWARD`
+(0.32 m) along the facing direction from its signal point: CARLA's light model
+has its origin there.
 
 Groups: one per junction with controllers, its controllers in `sequence` order
 (then document order), each with its lights in `<control>` order; a controller
@@ -122,13 +123,17 @@ def _actor_transform(location: Location, facing: float, forward: float) -> Trans
     return Transform(moved, Rotation(0.0, _yaw(facing + 90.0), 0.0))
 
 
-def _sign_blueprint(signal_type: str, subtype: str, name: str) -> tuple[str, float | None] | None:
+def _sign_blueprint(
+    signal_type: str, subtype: str, name: str, value: float | None
+) -> tuple[str, float | None] | None:
     if signal_type == STOP_TYPE and name != "Stencil_STOP":
         return "traffic.stop", None
     if signal_type == YIELD_TYPE:
         return "traffic.yield", None
     if signal_type == SPEED_TYPE and subtype.isdigit() and int(subtype) in SPEED_LIMITS:
-        return f"traffic.speed_limit.{int(subtype)}", float(int(subtype))
+        # The model comes from the subtype, the limit from the value (CARLA's SpawnSignals).
+        limit = value if value is not None and value > 0.0 else float(int(subtype))
+        return f"traffic.speed_limit.{int(subtype)}", limit
     return None
 
 
@@ -199,7 +204,7 @@ def place_traffic(odr: OpenDrive) -> TrafficPlacement:
     for road in odr.roads.values():
         ev = evaluator(road)
         for sig in road.signals:
-            kind = _sign_blueprint(sig.type, sig.subtype, sig.name)
+            kind = _sign_blueprint(sig.type, sig.subtype, sig.name, sig.value)
             if kind is None:
                 continue
             loc, facing = _pose(ev, sig.s, sig.t, sig.h_offset)

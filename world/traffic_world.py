@@ -6,19 +6,23 @@ after the spectator is made): it registers the map's traffic lights
 `traffic.speed_limit.NN`) in world.traffic_placement's order, builds their
 groups and road boxes, and adds the tick steps in the world's phases:
 sign timers, light groups, (physics), trigger boxes, sensors. A map without
-roads (FlatMap) gets no lights or signs, only the sensors step.
+roads (FlatMap) gets no lights or signs. Sensors work in any world: their
+system joins the tick on first use.
 
 Adapter: world-core's actor handles carry no traffic-light, sign or sensor
 methods, so this module gives the world subclasses with CARLA's methods
 (`TrafficLightActor`, `TrafficSignActor`, `ListeningSensor`) and makes the
 world hand them out; the world-level calls CARLA has on carla.World are
-functions here (`freeze_all_traffic_lights`, `reset_all_traffic_lights`,
-`get_traffic_light_from_opendrive_id`, `get_traffic_lights_in_junction`).
+functions here taking the world (`freeze_all_traffic_lights`,
+`reset_all_traffic_lights`, `get_traffic_light`, `get_traffic_light_from_opendrive_id`,
+`get_traffic_lights_from_waypoint`, `get_traffic_lights_in_junction`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,7 +35,7 @@ from world.sensors import SensorBehaviour, SensorSystem
 from world.traffic import BOX_LIGHT, TrafficSystem
 from world.traffic_light_logic import TrafficLightGroups
 from world.traffic_placement import TrafficPlacement, place_traffic
-from world.trigger_box_builder import TriggerBoxBuilder
+from world.trigger_box_builder import TriggerBoxBuilder, lane_waypoints
 from world.trigger_boxes import OrientedBoxes, TriggerBox
 from world.vehicle_state import ActorType, TrafficLightState
 
@@ -40,12 +44,16 @@ __all__ = [
     "SIGN_EXTENT",
     "ListeningSensor",
     "TrafficLightActor",
+    "TrafficLightTable",
     "TrafficSignActor",
     "freeze_all_traffic_lights",
+    "get_traffic_light",
     "get_traffic_light_from_opendrive_id",
+    "get_traffic_lights_from_waypoint",
     "get_traffic_lights_in_junction",
     "install_traffic",
     "reset_all_traffic_lights",
+    "traffic_light_table",
 ]
 
 # Boxes of the light and sign actors themselves (pole and head), half-extents in m.
@@ -54,7 +62,7 @@ SIGN_EXTENT = Vector3D(0.1, 0.4, 1.2)
 
 
 class _WorldTraffic:
-    """What install_traffic leaves on a world: the placement, the traffic system, the sensors."""
+    """What install_traffic leaves on a world: the placement, the traffic system, the boxes."""
 
     def __init__(
         self,
@@ -69,7 +77,6 @@ class _WorldTraffic:
         self.light_ids = light_ids
         self.sign_ids = sign_ids
         self.boxes = boxes
-        self.sensors = SensorSystem()
         self.junction_of_group = [g.junction_id for g in placement.groups]
 
 
@@ -117,11 +124,20 @@ def install_traffic(world: Any) -> None:
         ],
         OrientedBoxes(boxes),
     )
-    world._traffic = traffic = _WorldTraffic(placement, system, light_ids, sign_ids, boxes)
+    world._traffic = _WorldTraffic(placement, system, light_ids, sign_ids, boxes)
     world.add_tick_system("sign_timers", system.tick_sign_timers)
     world.add_tick_system("light_groups", system.tick_lights)
     world.add_tick_system("trigger_boxes", system.tick_boxes)
-    world.add_tick_system("sensors", lambda w, dt: _tick_sensors(w, traffic.sensors))
+    _sensors(world)
+
+
+def _sensors(world: Any) -> SensorSystem:
+    """The world's sensor system, made (and plugged into the tick) on first use."""
+    sensors = getattr(world, "_sensor_system", None)
+    if sensors is None:
+        world._sensor_system = sensors = SensorSystem()
+        world.add_tick_system("sensors", lambda w, dt: _tick_sensors(w, sensors))
+    return sensors
 
 
 def _tick_sensors(world: Any, sensors: SensorSystem) -> None:
@@ -138,7 +154,7 @@ def _tick_sensors(world: Any, sensors: SensorSystem) -> None:
 
 
 def _behaviour(world: Any, actor_id: int) -> SensorBehaviour | None:
-    sensors = _traffic(world).sensors
+    sensors = _sensors(world)
     found = sensors.get(actor_id)
     if found is None:
         info = world._info[actor_id - 1]
@@ -261,17 +277,36 @@ class TrafficLightActor(TrafficLight):
         return _local_box(self.get_transform(), boxes[0])
 
     def get_affected_lane_waypoints(self) -> list[Any]:
-        """A waypoint at the centre of each of the light's road boxes."""
+        """For each landmark of the light's signal and each lane of its validities (lane 0
+        left out), the waypoint at the landmark's s; missing lanes are left out."""
         world_map = self._world.get_map()
-        return [world_map.get_waypoint(b.transform.location) for b in self._boxes()]
+        return [
+            wp
+            for landmark in world_map.get_all_landmarks_from_id(self.get_opendrive_id())
+            for wp in lane_waypoints(
+                world_map, landmark.road_id, landmark.s, landmark.get_lane_validities()
+            )
+        ]
 
     def get_stop_waypoints(self) -> list[Any]:
-        """Where vehicles stop: the far end of each road box along its lane."""
+        """CARLA's rule: points every 1 m along the light's forward vector through its trigger
+        volume's centre, from -0.9 to 0.9 of the volume's x extent; the lane waypoint of each,
+        one per (road, lane)."""
         world_map = self._world.get_map()
-        out = []
-        for box in self._boxes():
-            ahead = box.transform.get_forward_vector() * box.extent.x
-            out.append(world_map.get_waypoint(box.transform.location + ahead))
+        volume = self.trigger_volume
+        transform = self.get_transform()
+        centre = transform.transform(
+            Location(volume.location.x, volume.location.y, volume.location.z)
+        )
+        forward = transform.get_forward_vector()
+        out, seen = [], []
+        x, end = -0.9 * volume.extent.x, 0.9 * volume.extent.x
+        while x < end:
+            wp = world_map.get_waypoint(centre + forward * x)
+            if wp is not None and (wp.road_id, wp.lane_id) not in seen:
+                seen.append((wp.road_id, wp.lane_id))
+                out.append(wp)
+            x += 1.0
         return out
 
 
@@ -313,6 +348,56 @@ def get_traffic_light_from_opendrive_id(world: Any, opendrive_id: str) -> Actor 
         if light.signal_id == str(opendrive_id):
             return world._handle(traffic.light_ids[index])
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficLightTable:
+    """Every light's recorded state as arrays, in light (actor id) order, for the recorder."""
+
+    ids: np.ndarray  # actor ids
+    state: np.ndarray  # TrafficLightState values
+    elapsed: np.ndarray  # s in the controller's current stage (float32)
+    frozen: np.ndarray  # bool
+    green_time: np.ndarray
+    yellow_time: np.ndarray
+    red_time: np.ndarray
+
+
+def traffic_light_table(world: Any) -> TrafficLightTable:
+    """The state, clock and stage times of all lights at once (copies)."""
+    traffic = _traffic(world)
+    groups = traffic.system.groups
+    ctrl = groups.light_controller
+    times = groups.stage_times[ctrl]
+    return TrafficLightTable(
+        np.array(traffic.light_ids, dtype=np.int64),
+        groups.state.copy(),
+        groups.elapsed[ctrl],
+        np.full(len(ctrl), groups.frozen),
+        times[:, 0],
+        times[:, 1],
+        times[:, 2],
+    )
+
+
+def get_traffic_light(world: Any, landmark: Any) -> Actor | None:
+    """The light placed for a landmark's signal (carla.World.get_traffic_light)."""
+    return get_traffic_light_from_opendrive_id(world, landmark.id)
+
+
+def get_traffic_lights_from_waypoint(world: Any, waypoint: Any, distance: float) -> list[Actor]:
+    """The lights whose signals apply to the waypoint's lane within `distance` m ahead, each
+    once, nearest first (carla.World.get_traffic_lights_from_waypoint)."""
+    if not math.isfinite(distance) or distance < 0.0:
+        raise WorldError(
+            f"get_traffic_lights_from_waypoint: distance must be finite and >= 0, got {distance!r}"
+        )
+    out: list[Actor] = []
+    for landmark in waypoint.get_landmarks(distance):
+        light = get_traffic_light(world, landmark)
+        if light is not None and all(light.id != seen.id for seen in out):
+            out.append(light)
+    return out
 
 
 def get_traffic_lights_in_junction(world: Any, junction_id: int | str) -> list[Actor]:

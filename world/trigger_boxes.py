@@ -33,6 +33,7 @@ LIGHT_BOX_OFFSET = 3.0  # m before the light (also stop and yield effect boxes)
 # Half-extents of a light's box: 3 m long, (lane width / 2) wide, 2 m high; y scales by width.
 LIGHT_BOX_EXTENT = (1.5, 0.25, 1.0)
 SECTION_MARGIN = 1e-5
+_MIN_CELL = 8.0  # m, the smallest grid cell of the containment test
 
 
 def lane_travels_with_s(lane_id: int, left_hand: bool) -> bool:
@@ -86,8 +87,23 @@ class OrientedBoxes:
         self.extent = np.array([[b.extent.x, b.extent.y, b.extent.z] for b in boxes]).reshape(n, 3)
         self.owner = np.array([b.owner for b in boxes], dtype=np.int64)
         self.kind = np.array([b.kind for b in boxes], dtype=np.int64)
-        # A sphere around each box for a cheap first test.
-        self._radius = np.linalg.norm(self.extent, axis=1)
+        # A uniform plan-view grid: each box is listed in every cell its bounding circle
+        # touches, so a point's candidates are the boxes of its own cell.
+        radius = np.sqrt(np.einsum("bi,bi->b", self.extent, self.extent))
+        self._cell = max(_MIN_CELL, 2.0 * float(radius.max(initial=0.0)))
+        keys, members = [], []
+        for b in range(n):
+            lo = np.floor((self.centre[b, :2] - radius[b]) / self._cell).astype(np.int64)
+            hi = np.floor((self.centre[b, :2] + radius[b]) / self._cell).astype(np.int64)
+            for ix in range(lo[0], hi[0] + 1):
+                for iy in range(lo[1], hi[1] + 1):
+                    keys.append(_cell_key(ix, iy))
+                    members.append(b)
+        order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
+        sorted_keys = np.array(keys, dtype=np.int64)[order]
+        self._members = np.array(members, dtype=np.int64)[order]
+        self._keys, self._starts = np.unique(sorted_keys, return_index=True)
+        self._ends = np.append(self._starts[1:], len(sorted_keys))
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -96,12 +112,26 @@ class OrientedBoxes:
         """(N, B) bool: whether point n lies in box b (borders included)."""
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
         inside = np.zeros((len(pts), len(self.boxes)), dtype=bool)
-        if len(pts) == 0 or len(self.boxes) == 0:
+        if len(pts) == 0 or len(self._keys) == 0:
             return inside
-        delta = pts[:, None, :] - self.centre[None, :, :]
-        near = np.einsum("nbi,nbi->nb", delta, delta) <= self._radius[None, :] ** 2
-        n_idx, b_idx = np.nonzero(near)
-        if len(n_idx):
-            local = np.einsum("ki,kij->kj", delta[n_idx, b_idx], self.axes[b_idx])
-            inside[n_idx, b_idx] = np.all(np.abs(local) <= self.extent[b_idx], axis=1)
+        cells = np.floor(pts[:, :2] / self._cell).astype(np.int64)
+        key = _cell_key(cells[:, 0], cells[:, 1])
+        slot = np.minimum(np.searchsorted(self._keys, key), len(self._keys) - 1)
+        hit = self._keys[slot] == key
+        start = np.where(hit, self._starts[slot], 0)
+        count = np.where(hit, self._ends[slot] - self._starts[slot], 0)
+        total = int(count.sum())
+        if total == 0:
+            return inside
+        n_idx = np.repeat(np.arange(len(pts)), count)
+        offset = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+        b_idx = self._members[np.repeat(start, count) + offset]
+        delta = pts[n_idx] - self.centre[b_idx]
+        local = np.einsum("ki,kij->kj", delta, self.axes[b_idx])
+        inside[n_idx, b_idx] = np.all(np.abs(local) <= self.extent[b_idx], axis=1)
         return inside
+
+
+def _cell_key(ix, iy):
+    """One int64 per grid cell (cells within +-2**31 of the origin)."""
+    return (np.asarray(ix, dtype=np.int64) << 32) + (np.asarray(iy, dtype=np.int64) & 0xFFFFFFFF)

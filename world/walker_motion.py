@@ -15,42 +15,71 @@ from world.ground import GroundPlanes
 from world.state import ActorTable, WalkerTable
 from world.vehicle_dynamics import CONTACT_TOLERANCE, GRAVITY, rest_height
 
-__all__ = ["JUMP_SPEED", "substep"]
+__all__ = ["JUMP_SPEED", "Crowd", "substep"]
 
 JUMP_SPEED = 4.2  # m/s: UE4's default character jump velocity (420 cm/s), as CARLA's walkers
 
 
-def substep(
-    a: ActorTable, w: WalkerTable, rows: np.ndarray, ground: GroundPlanes, dt: float
-) -> None:
-    """Advances the walkers of actor `rows` (ground planes in the same order) by dt."""
-    k = a.wrow[rows]
+class Crowd:
+    """The stepped walkers' controls, gathered once per tick; `store` writes what changed."""
+
+    def __init__(self, a: ActorTable, w: WalkerTable, rows: np.ndarray) -> None:
+        k = a.wrow[rows]
+        self.rows, self.k = rows, k
+        direction = w.direction[k].astype(np.float64)
+        direction[:, 2] = 0.0
+        norm = np.linalg.norm(direction, axis=1)
+        self.walking = norm > 0.0
+        unit = direction / np.where(self.walking, norm, 1.0)[:, None]
+        self.speed = w.speed[k].astype(np.float64)
+        self.const = a.const_vel[rows]
+        self.walk = np.where(
+            self.const[:, None], a.const_vel_local[rows, :2], unit[:, :2] * self.speed[:, None]
+        )
+        self.heading = np.degrees(np.arctan2(unit[:, 1], unit[:, 0]))
+        self.turns = self.walking & (self.speed > 0.0)
+        self.rest = rest_height(a.extent[rows], a.box_loc[rows])
+        self.gravity = a.gravity[rows]
+        self.jump = w.jump[k].copy()
+        self.on_ground = w.on_ground[k].copy()
+
+    def store(self, w: WalkerTable) -> None:
+        w.jump[self.k] = self.jump
+        w.on_ground[self.k] = self.on_ground
+
+
+def substep(a: ActorTable, c: Crowd, ground: GroundPlanes, dt: float) -> None:
+    """Advances the walkers of `c` (ground planes in the same order) by dt."""
+    rows = c.rows
     pos, rot, vel = a.pos[rows], a.rot[rows], a.vel[rows]
-    direction = w.direction[k].astype(np.float64)
-    direction[:, 2] = 0.0
-    norm = np.linalg.norm(direction, axis=1)
-    unit = np.where(norm[:, None] > 0.0, direction / np.where(norm > 0.0, norm, 1.0)[:, None], 0.0)
-    speed = w.speed[k].astype(np.float64)
-    rest = rest_height(a.extent[rows], a.box_loc[rows])
-    floor = ground.height_at(pos[:, :2]) + rest
+    floor = ground.height_at(pos[:, :2]) + c.rest
     on = ground.found & (pos[:, 2] <= floor + CONTACT_TOLERANCE) & (vel[:, 2] <= 0.0)
-    const = a.const_vel[rows]
-    walk = np.where(const[:, None], a.const_vel_local[rows, :2], unit[:, :2] * speed[:, None])
-    vel[:, :2] = np.where(on[:, None] | const[:, None], walk, vel[:, :2])
-    moving = on & (speed > 0.0) & (norm > 0.0)
-    rot[:, 1] = np.where(moving, np.degrees(np.arctan2(unit[:, 1], unit[:, 0])), rot[:, 1])
-    jump = on & w.jump[k]
+    if on.all() and not c.jump.any():
+        # everyone walks on the ground: no hop, no fall
+        vel[:, :2] = c.walk
+        vel[:, 2] = 0.0
+        rot[:, 1] = np.where(c.turns, c.heading, rot[:, 1])
+        pos[:, :2] += c.walk * dt
+        pos[:, 2] = ground.height_at(pos[:, :2]) + c.rest
+        rot[:, 0] = rot[:, 2] = 0.0
+        a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
+        c.on_ground = on
+        return
+    vel[:, :2] = np.where(on[:, None] | c.const[:, None], c.walk, vel[:, :2])
+    rot[:, 1] = np.where(on & c.turns, c.heading, rot[:, 1])
+    jump = on & c.jump
     vz = np.where(jump, JUMP_SPEED, np.where(on, 0.0, vel[:, 2]))
-    vz = np.where(~on & a.gravity[rows], vz - GRAVITY * dt, vz)
+    vz = np.where(~on & c.gravity, vz - GRAVITY * dt, vz)
     pos[:, :2] += vel[:, :2] * dt
-    floor = ground.height_at(pos[:, :2]) + rest
+    floor = ground.height_at(pos[:, :2]) + c.rest
     z_air = pos[:, 2] + vz * dt
     stays = on & ~jump
     lands = ground.found & ~stays & (z_air <= floor)
-    pos[:, 2] = np.where(stays | lands, floor, z_air)
-    vel[:, 2] = np.where(stays | lands, 0.0, vz)
+    settled = stays | lands
+    pos[:, 2] = np.where(settled, floor, z_air)
+    vel[:, 2] = np.where(settled, 0.0, vz)
     rot[:, 0] = 0.0
     rot[:, 2] = 0.0
     a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
-    w.on_ground[k] = stays | lands
-    w.jump[k] &= ~jump  # a jump is one hop per control
+    c.on_ground = settled
+    c.jump &= ~jump  # a jump is one hop per control

@@ -18,7 +18,7 @@ import hashlib
 import struct
 from typing import TYPE_CHECKING
 
-from world.geometry import Transform
+from world.geometry import Location, Rotation, Transform
 from world.lane_enums import LaneChange, LaneMarking, LaneType
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def public_id(text: str) -> int | str:
 class Waypoint:
     """A lane-centre point of a Map with CARLA's carla.Waypoint API."""
 
-    __slots__ = ("_lane", "_map", "_road", "_s", "_section", "_transform")
+    __slots__ = ("_lane", "_map", "_pose", "_road", "_s", "_section")
 
     def __init__(self, map_: Map, road: str, section: int, lane: int, s: float) -> None:
         self._map = map_
@@ -48,7 +48,7 @@ class Waypoint:
         self._section = section
         self._lane = lane
         self._s = float(s)
-        self._transform: Transform | None = None
+        self._pose: tuple[float, ...] | None = None
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -63,11 +63,15 @@ class Waypoint:
         ).digest()
         return struct.unpack("<q", digest)[0]
 
+    def _centre(self) -> tuple[float, ...]:
+        if self._pose is None:
+            self._pose = self._map._pose(self)
+        return self._pose
+
     @property
     def transform(self) -> Transform:
-        if self._transform is None:
-            self._transform = self._map._waypoint_transform(self)
-        return self._transform.copy()
+        x, y, z, yaw, pitch, roll, _ = self._centre()
+        return Transform(Location(x, y, z), Rotation(pitch, yaw, roll))
 
     @property
     def road_id(self) -> int | str:
@@ -97,7 +101,7 @@ class Waypoint:
 
     @property
     def lane_width(self) -> float:
-        return self._map._lane_width(self)
+        return self._centre()[6]
 
     @property
     def lane_type(self) -> LaneType:

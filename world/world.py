@@ -19,18 +19,25 @@ import numpy as np
 from world import collisions, physics
 from world.actor_list import ActorList
 from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
-from world.attachments import relative_pose
+from world.attachments import compose, relative_pose, update_attached
+from world.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
+from world.body_models import body_of
 from world.collisions import CollisionEvent
 from world.errors import WorldError
-from world.geometry import Transform, Vector3D
+from world.geometry import Location, Transform, Vector3D
 from world.physics_control import VehiclePhysicsControl
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, VehicleTable, WalkerTable
 from world.vehicle_dynamics import load_physics_control
 from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.weather import WeatherParameters
 
-__all__ = ["TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
+__all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
+
+# A world is one episode: its id (carla.World.id, WorldSnapshot.id) is fixed, so it is the
+# same in every run.
+EPISODE_ID = 1
 
 TICK_PHASES = (
     "sign_timers",
@@ -79,12 +86,22 @@ def _kind_of(type_id: str) -> ActorType:
     return ActorType.Other
 
 
-def _attributes(blueprint: Any) -> dict[str, str]:
-    """Attribute texts as stored (any attribute type; `as_str` only casts String ones)."""
-    return {
-        attribute.id: attribute.value if hasattr(attribute, "value") else attribute.as_str()
-        for attribute in blueprint
-    }
+def _attributes(blueprint: ActorBlueprint) -> dict[str, str]:
+    return {attribute.id: attribute.value for attribute in blueprint}
+
+
+def _wheels_moved(
+    pc: VehiclePhysicsControl, transform: Transform, to_world: bool
+) -> VehiclePhysicsControl:
+    """A copy of `pc` with its wheel positions (cm) moved between the vehicle's and the world's
+    frame: CARLA reports and takes them in the world frame, the physics keeps them local."""
+    out = pc.copy()
+    for wheel in out.wheels:
+        p = wheel.position
+        point = Location(p.x / 100.0, p.y / 100.0, p.z / 100.0)
+        moved = transform.transform(point) if to_world else transform.inverse_transform(point)
+        wheel.position = Vector3D(moved.x * 100.0, moved.y * 100.0, moved.z * 100.0)
+    return out
 
 
 class World:
@@ -104,9 +121,10 @@ class World:
         self._frame = 0
         self._elapsed = 0.0
         self._delta = 0.0
-        self._library = None
-        self._weather = None
+        self._library: BlueprintLibrary | None = None
+        self._weather = WeatherParameters()
         self._collisions: list[CollisionEvent] = []
+        self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [("physics", World._physics_system)]
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
@@ -121,6 +139,11 @@ class World:
         self._snapshot = self._take_snapshot()
 
     # settings, map, library, weather ----------------------------------------------------
+    @property
+    def id(self) -> int:
+        """The episode id (CARLA's World.id); every lockstep world is one episode."""
+        return EPISODE_ID
+
     def get_map(self) -> Any:
         return self._map
 
@@ -134,22 +157,17 @@ class World:
         self._settings = candidate
         return self._frame
 
-    def get_blueprint_library(self) -> Any:
+    def get_blueprint_library(self) -> BlueprintLibrary:
+        """CARLA's blueprint catalogue (one library per world, made when first asked)."""
         if self._library is None:
-            from world.blueprints import blueprint_library
-
             self._library = blueprint_library()
         return self._library
 
-    def get_weather(self) -> Any:
-        if self._weather is None:
-            from world.weather import WeatherParameters
+    def get_weather(self) -> WeatherParameters:
+        return self._weather.copy()
 
-            self._weather = WeatherParameters()
-        return self._weather.copy() if hasattr(self._weather, "copy") else self._weather
-
-    def set_weather(self, weather: Any) -> None:
-        self._weather = weather.copy() if hasattr(weather, "copy") else weather
+    def set_weather(self, weather: WeatherParameters) -> None:
+        self._weather = weather.copy()
 
     # tick ---------------------------------------------------------------------------------
     def add_tick_system(self, phase: str, system: TickSystem) -> None:
@@ -188,6 +206,7 @@ class World:
             self._map,
             dt,
             substep_count(self._settings),
+            self._fleet_cache,
         )
         self._collisions = [
             CollisionEvent(
@@ -205,7 +224,7 @@ class World:
         rows = np.flatnonzero(a.alive[:n])
         columns = {name: getattr(a, name)[rows] for name in ("pos", "rot", "vel", "angvel", "acc")}
         stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
-        return WorldSnapshot(id(self) & 0xFFFFFFFF, stamp, rows + 1, columns)
+        return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
 
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot
@@ -307,7 +326,7 @@ class World:
 
     def spawn_actor(
         self,
-        blueprint: Any,
+        blueprint: ActorBlueprint,
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
@@ -323,14 +342,12 @@ class World:
 
     def try_spawn_actor(
         self,
-        blueprint: Any,
+        blueprint: ActorBlueprint,
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
     ) -> Actor | None:
         """Like spawn_actor, but None when the new body's box overlaps a vehicle or walker."""
-        from world.body_models import body_of
-
         type_id = blueprint.id
         kind = _kind_of(type_id)
         body = body_of(type_id)
@@ -357,7 +374,7 @@ class World:
             vrow = self._vehicles.add_row()
             self._vehicles.actor[vrow] = row
             a.vrow[row] = vrow
-            self._apply_physics_control(row, body.physics_control)
+            self._load_physics_control(row, body.physics_control)
         elif kind == ActorType.Walker:
             wrow = self._walkers.add_row()
             self._walkers.actor[wrow] = row
@@ -390,8 +407,6 @@ class World:
         a.depth[row] = a.depth[parent] + 1
         a.rel_pos[row] = (loc.x, loc.y, loc.z)
         a.rel_rot[row] = (rot.pitch, rot.yaw, rot.roll)
-        from world.attachments import compose
-
         pos, rot_w = compose(a.pos[[parent]], a.rot[[parent]], a.rel_pos[[row]], a.rel_rot[[row]])
         a.pos[row], a.rot[row] = pos[0], rot_w[0]
 
@@ -406,21 +421,24 @@ class World:
         self._move_children(row)
 
     def _move_children(self, row: int) -> None:
-        from world.attachments import update_attached
-
         if np.any(self._actors.parent[: self._actors.n] == row):
             update_attached(self._actors)
 
     def _apply_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
+        """CARLA's apply_physics_control: wheel positions in the world frame (cm)."""
+        here = self._handle(row + 1).get_transform()
+        self._load_physics_control(row, _wheels_moved(physics_control, here, to_world=False))
+
+    def _physics_control(self, row: int) -> VehiclePhysicsControl:
+        """CARLA's get_physics_control: wheel positions in the world frame (cm)."""
+        here = self._handle(row + 1).get_transform()
+        return _wheels_moved(self._info[row].physics_control, here, to_world=True)
+
+    def _load_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
+        """Loads a physics control whose wheel positions are in the vehicle's frame (cm)."""
         a = self._actors
-        vrow = int(a.vrow[row])
-        if vrow < 0:
-            raise WorldError(f"apply_physics_control: actor {row + 1} is not a vehicle")
-        if physics_control.mass <= 0.0:
-            raise WorldError(
-                f"apply_physics_control: mass must be > 0, found {physics_control.mass}"
-            )
-        load_physics_control(self._vehicles, vrow, physics_control, a.extent[row])
+        load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
+        self._fleet_cache.stale()
         a.mass[row] = physics_control.mass
         self._info[row].physics_control = physics_control.copy()
 

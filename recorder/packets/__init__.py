@@ -59,6 +59,7 @@ from recorder.packets.physics_control import (
 from recorder.packets.position import POSITION_CODEC, PositionRecord
 from recorder.packets.state import STATE_CODEC, StateRecord
 from recorder.packets.traffic_light_time import TRAFFIC_LIGHT_TIME_CODEC, TrafficLightTimeRecord
+from recorder.packets.ue5 import ue5_codecs
 from recorder.packets.vehicle_door import VEHICLE_DOOR_CODEC, VehicleDoorRecord
 from recorder.packets.walker_bones import WALKER_BONES_CODEC, Bone, WalkerBonesRecord
 from recorder.packets.weather import WEATHER_CODEC, WeatherRecord
@@ -95,6 +96,9 @@ CODECS: dict[PacketId, PacketCodec] = {
 }
 assert len(CODECS) == len(PacketId)
 CODEC_BY_KEY: dict[str, PacketCodec] = {c.key: c for c in CODECS.values()}
+# Codecs by the id byte of a log: UE4 (CARLA 0.9.x) and UE5 (CARLA 0.10) numbering and layouts.
+UE4_CODECS: dict[int, PacketCodec] = {int(pid): c for pid, c in CODECS.items()}
+UE5_CODECS: dict[int, PacketCodec] = ue5_codecs(CODECS)
 
 # numpy structured dtypes of the fixed-size records, by packet id (packed, little-endian).
 DTYPES = {pid: c.dtype for pid, c in CODECS.items() if c.dtype is not None}
@@ -103,6 +107,8 @@ __all__ = [
     "CODECS",
     "CODEC_BY_KEY",
     "DTYPES",
+    "UE4_CODECS",
+    "UE5_CODECS",
     "ActorAttribute",
     "AnimBikerRecord",
     "AnimVehicleRecord",

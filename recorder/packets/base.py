@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -208,8 +208,3 @@ class PacketCodec:
                 f"its size says {end - body_offset}",
                 body_offset,
             )
-
-
-def record_fields(record_type: type) -> list[str]:
-    """The field names of a record dataclass, in write order."""
-    return [f.name for f in fields(record_type)]

@@ -39,48 +39,50 @@ class EventAddRecord:
     attributes: list[ActorAttribute] = field(default_factory=list)
 
 
-_ADD_HEAD = struct.Struct("<IB3f3fI")
 _ATTR_TYPE = struct.Struct("<B")
 
 
-def pack_event_add(r: EventAddRecord) -> bytes:
-    parts = [
-        _ADD_HEAD.pack(r.id, r.type, *r.location, *r.rotation, r.uid),
-        pack_string(r.blueprint),
-        U16.pack(len(r.attributes)),
-    ]
-    for a in r.attributes:
-        parts += [_ATTR_TYPE.pack(a.type), pack_string(a.id), pack_string(a.value)]
-    return b"".join(parts)
+def event_add_codec(head: struct.Struct) -> PacketCodec:
+    """The EventAdd codec whose fixed head (id, type, location, rotation, uid) is `head`:
+    floats in UE4, doubles in UE5."""
+
+    def pack(r: EventAddRecord) -> bytes:
+        parts = [
+            head.pack(r.id, r.type, *r.location, *r.rotation, r.uid),
+            pack_string(r.blueprint),
+            U16.pack(len(r.attributes)),
+        ]
+        for a in r.attributes:
+            parts += [_ATTR_TYPE.pack(a.type), pack_string(a.id), pack_string(a.value)]
+        return b"".join(parts)
+
+    def unpack(data: bytes, offset: int, end: int) -> tuple[EventAddRecord, int]:
+        if offset + head.size > end:
+            raise LogFormatError("EventAdd record runs past the packet end", offset)
+        v = head.unpack_from(data, offset)
+        blueprint, offset = unpack_string(data, offset + head.size, end)
+        if offset + 2 > end:
+            raise LogFormatError("EventAdd attribute count runs past the packet end", offset)
+        (count,) = U16.unpack_from(data, offset)
+        offset += 2
+        if count * 5 > end - offset:  # each attribute needs at least 5 bytes
+            raise LogFormatError(
+                f"EventAdd claims {count} attributes, more than the packet holds", offset
+            )
+        attributes = []
+        for _ in range(count):
+            if offset + 1 > end:
+                raise LogFormatError("attribute runs past the packet end", offset)
+            kind = data[offset]
+            name, offset = unpack_string(data, offset + 1, end)
+            value, offset = unpack_string(data, offset, end)
+            attributes.append(ActorAttribute(kind, name, value))
+        return EventAddRecord(v[0], v[1], v[2:5], v[5:8], v[8], blueprint, attributes), offset
+
+    return PacketCodec(PacketId.EventAdd, "event_add", EventAddRecord, pack, unpack)
 
 
-def unpack_event_add(data: bytes, offset: int, end: int) -> tuple[EventAddRecord, int]:
-    if offset + _ADD_HEAD.size > end:
-        raise LogFormatError("EventAdd record runs past the packet end", offset)
-    v = _ADD_HEAD.unpack_from(data, offset)
-    blueprint, offset = unpack_string(data, offset + _ADD_HEAD.size, end)
-    if offset + 2 > end:
-        raise LogFormatError("EventAdd attribute count runs past the packet end", offset)
-    (count,) = U16.unpack_from(data, offset)
-    offset += 2
-    if count * 5 > end - offset:  # each attribute needs at least 5 bytes
-        raise LogFormatError(
-            f"EventAdd claims {count} attributes, more than the packet holds", offset
-        )
-    attributes = []
-    for _ in range(count):
-        if offset + 1 > end:
-            raise LogFormatError("attribute runs past the packet end", offset)
-        kind = data[offset]
-        name, offset = unpack_string(data, offset + 1, end)
-        value, offset = unpack_string(data, offset, end)
-        attributes.append(ActorAttribute(kind, name, value))
-    return EventAddRecord(v[0], v[1], v[2:5], v[5:8], v[8], blueprint, attributes), offset
-
-
-EVENT_ADD_CODEC = PacketCodec(
-    PacketId.EventAdd, "event_add", EventAddRecord, pack_event_add, unpack_event_add
-)
+EVENT_ADD_CODEC = event_add_codec(struct.Struct("<IB3f3fI"))
 
 
 @dataclass(slots=True)

@@ -14,7 +14,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="map_command", metavar="MAP_COMMAND", required=True)
 
     generate = commands.add_parser("generate", help="write a seeded town as OpenDRIVE")
-    generate.add_argument("--preset", help="a committed town's parameters (town_small, ...)")
+    generate.add_argument(
+        "--preset", help="a committed town's parameters (town_small, ...); overrides the rest"
+    )
     generate.add_argument("--seed", type=int, default=0, help="seed of every choice (0)")
     generate.add_argument("--blocks", default="2x2", help="blocks across x and y, WxH (2x2)")
     generate.add_argument("--block-size", type=float, default=100.0, help="block side, m (100)")

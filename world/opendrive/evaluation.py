@@ -25,7 +25,7 @@ import numpy as np
 from world.opendrive.lanes import SectionLanes
 from world.opendrive.model import OpenDrive, Road
 from world.opendrive.planview import PlanView
-from world.opendrive.profiles import CubicProfile
+from world.opendrive.profiles import CubicProfile, GlobalCubic
 
 __all__ = ["LaneSample", "RoadEvaluator", "SurfaceFrame", "road_evaluators"]
 
@@ -78,13 +78,16 @@ class RoadEvaluator:
         self.plan_view = PlanView(road.geometries)
         self.elevation_profile = CubicProfile(road.elevation)
         self.superelevation_profile = CubicProfile(road.superelevation)
-        self.lane_offset_profile = CubicProfile(road.lane_offsets)
+        # laneOffset in libOpenDRIVE's form: lane 0's border is exactly this profile.
+        self.lane_offset_profile = GlobalCubic.from_records(road.lane_offsets, zero_at_start=True)
         self.crossfall_profile = CubicProfile(road.crossfall, extend_start=True)
         # Side of each crossfall record in start order (0 both, 1 left, 2 right).
         codes = {"both": 0, "left": 1, "right": 2}
         ordered = sorted(road.crossfall, key=lambda r: r.s)
         self.crossfall_sides = np.array([codes[r.side] for r in ordered], dtype=np.int8)
-        self.sections = [SectionLanes(section) for section in road.lane_sections]
+        self.sections = [
+            SectionLanes(section, self.lane_offset_profile) for section in road.lane_sections
+        ]
         self.section_starts = np.array([sec.s0 for sec in self.sections], dtype=float)
 
     # ---- reference line and profiles ---------------------------------------------------------
@@ -127,13 +130,13 @@ class RoadEvaluator:
         """Outer border t of every lane of lane section `section` (columns in ascending lane
         id order, `sections[section].ids`) at each s: shape (len(s), lanes)."""
         s = np.atleast_1d(np.asarray(s, dtype=float))
-        return self.sections[section].outer_borders(s, self.lane_offset_profile.evaluate(s))
+        return self.sections[section].outer_borders(s)
 
     def lane_table(self, section: int, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Outer t, centre t and width of every lane of a section at each s, (len(s), lanes)."""
         s = np.atleast_1d(np.asarray(s, dtype=float))
         lanes = self.sections[section]
-        outer = lanes.outer_borders(s, self.lane_offset_profile.evaluate(s))
+        outer = lanes.outer_borders(s)
         center = 0.5 * (outer[:, lanes.inner] + outer)
         return outer, center, lanes.widths_at(s, outer)
 
@@ -141,13 +144,12 @@ class RoadEvaluator:
         """d/ds of the outer t and of the centre t of every lane of a section, (len(s), lanes)."""
         s = np.atleast_1d(np.asarray(s, dtype=float))
         lanes = self.sections[section]
-        d_offset = self.lane_offset_profile.derivative(s)
-        d_outer = lanes.outer_borders(s, d_offset, derivative=True)
+        d_outer = lanes.outer_borders(s, derivative=True)
         return d_outer, 0.5 * (d_outer[:, lanes.inner] + d_outer)
 
     def lane_at(self, s: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """Id of the lane holding each (s, t), chosen as libOpenDRIVE does: on a border the
-        inner lane, past the outermost border the outermost lane."""
+        """Id of the lane whose span holds each (s, t): on a border the inner lane, past the
+        outermost border the outermost lane, at lane 0's border lane 0."""
         s, t = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(t, dtype=float))
         shape = s.shape
         s, t = s.ravel(), t.ravel()
@@ -156,8 +158,8 @@ class RoadEvaluator:
         for k in np.unique(sec):
             m = sec == k
             lanes = self.sections[k]
-            borders = lanes.outer_borders(s[m], self.lane_offset_profile.evaluate(s[m]))
-            out[m] = lanes.ids[lanes.lane_at(t[m], borders)]
+            borders = lanes.outer_borders(s[m])
+            out[m] = lanes.ids[lanes.holding(t[m], borders)]
         return out.reshape(shape)
 
     def lane(self, s: np.ndarray, lane_id: int | np.ndarray) -> LaneSample:
@@ -219,8 +221,8 @@ class RoadEvaluator:
                 continue
             m = sec == k
             sm, tm = s[m], t[m]
-            borders = lanes.outer_borders(sm, self.lane_offset_profile.evaluate(sm))
-            cols = lanes.lane_at(tm, borders)
+            borders = lanes.outer_borders(sm)
+            cols = lanes.surface_lane(tm, borders)
             level = lanes.level[cols]
             t_inner = borders[np.arange(len(sm)), lanes.inner[cols]]
             # Crossfall falls away from the reference line: at |t|, or |t_inner| on level lanes.

@@ -3,8 +3,10 @@
 Lane 0's border is the road's laneOffset. Going outward from lane 0, each lane's
 outer border is the previous border plus (left) or minus (right) its <width>
 polynomial; a lane with <border> records and no widths takes the border
-polynomial as its outer t, measured from the reference line. Widths and borders
-continue their first polynomial backward before its start.
+polynomial as its outer t, measured from the reference line, and the lanes
+outside it build on that. Borders are summed as libOpenDRIVE sums them
+(`GlobalCubic`), so a width counts in the borders from its first record on,
+while the lane's width itself continues its first polynomial backward.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.opendrive.model import LaneSection
-from world.opendrive.profiles import CubicProfile
+from world.opendrive.profiles import CubicProfile, GlobalCubic
 
 __all__ = ["SectionLanes"]
 
@@ -21,7 +23,8 @@ class SectionLanes:
     """The lanes of one lane section, in ascending id order, ready for evaluation."""
 
     __slots__ = (
-        "borders",
+        "border_profiles",
+        "by_border",
         "center",
         "column",
         "has_heights",
@@ -33,7 +36,8 @@ class SectionLanes:
         "widths",
     )
 
-    def __init__(self, section: LaneSection) -> None:
+    def __init__(self, section: LaneSection, lane_offset: GlobalCubic) -> None:
+        """`lane_offset` is the road's laneOffset profile (with its zero record at s = 0)."""
         self.s0 = section.s
         lanes = list(section.lanes.values())
         self.ids = np.array([lane.id for lane in lanes], dtype=int)
@@ -43,9 +47,9 @@ class SectionLanes:
         self.widths = [
             CubicProfile(lane.widths, offset=section.s, extend_start=True) for lane in lanes
         ]
-        self.borders = [
-            CubicProfile(lane.borders, offset=section.s, extend_start=True) for lane in lanes
-        ]
+        # Lanes given by <border> records (used only when the lane has no <width>).
+        self.by_border = [bool(lane.borders) and not lane.widths for lane in lanes]
+        self.border_profiles = self._border_profiles(lanes, section.s, lane_offset)
         self.level = np.array([lane.level for lane in lanes], dtype=bool)
         # Height records per lane: starts, inner, outer (first record wins at equal starts).
         self.heights: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = []
@@ -74,27 +78,37 @@ class SectionLanes:
         cols = np.minimum(np.searchsorted(self.ids, lane_ids), len(self.ids) - 1)
         return np.where(self.ids[cols] == lane_ids, cols, -1)
 
-    def outer_borders(
-        self, s: np.ndarray, lane_offset: np.ndarray, *, derivative: bool = False
-    ) -> np.ndarray:
-        """Outer border t of every lane at each s: shape (len(s), lanes), lane 0 = laneOffset.
-
-        With `derivative`, d(t)/ds instead; `lane_offset` must then be its derivative too.
-        """
-        s = np.asarray(s, dtype=float)
-        out = np.empty((s.shape[0], len(self.ids)))
-        out[:, self.center] = lane_offset
-        for step, cols in (
-            (1, range(self.center + 1, len(self.ids))),
+    def _border_profiles(
+        self, lanes: list, s0: float, lane_offset: GlobalCubic
+    ) -> list[GlobalCubic]:
+        """Each lane's outer border profile, summed outward from lane 0 in libOpenDRIVE's order:
+        the signed widths first, the laneOffset added last."""
+        profiles: list[GlobalCubic] = [lane_offset] * len(lanes)
+        for sign, cols in (
+            (1, range(self.center + 1, len(lanes))),
             (-1, range(self.center - 1, -1, -1)),
         ):
-            t = lane_offset
+            total: GlobalCubic | None = None
+            absolute = False  # past a lane given by <border>: t is from the reference line
             for col in cols:
-                use_width = self.widths[col] or not self.borders[col]
-                profile = self.widths[col] if use_width else self.borders[col]
-                value = profile.derivative(s) if derivative else profile.evaluate(s)
-                t = t + step * value if use_width else value
-                out[:, col] = t
+                lane = lanes[col]
+                if not self.by_border[col]:
+                    width = GlobalCubic.from_records(lane.widths, offset=s0)
+                    width = width if sign > 0 else width.negate()
+                    total = width if total is None else total.add(width)
+                else:
+                    total = GlobalCubic.from_records(lane.borders, offset=s0)
+                    absolute = True
+                profiles[col] = total if absolute else total.add(lane_offset)
+        return profiles
+
+    def outer_borders(self, s: np.ndarray, *, derivative: bool = False) -> np.ndarray:
+        """Outer border t of every lane at each s, shape (len(s), lanes), lane 0 = laneOffset;
+        with `derivative`, d(t)/ds."""
+        s = np.asarray(s, dtype=float)
+        out = np.empty((s.shape[0], len(self.ids)))
+        for col, profile in enumerate(self.border_profiles):
+            out[:, col] = profile.derivative(s) if derivative else profile.evaluate(s)
         return out
 
     def widths_at(self, s: np.ndarray, borders: np.ndarray) -> np.ndarray:
@@ -104,21 +118,38 @@ class SectionLanes:
         for col in range(len(self.ids)):
             if col == self.center:
                 continue
-            if self.widths[col] or not self.borders[col]:
-                out[:, col] = self.widths[col].evaluate(s)
-            else:
+            if self.by_border[col]:
                 out[:, col] = np.abs(borders[:, col] - borders[:, self.inner[col]])
+            else:
+                out[:, col] = self.widths[col].evaluate(s)
         return out
 
-    def lane_at(self, t: np.ndarray, borders: np.ndarray) -> np.ndarray:
-        """Column of the lane holding each t, as libOpenDRIVE's LaneSection::get_lane_id picks it.
+    def holding(self, t: np.ndarray, borders: np.ndarray) -> np.ndarray:
+        """Column of the lane whose span holds each t: on t's side of lane 0, the innermost lane
+        whose outer border reaches t (so on a border the inner lane), else the outermost lane."""
+        center_t = borders[:, self.center]
+        out = np.full(t.shape, self.center)
+        left = np.arange(self.center + 1, len(self.ids))
+        right = np.arange(self.center - 1, -1, -1)
+        if len(left):
+            out = np.where(t > center_t, left[_first(borders[:, left] >= t[:, None])], out)
+        if len(right):
+            out = np.where(t < center_t, right[_first(borders[:, right] <= t[:, None])], out)
+        return out
+
+    def surface_lane(self, t: np.ndarray, borders: np.ndarray) -> np.ndarray:
+        """Column of the lane whose height rules apply at each t, chosen exactly as
+        libOpenDRIVE's LaneSection::get_lane_id does (the golden surface z depends on it).
 
         On a border the inner lane is taken; past the outermost border, the outermost
-        lane; lanes of zero width share a border and the lowest id among them holds it.
+        lane. Lanes sharing a border value (zero widths) count once, as the lowest id: on
+        the right that is the outer lane, which then also takes the points of the inner
+        lane whose border it shares.
         """
         n, count = borders.shape
         rows = np.arange(n)
-        # Keep only the first lane (lowest id) of each distinct border value.
+        # Keep one lane per distinct border value: the lowest id, as libOpenDRIVE's map keeps
+        # the first one inserted (on the right that is the outer lane).
         order = np.lexsort((np.broadcast_to(np.arange(count), (n, count)), borders), axis=1)
         sorted_t = np.take_along_axis(borders, order, axis=1)
         duplicate = np.zeros((n, count), dtype=bool)
@@ -168,3 +199,8 @@ class SectionLanes:
             h_out = h_out + frac * (outer[nxt] - outer[k])
             h[m] = p_t * (h_out - h_in) + h_in
         return h
+
+
+def _first(hit: np.ndarray) -> np.ndarray:
+    """Index of the first True in each row, the last index where a row has none."""
+    return np.where(hit.any(axis=1), np.argmax(hit, axis=1), hit.shape[1] - 1)

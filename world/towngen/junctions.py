@@ -1,9 +1,9 @@
 """Junctions: one per crossing, a connecting road for every allowed movement and lane pair.
 
 Movements are straight on, left and right (no U-turns); `lane_pairs` says which lanes each
-joins. A connecting road's reference line joins the two streets'
-centre lines (a straight line, or a line and a quarter arc); its one driving lane is moved
-out to the lanes it joins by a smooth laneOffset. The outermost right turn also carries the
+joins. A connecting road's reference line joins the two streets' centre lines (a straight
+line, or a quarter arc with a straight piece before or after it); its one driving lane is
+moved out to the lanes it joins by a smooth laneOffset. The outermost right turn also carries the
 corner's sidewalk.
 """
 
@@ -13,11 +13,10 @@ import math
 from dataclasses import dataclass
 
 from world.opendrive.model import Connection, Junction, LaneLink, Road, RoadLink
-from world.towngen.layout import ARM_HEADING, Layout, Node
+from world.towngen.layout import ARM_HEADING, Layout, Node, arm_point
 from world.towngen.path import PathBuilder
 from world.towngen.records import NO_MARK, lane, road
 from world.towngen.roads import smooth_shift
-from world.towngen.vectors import arm_point
 
 STRAIGHT, LEFT, RIGHT = "straight", "left", "right"
 

@@ -62,16 +62,14 @@ class Layout:
     streets: list[Street]
     row_lanes: tuple[int, ...]
     col_lanes: tuple[int, ...]
+    street_index: dict[tuple[tuple[int, int], tuple[int, int]], int]
 
     def street_at(self, node: tuple[int, int], arm: str) -> tuple[int, Street]:
         """The street leaving `node` along `arm`, with its index."""
         i, j = node
         other = {"E": (i + 1, j), "N": (i, j + 1), "W": (i - 1, j), "S": (i, j - 1)}[arm]
-        pair = (node, other) if arm in ("E", "N") else (other, node)
-        for index, street in enumerate(self.streets):
-            if (street.start, street.end) == pair:
-                return index, street
-        raise KeyError((node, arm))
+        index = self.street_index[(node, other) if arm in ("E", "N") else (other, node)]
+        return index, self.streets[index]
 
 
 def plan_town(spec: TownSpec) -> Layout:
@@ -129,7 +127,8 @@ def plan_town(spec: TownSpec) -> Layout:
         for i in range(bx + 1)
         for j in range(by)
     ]
-    layout = Layout(spec, nodes, streets, tuple(row_lanes), tuple(col_lanes))
+    index = {(street.start, street.end): k for k, street in enumerate(streets)}
+    layout = Layout(spec, nodes, streets, tuple(row_lanes), tuple(col_lanes), index)
     for street in streets:
         length = street_length(layout, street)
         if length < MIN_STREET_LENGTH:
@@ -147,6 +146,17 @@ def street_length(layout: Layout, street: Street) -> float:
         layout.spec.block_size
         - layout.nodes[street.start].extent[start_arm]
         - layout.nodes[street.end].extent[end_arm]
+    )
+
+
+def arm_point(node: Node, arm: str, along: float, right_of_inbound: float) -> tuple[float, float]:
+    """The point `along` m out from the node's centre on `arm`, shifted `right_of_inbound` m to
+    the right of a vehicle driving in on that arm (towards the centre)."""
+    out = ARM_HEADING[arm]
+    inbound = out + math.pi
+    return (
+        node.x + along * math.cos(out) + right_of_inbound * math.sin(inbound),
+        node.y + along * math.sin(out) - right_of_inbound * math.cos(inbound),
     )
 
 

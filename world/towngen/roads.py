@@ -5,11 +5,19 @@ from __future__ import annotations
 import math
 
 from world.opendrive.model import Lane, LineGeometry, Road, RoadLink, RoadMark
-from world.towngen.layout import ARM_HEADING, CORNER_LEAD, ROUNDED, Layout, Node, Street
+from world.towngen.layout import (
+    ARM_HEADING,
+    CORNER_LEAD,
+    ROUNDED,
+    Layout,
+    Node,
+    Street,
+    arm_point,
+    street_length,
+)
 from world.towngen.path import PathBuilder
 from world.towngen.records import BROKEN_WHITE, NO_MARK, SOLID_WHITE, lane, mark, road
 from world.towngen.spec import TownSpec
-from world.towngen.vectors import arm_point
 
 
 def joined_lane(my_end: str, other_end: str, lane_id: int) -> int:
@@ -68,9 +76,9 @@ def build_street(layout: Layout, street: Street, road_id: str, links: dict[str, 
     """A street's road: a straight reference line between its junction edges (east- or
     north-bound), a smooth height profile, links to junctions or corner roads."""
     start, end = layout.nodes[street.start], layout.nodes[street.end]
-    arm, back = ("E", "W") if street.axis == "h" else ("N", "S")
+    arm = "E" if street.axis == "h" else "N"
     x, y = arm_point(start, arm, start.extent[arm], 0.0)
-    length = layout.spec.block_size - start.extent[arm] - end.extent[back]
+    length = street_length(layout, street)
     geometry = LineGeometry(0.0, round(x, 12) + 0.0, round(y, 12) + 0.0, ARM_HEADING[arm], length)
     return road(
         road_id,

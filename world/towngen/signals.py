@@ -124,24 +124,12 @@ _CONTROL_SIGNS = {
         height=1.16,
         width=0.52,
     ),
-    STOP: dict(
-        name="stop",
-        type=STOP_SIGN,
-        subtype="-1",
-        value=-1.0,
-        z_offset=2.4,
-        height=1.0,
-        width=1.0,
-    ),
-    YIELD: dict(
-        name="yield",
-        type=YIELD_SIGN,
-        subtype="-1",
-        value=-1.0,
-        z_offset=2.4,
-        height=1.0,
-        width=1.0,
-    ),
+    **{
+        kind: dict(
+            name=kind, type=code, subtype="-1", value=-1.0, z_offset=2.4, height=1.0, width=1.0
+        )
+        for kind, code in ((STOP, STOP_SIGN), (YIELD, YIELD_SIGN))
+    },
 }
 
 

@@ -178,6 +178,12 @@ def _road(root: ET.Element, road: Road) -> None:
     lateral = _sub(element, "lateralProfile", {})
     for record in road.superelevation:
         _cubic(lateral, "superelevation", record)
+    for fall in road.crossfall:
+        _sub(
+            lateral,
+            "crossfall",
+            {"side": fall.side, "s": fall.s, "a": fall.a, "b": fall.b, "c": fall.c, "d": fall.d},
+        )
     for shape in road.shapes:
         _sub(
             lateral,
@@ -321,14 +327,12 @@ def _object(parent: ET.Element, obj: RoadObject) -> None:
         )
         for c in outline.corners:
             if isinstance(c, CornerLocal):
-                _sub(
-                    group, "cornerLocal", {"u": c.u, "v": c.v, "z": c.z, "height": c.height or None}
-                )
+                _sub(group, "cornerLocal", {"u": c.u, "v": c.v, "z": c.z, "height": c.height})
             else:
                 _sub(
                     group,
                     "cornerRoad",
-                    {"s": c.s, "t": c.t, "dz": c.dz, "height": c.height or None},
+                    {"s": c.s, "t": c.t, "dz": c.dz, "height": c.height},
                 )
     for r in obj.repeats:
         _sub(
@@ -353,10 +357,7 @@ def _object(parent: ET.Element, obj: RoadObject) -> None:
         _sub(
             element,
             "parkingSpace",
-            {
-                "access": obj.parking_space.access,
-                "restrictions": obj.parking_space.restrictions or None,
-            },
+            {"access": obj.parking_space.access, "restrictions": obj.parking_space.restrictions},
         )
 
 
@@ -386,6 +387,13 @@ def _signal(parent: ET.Element, signal: Signal) -> None:
         },
     )
     _validities(element, signal.validities)
+    if signal.position_inertial is not None:
+        p = signal.position_inertial
+        _sub(
+            element,
+            "positionInertial",
+            {"x": p.x, "y": p.y, "z": p.z, "hdg": p.hdg, "pitch": p.pitch, "roll": p.roll},
+        )
     for dependency in signal.dependencies:
         _sub(element, "dependency", {"id": dependency.id, "type": dependency.type})
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from recorder.cformat import c_fixed, c_general, pad_right
+from recorder.errors import RecorderError
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     Source,
     c_text,
+    counts,
     header_text,
     last_frame,
     packet_table,
@@ -29,7 +31,8 @@ from recorder.query_common import (
 CATEGORIES = "ovwtha"
 NOT_AN_ACTOR = 0xFFFFFFFF
 HEADER = f"{'Time':>8} {'Types':>6} {'Id':>6} {'Actor 1':<35} {'Id':>6} {'Actor 2':<35}\n"
-_WANTED = (PacketId.FrameStart, PacketId.EventAdd, PacketId.EventDel, PacketId.Collision)
+_ADD, _DEL = int(PacketId.EventAdd), int(PacketId.EventDel)
+_WANTED = (_ADD, _DEL, int(PacketId.Collision))
 
 
 def _category(kind: int) -> str:
@@ -54,7 +57,7 @@ def query_collisions(
     """
     for category in (category1, category2):
         if len(category) != 1:
-            raise ValueError(f"a category is one character of {CATEGORIES!r}, not {category!r}")
+            raise RecorderError(f"a category is one character of {CATEGORIES!r}, not {category!r}")
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
@@ -62,24 +65,24 @@ def query_collisions(
     out = [text, HEADER]
     actors: dict[int, tuple[int, str]] = {}
     last_added = 0
-    previous: set[tuple[int, int]] = set()
-    current: set[tuple[int, int]] = set()
-    elapsed = 0.0
+    # pair -> (last frame it was seen in, the frame it was seen in before that)
+    seen: dict[tuple[int, int], tuple[int, int | None]] = {}
     fixed = False
-    for p in np.flatnonzero(np.isin(table.ids, _WANTED)).tolist():
-        pid = table.ids[p]
+    picked = np.flatnonzero(np.isin(table.ids, _WANTED))
+    picked = picked[counts(table, picked) != 0]
+    for p, pid, frame in zip(
+        picked.tolist(), table.ids[picked].tolist(), table.frame[picked].tolist(), strict=True
+    ):
         packet = table.raw(p)
-        if pid == PacketId.FrameStart:
-            previous, current = current, set()
-            elapsed = float(table.elapsed[table.frame[p]])
-        elif pid == PacketId.EventAdd:
+        if pid == _ADD:
             for record in reader.records(packet):
                 actors[record.id] = (record.type, c_text(record.blueprint))
                 last_added = record.id
-        elif pid == PacketId.EventDel:
-            if len(reader.array(packet)):
-                actors.pop(last_added, None)
+        elif pid == _DEL:
+            reader.array(packet)
+            actors.pop(last_added, None)
         else:
+            elapsed = float(table.elapsed[frame]) if frame >= 0 else 0.0
             for rid1, rid2, hero1, hero2 in reader.array(packet)[
                 ["id1", "id2", "hero1", "hero2"]
             ].tolist():
@@ -92,13 +95,15 @@ def query_collisions(
                 ):
                     continue
                 pair = (rid1, rid2)
-                if pair not in previous:
+                last, before = seen.get(pair, (None, None))
+                if not (last == frame - 1 or (last == frame and before == frame - 1)):
                     out.append(
                         f"{c_fixed(elapsed, 0, 8)}   {type1} {type2}  {rid1:>6} "
                         f"{pad_right(name1, 35)} {rid2:>6} {pad_right(name2, 35)}\n"
                     )
                     fixed = True
-                current.add(pair)
+                if last != frame:
+                    seen[pair] = (frame, last)
     frame_id, end = last_frame(table)
     duration = c_fixed(end) if fixed else c_general(end)
     out.append(f"\nFrames: {frame_id}\nDuration: {duration} seconds\n")

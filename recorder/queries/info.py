@@ -22,24 +22,23 @@ from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
-from recorder.query_common import (
+from recorder.queries.common import (
     PacketTable,
     Source,
     c_text,
     closing_text,
+    counts,
     header_text,
     last_frame,
     packet_table,
 )
 
 _EVENT_IDS = (
-    PacketId.FrameStart,
-    PacketId.FrameEnd,
-    PacketId.EventAdd,
-    PacketId.EventDel,
-    PacketId.EventParent,
-    PacketId.Collision,
-    PacketId.Weather,
+    int(PacketId.EventAdd),
+    int(PacketId.EventDel),
+    int(PacketId.EventParent),
+    int(PacketId.Collision),
+    int(PacketId.Weather),
 )
 _DOORS = ("Front Left", "Front Right", "Rear Left", "Rear Right", "Hood", "Trunk", "All")
 # (bit, name) in the order CARLA lists enabled lights.
@@ -72,13 +71,14 @@ _WEATHER = (
     "RayleighScatteringScale",
     "DustStorm",
 )
-_WEATHER_ROW = " ".join(f"{name}: %g" for name in _WEATHER)
-_WEATHER_ROW = "  " + _WEATHER_ROW + "\n"
-_VECTORS = " Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n"
+_WEATHER_ROW = "  " + " ".join(f"{name}: %g" for name in _WEATHER) + "\n"
 # Fixed-size packets printed a packet at a time: (title, row template with the record's
 # fields in dtype order).
 _BULK = {
-    PacketId.Position: (" Positions: ", "  Id: %d" + _VECTORS),
+    PacketId.Position: (
+        " Positions: ",
+        "  Id: %d Location: (%g, %g, %g) Rotation: (%g, %g, %g)\n",
+    ),
     PacketId.AnimVehicle: (
         " Vehicle animations: ",
         "  Id: %d Steering: %g Throttle: %g Brake: %g Handbrake: %d Gear: %d\n",
@@ -101,7 +101,10 @@ _BULK = {
         "  Id: %d green_time: %g yellow_time: %g red_time: %g\n",
     ),
 }
+_BULK = {int(pid): value for pid, value in _BULK.items()}
 _F32 = np.float32
+_FRAME_START, _FRAME_END = int(PacketId.FrameStart), int(PacketId.FrameEnd)
+_WEATHER_ID = int(PacketId.Weather)
 
 
 def query_info(
@@ -112,26 +115,40 @@ def query_info(
     if reader is None:
         return text
     table = packet_table(reader)
-    printer = _Printer(table, show_all)
-    picked = range(len(table.ids)) if show_all else np.flatnonzero(np.isin(table.ids, _EVENT_IDS))
-    for p in picked if show_all else picked.tolist():
-        printer.packet(p)
-    if len(table.ids):
-        printer.packet(len(table.ids) - 1, again=True)  # the failed read keeps the last id
+    printer = _Printer(table)
+    ids = table.ids
+    if show_all:
+        for p, pid in enumerate(ids.tolist()):
+            printer.packet(p, pid)
+    else:
+        # Only event packets print; each FrameEnd in between prints a newline.
+        picked = np.flatnonzero(np.isin(ids, _EVENT_IDS))
+        picked = picked[(counts(table, picked) != 0) | (ids[picked] == _WEATHER_ID)]
+        is_end = ids == _FRAME_END
+        ends_before = np.cumsum(is_end) - is_end
+        done = 0
+        for p, pid, ends in zip(
+            picked.tolist(), ids[picked].tolist(), ends_before[picked].tolist(), strict=True
+        ):
+            printer.out.append("\n" * (ends - done))
+            done = ends
+            printer.packet(p, pid)
+        printer.out.append("\n" * (int(is_end.sum()) - done))
+    if len(ids):
+        printer.out.append("\n")  # the failed last read keeps the FrameEnd id: once more
     elif show_all:
-        printer.out.append("Frame 0 at 0 seconds\n")
+        printer.out.append("Frame 0 at 0 seconds\n")  # the zeroed header id is FrameStart
     return text + "".join(printer.out) + closing_text(*last_frame(table))
 
 
 class _Printer:
     """CARLA's QueryInfo switch, one packet at a time, into a list of text pieces."""
 
-    def __init__(self, table: PacketTable, show_all: bool):
+    def __init__(self, table: PacketTable):
         self.table = table
         self.reader = table.reader
-        self.show_all = show_all
         self.out: list[str] = []
-        self.frame_printed = False
+        self.printed_frame = -2  # the frame index whose line is printed (bFramePrinted)
 
     def frame_line(self, p: int) -> None:
         index = int(self.table.frame[p])
@@ -140,36 +157,31 @@ class _Printer:
         else:
             frame_id, elapsed = int(self.table.frame_id[index]), float(self.table.elapsed[index])
         self.out.append(f"Frame {frame_id} at {c_general(elapsed)} seconds\n")
-        self.frame_printed = True
+        self.printed_frame = index
 
     def counted(self, p: int, count: int) -> None:
-        if count > 0 and not self.frame_printed:
+        if count > 0 and self.printed_frame != self.table.frame[p]:
             self.frame_line(p)
 
-    def packet(self, p: int, again: bool = False) -> None:
-        pid = int(self.table.ids[p])
-        if pid == PacketId.FrameEnd:
+    def titled(self, p: int, records, title: str):
+        """The frame line if due, then CARLA's `title` + count line; gives the records."""
+        self.counted(p, len(records))
+        self.out.append(f"{title}{len(records)}\n")
+        return records
+
+    def packet(self, p: int, pid: int) -> None:
+        if pid == _FRAME_END:
             self.out.append("\n")
-            return
-        if again:
-            # A complete log ends with a FrameEnd (packet_table checks it).
-            return
-        if pid == PacketId.FrameStart:
-            self.frame_printed = False
-            if self.show_all:
-                self.frame_line(p)
-            return
-        handler = _HANDLERS.get(pid)
-        if handler is not None:
-            handler(self, p, self.table.raw(p))
-        elif self.show_all and pid in _BULK:
+        elif pid == _FRAME_START:
+            self.frame_line(p)
+        elif pid in _HANDLERS:
+            _HANDLERS[pid](self, p, self.table.raw(p))
+        elif pid in _BULK:
             self.bulk(p, pid)
 
     def bulk(self, p: int, pid: int) -> None:
-        array = self.reader.array(self.table.raw(p))
-        title, row = _BULK[PacketId(pid)]
-        self.counted(p, len(array))
-        self.out.append(f"{title}{len(array)}\n")
+        title, row = _BULK[pid]
+        array = self.titled(p, self.reader.array(self.table.raw(p)), title)
         if len(array):
             self.out.append(general_rows(row, structured_to_unstructured(array, np.float64)))
 
@@ -203,20 +215,14 @@ class _Printer:
             self.out.append(f" Collision id {cid} between {id1}{first} with {id2}{second}\n")
 
     def weather(self, p: int, packet) -> None:
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Weathers: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Weathers: ")
         if len(array):
             self.out.append(
                 general_rows(_WEATHER_ROW, structured_to_unstructured(array, np.float64))
             )
 
     def state(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" State traffic lights: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " State traffic lights: ")
         for sid, frozen, elapsed, state in array[["id", "frozen", "elapsed", "state"]].tolist():
             shown = bytes([(0x30 + state) & 0xFF]).decode("utf-8", "surrogateescape")
             self.out.append(
@@ -225,32 +231,20 @@ class _Printer:
             )
 
     def vehicle_door(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Vehicle door animations: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Vehicle door animations: ")
         for vid, door in array[["id", "doors"]].tolist():
             self.out.append(f"  Id: {vid}\n  Doors opened: ")
             if door < len(_DOORS):
                 self.out.append(f" {_DOORS[door]} \n")
 
     def vehicle_light(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        array = self.reader.array(packet)
-        self.counted(p, len(array))
-        self.out.append(f" Vehicle light animations: {len(array)}\n")
+        array = self.titled(p, self.reader.array(packet), " Vehicle light animations: ")
         for lid, flags in array[["id", "state"]].tolist():
             names = " ".join(name for bit, name in _LIGHTS if flags & bit) or "None"
             self.out.append(f"  Id: {lid} {names}\n")
 
     def scene_light(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
-        self.out.append(f" Scene light changes: {len(records)}\n")
+        records = self.titled(p, self.reader.records(packet), " Scene light changes: ")
         for r in records:
             red, green, blue = (c_general(v) for v in r.color[:3])
             self.out.append(
@@ -259,29 +253,19 @@ class _Printer:
             )
 
     def platform_time(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        if not self.frame_printed:
+        if self.printed_frame != self.table.frame[p]:
             self.frame_line(p)
         (record,) = self.reader.records(packet)
         self.out.append(f" Current platform time: {c_general(record.time)}\n")
 
     def physics_control(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
-        self.out.append(f" Physics Control events: {len(records)}\n")
+        records = self.titled(p, self.reader.records(packet), " Physics Control events: ")
         for r in records:
             self.out.append(_physics_text(r))
 
     def walker_bones(self, p: int, packet) -> None:
-        if not self.show_all:
-            return
-        records = self.reader.records(packet)
-        self.counted(p, len(records))
+        records = self.titled(p, self.reader.records(packet), " Walkers Bones: ")
         out = self.out
-        out.append(f" Walkers Bones: {len(records)}\n")
         for r in records:
             out.append(f"  Id: {r.id}\n")
             for bone in r.bones:
@@ -304,6 +288,7 @@ _HANDLERS = {
     PacketId.PhysicsControl: _Printer.physics_control,
     PacketId.WalkerBones: _Printer.walker_bones,
 }
+_HANDLERS = {int(pid): handler for pid, handler in _HANDLERS.items()}
 
 
 def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -11,14 +11,13 @@ the frame is the zero frame. These are kept; a truncated or corrupt log instead 
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from recorder.cformat import c_date, c_general
-from recorder.errors import LogFormatError
+from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBRARIES
 from recorder.packet_ids import PacketId
 from recorder.packets.base import unpack_string
@@ -26,8 +25,8 @@ from recorder.reader import MAGIC, LogReader, RawPacket
 
 Source = str | Path | bytes | bytearray | memoryview
 NOT_A_RECORDER = "File is not a CARLA recorder\n"
-_FRAME_START = struct.Struct("<Qdd")
-_FRAME_DTYPE = np.dtype([("id", "<u8"), ("duration", "<f8"), ("elapsed", "<f8")])
+_START = int(PacketId.FrameStart)
+_END = int(PacketId.FrameEnd)
 
 
 @dataclass
@@ -35,7 +34,7 @@ class PacketTable:
     """Every packet of a log in file order: id, body offset, body size, frame number.
 
     `frame` is the index (0-based) of the FrameStart at or before the packet, -1 before the
-    first one; `frames` holds each FrameStart's (id, duration, elapsed).
+    first one; `frame_id`, `duration` and `elapsed` hold each FrameStart's numbers.
     """
 
     reader: LogReader
@@ -63,8 +62,9 @@ class PacketTable:
 
 
 def check_library(library: str) -> str:
+    """The library name for a hash-container order, checked."""
     if library not in LIBRARIES:
-        raise ValueError(f"order must be one of {LIBRARIES}, not {library!r}")
+        raise RecorderError(f"order must be one of {LIBRARIES}, not {library!r}")
     return library
 
 
@@ -74,7 +74,7 @@ def c_text(text: str) -> str:
     return text if nul < 0 else text[:nul]
 
 
-def open_log(source: Source) -> tuple[bytes, str]:
+def read_source(source: Source) -> tuple[bytes, str]:
     """The log's bytes and the name errors use."""
     if isinstance(source, str | Path):
         return Path(source).read_bytes(), str(source)
@@ -88,7 +88,7 @@ def header_text(
 
     `lenient` reads up to the last complete frame of a truncated log.
     """
-    data, name = open_log(source)
+    data, name = read_source(source)
     if len(data) < 2:
         raise LogFormatError(f"{name}: log of {len(data)} bytes has no header", 0)
     try:
@@ -109,45 +109,38 @@ def header_text(
 
 
 def packet_table(reader: LogReader) -> PacketTable:
-    """One pass over the packets (sizes checked by the reader), plus each frame's numbers."""
-    ids, body, size = [], [], []
-    for packet in reader.packets():
-        ids.append(packet.id)
-        body.append(packet.body_offset)
-        size.append(packet.size)
-    ids_a = np.array(ids, dtype=np.uint8)
-    is_start = ids_a == PacketId.FrameStart
-    empty = np.zeros(0)
+    """The reader's packet table and frame index (which check every size and each
+    FrameStart), each packet's frame, and a check that the log ends with a FrameEnd."""
+    packets = reader.packet_table
+    index = reader.frame_index
+    ids = packets.id
     table = PacketTable(
         reader,
-        ids_a,
-        np.array(body, dtype=np.int64),
-        np.array(size, dtype=np.int64),
-        np.cumsum(is_start) - 1,
-        np.zeros(0, np.uint64),
-        empty,
-        empty,
+        ids,
+        packets.offset + 5,
+        packets.size,
+        np.cumsum(ids == _START) - 1,
+        index.frame_id,
+        index.duration,
+        index.elapsed,
     )
-    starts = np.flatnonzero(is_start)
-    bad = np.flatnonzero(table.size[starts] != _FRAME_START.size)
-    if len(bad):
-        packet = int(starts[bad[0]])
+    if len(ids) and ids[-1] != _END:
         raise table.error(
-            f"FrameStart packet of {int(table.size[packet])} bytes, expected 24", packet
-        )
-    raw = np.frombuffer(reader.data, np.uint8)
-    cells = raw[table.body[starts][:, None] + np.arange(_FRAME_START.size)]
-    frames = np.ascontiguousarray(cells).view(_FRAME_DTYPE).reshape(-1)
-    table.frame_id = frames["id"].copy()
-    table.duration = frames["duration"].copy()
-    table.elapsed = frames["elapsed"].copy()
-    if len(ids_a) and ids_a[-1] != PacketId.FrameEnd:
-        raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(int(ids_a[-1]))}, "
+            f"the log ends inside a frame: its last packet is {_name(int(ids[-1]))}, "
             "not FrameEnd (read it leniently to stop at the last complete frame)",
-            len(ids_a) - 1,
+            len(ids) - 1,
         )
     return table
+
+
+def counts(table: PacketTable, packets: np.ndarray) -> np.ndarray:
+    """The uint16 record count at the start of each of these packets' bodies (-1 when the
+    body is shorter than 2 bytes, for the record parser to report)."""
+    raw = np.frombuffer(table.reader.data, np.uint8)
+    body = table.body[packets]
+    ok = table.size[packets] >= 2
+    safe = np.where(ok, body, 0)
+    return np.where(ok, raw[safe].astype(np.int64) | (raw[safe + 1].astype(np.int64) << 8), -1)
 
 
 def closing_text(frame_id: int, elapsed: float) -> str:

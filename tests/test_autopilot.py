@@ -12,6 +12,7 @@ from world import Map, TrafficLightState, World, WorldError, WorldSettings
 from world.autopilot import STOP_LIGHT
 from world.geometry import Location, Rotation, Transform
 from world.traffic_manager import DEFAULT_LEADING_DISTANCE
+from world.vehicle_state import VehicleLightState
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
@@ -206,3 +207,33 @@ def test_autopilot_needs_a_map_with_lanes_and_a_vehicle():
     tm = world.get_trafficmanager()
     with pytest.raises(WorldError, match="percentage"):
         tm.ignore_lights_percentage(world.spawn_actor(CAR, lane_start(10.0)), 120.0)
+
+
+def test_set_route_turns_right_and_lights_follow_the_controls():
+    # "Right" takes the exit whose heading turns most to the right (CARLA's yaw grows toward
+    # +y, so a right turn is a positive heading change, about +90 degrees in a grid town).
+    world = _town_small()
+    tm = world.get_trafficmanager()
+    paths = tm.fleet.paths
+    p = next(
+        q
+        for q in np.flatnonzero((paths.junction < 0) & (paths.length > 60.0)).tolist()
+        if any(paths.turn_angle(s) > 45.0 for s in paths.successors[q])
+    )
+    point, tangent = paths.at(np.array([p]), np.array([paths.length[p] - 30.0]))
+    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
+    car = world.spawn_actor(
+        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
+    )
+    car.set_autopilot(True)
+    tm.set_route(car, ["Right"])
+    tm.ignore_lights_percentage(car, 100.0)
+    tm.ignore_signs_percentage(car, 100.0)
+    tm.update_vehicle_lights(car, True)
+    assert paths.turn_angle(int(tm.fleet.route[0, 1])) > 45.0
+    assert tm.has_vehicle(car)
+    world.tick()
+    lights = car.get_light_state()
+    assert lights & VehicleLightState.LowBeam and lights & VehicleLightState.Position
+    car.set_autopilot(False)
+    assert not tm.has_vehicle(car)

@@ -47,6 +47,7 @@ BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
 APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
 SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
 SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
 PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
 LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
 LOCALISE_HEADING_PENALTY = 20.0  # m
@@ -447,6 +448,9 @@ class AutopilotFleet:
         delta = a.pos[bodies][None, :, :2] - a.pos[rows][:, None, :2]
         close = np.einsum("ijk,ijk->ij", delta, delta) < (reach**2)[:, None]
         close &= bodies[None, :] != rows[:, None]
+        yaw = np.radians(a.rot[rows, 1])
+        ahead = delta[..., 0] * np.cos(yaw)[:, None] + delta[..., 1] * np.sin(yaw)[:, None]
+        close &= ahead > -BEHIND_REACH
         ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
         ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
         close &= ~ignore_vehicle & ~ignore_walker

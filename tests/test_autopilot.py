@@ -237,3 +237,36 @@ def test_set_route_turns_right_and_lights_follow_the_controls():
     assert lights & VehicleLightState.LowBeam and lights & VehicleLightState.Position
     car.set_autopilot(False)
     assert not tm.has_vehicle(car)
+
+
+def test_force_lane_change_moves_to_the_right_lane():
+    # town_medium has two-lane streets; on a right-hand lane -1 the lane to the right is -2,
+    # 3.5 m further out. After 8 s the car drives on the centre of lane -2.
+    world = World(Map.from_file(TOWN_SMALL.with_name("town_medium.xodr")))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    tm = world.get_trafficmanager()
+    paths = tm.fleet.paths
+    p = next(
+        q
+        for q, key in enumerate(paths.keys)
+        if key[2] == -1
+        and paths.junction[q] < 0
+        and paths.length[q] > 70.0
+        and (key[0], key[1], -2) in paths.index
+    )
+    point, tangent = paths.at(np.array([p]), np.array([10.0]))
+    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
+    car = world.spawn_actor(
+        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
+    )
+    car.set_autopilot(True)
+    tm.force_lane_change(car, True)
+    right = paths.index[(paths.keys[p][0], paths.keys[p][1], -2)]
+    assert int(tm.fleet.route[0, 0]) == right
+    for _ in range(160):
+        world.tick()
+    loc = car.get_location()
+    _, lateral = paths.locate(
+        np.array([right]), np.array([tm.fleet.arc[0]]), np.array([[loc.x, loc.y]])
+    )
+    assert lateral[0] < 0.3

@@ -12,6 +12,7 @@ from world import Map, TrafficLightState, World, WorldError, WorldSettings
 from world.autopilot import STOP_LIGHT
 from world.geometry import Location, Rotation, Transform
 from world.traffic_manager import DEFAULT_LEADING_DISTANCE
+from world.vehicle_state import VehicleLightState
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
@@ -206,3 +207,66 @@ def test_autopilot_needs_a_map_with_lanes_and_a_vehicle():
     tm = world.get_trafficmanager()
     with pytest.raises(WorldError, match="percentage"):
         tm.ignore_lights_percentage(world.spawn_actor(CAR, lane_start(10.0)), 120.0)
+
+
+def test_set_route_turns_right_and_lights_follow_the_controls():
+    # "Right" takes the exit whose heading turns most to the right (CARLA's yaw grows toward
+    # +y, so a right turn is a positive heading change, about +90 degrees in a grid town).
+    world = _town_small()
+    tm = world.get_trafficmanager()
+    paths = tm.fleet.paths
+    p = next(
+        q
+        for q in np.flatnonzero((paths.junction < 0) & (paths.length > 60.0)).tolist()
+        if any(paths.turn_angle(s) > 45.0 for s in paths.successors[q])
+    )
+    point, tangent = paths.at(np.array([p]), np.array([paths.length[p] - 30.0]))
+    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
+    car = world.spawn_actor(
+        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
+    )
+    car.set_autopilot(True)
+    tm.set_route(car, ["Right"])
+    tm.ignore_lights_percentage(car, 100.0)
+    tm.ignore_signs_percentage(car, 100.0)
+    tm.update_vehicle_lights(car, True)
+    assert paths.turn_angle(int(tm.fleet.route[0, 1])) > 45.0
+    assert tm.has_vehicle(car)
+    world.tick()
+    lights = car.get_light_state()
+    assert lights & VehicleLightState.LowBeam and lights & VehicleLightState.Position
+    car.set_autopilot(False)
+    assert not tm.has_vehicle(car)
+
+
+def test_force_lane_change_moves_to_the_right_lane():
+    # town_medium has two-lane streets; on a right-hand lane -1 the lane to the right is -2,
+    # 3.5 m further out. After 8 s the car drives on the centre of lane -2.
+    world = World(Map.from_file(TOWN_SMALL.with_name("town_medium.xodr")))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    tm = world.get_trafficmanager()
+    paths = tm.fleet.paths
+    p = next(
+        q
+        for q, key in enumerate(paths.keys)
+        if key[2] == -1
+        and paths.junction[q] < 0
+        and paths.length[q] > 70.0
+        and (key[0], key[1], -2) in paths.index
+    )
+    point, tangent = paths.at(np.array([p]), np.array([10.0]))
+    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
+    car = world.spawn_actor(
+        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
+    )
+    car.set_autopilot(True)
+    tm.force_lane_change(car, True)
+    right = paths.index[(paths.keys[p][0], paths.keys[p][1], -2)]
+    assert int(tm.fleet.route[0, 0]) == right
+    for _ in range(160):
+        world.tick()
+    loc = car.get_location()
+    _, lateral = paths.locate(
+        np.array([right]), np.array([tm.fleet.arc[0]]), np.array([[loc.x, loc.y]])
+    )
+    assert lateral[0] < 0.3

@@ -47,6 +47,7 @@ BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
 APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
 SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
 SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
 PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
 LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
 LOCALISE_HEADING_PENALTY = 20.0  # m
@@ -356,7 +357,7 @@ class AutopilotFleet:
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
-        obstacle = self._obstacles(a, rows, pts, d, ext, pushing) - ext[:, 0] - lead
+        obstacle = self._obstacles(a, rows, pts, tangents, d, ext, pushing) - ext[:, 0] - lead
         blocked = obstacle < stop
         stop = np.minimum(stop, obstacle)
         reason = np.where(blocked, STOP_OBSTACLE, reason)
@@ -432,7 +433,7 @@ class AutopilotFleet:
         local = d - start[rows, slot]
         return self.paths.at(path, local)
 
-    def _obstacles(self, a, rows, pts, d, ext, pushing) -> np.ndarray:
+    def _obstacles(self, a, rows, pts, tangents, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
@@ -447,6 +448,9 @@ class AutopilotFleet:
         delta = a.pos[bodies][None, :, :2] - a.pos[rows][:, None, :2]
         close = np.einsum("ijk,ijk->ij", delta, delta) < (reach**2)[:, None]
         close &= bodies[None, :] != rows[:, None]
+        yaw = np.radians(a.rot[rows, 1])
+        ahead = delta[..., 0] * np.cos(yaw)[:, None] + delta[..., 1] * np.sin(yaw)[:, None]
+        close &= ahead > -BEHIND_REACH
         ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
         ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
         close &= ~ignore_vehicle & ~ignore_walker
@@ -468,9 +472,16 @@ class AutopilotFleet:
         rel = pts[ii, :, :2] - centre[:, None, :]
         lx = rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]
         ly = -rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]
-        gx = np.maximum(np.abs(lx) - a.extent[other, 0:1], 0.0)
-        gy = np.maximum(np.abs(ly) - a.extent[other, 1:2], 0.0)
-        gap = np.hypot(gx, gy) - (ext[ii, 1:2] + PATH_MARGIN)
+        # the other box grows by the vehicle's half width across the vehicle's path only
+        t = tangents[ii]
+        across_x = np.abs(-t[..., 1] * c[:, None] + t[..., 0] * s[:, None])
+        across_y = np.abs(t[..., 1] * s[:, None] + t[..., 0] * c[:, None])
+        reach = ext[ii, 1:2] + PATH_MARGIN
+        hx = a.extent[other, 0:1] + reach * across_x
+        hy = a.extent[other, 1:2] + reach * across_y
+        ox, oy = np.abs(lx) - hx, np.abs(ly) - hy
+        outside = np.hypot(np.maximum(ox, 0.0), np.maximum(oy, 0.0))
+        gap = np.where((ox <= 0.0) & (oy <= 0.0), np.maximum(ox, oy), outside)
         hit = gap <= 0.0
         any_hit = hit.any(axis=1)
         if not any_hit.any():

@@ -27,6 +27,7 @@ __all__ = [
     "CollisionEvent",
     "Footprints",
     "candidate_pairs",
+    "contact_candidates",
     "footprints",
     "overlaps_any",
     "resolve",
@@ -57,15 +58,6 @@ class Footprints:
     half: np.ndarray  # (N, 2)
     z_low: np.ndarray
     z_high: np.ndarray
-
-    def aabb_half(self) -> np.ndarray:
-        hx = self.half[:, 0] * np.abs(self.axis_x[:, 0]) + self.half[:, 1] * np.abs(
-            self.axis_y[:, 0]
-        )
-        hy = self.half[:, 0] * np.abs(self.axis_x[:, 1]) + self.half[:, 1] * np.abs(
-            self.axis_y[:, 1]
-        )
-        return np.stack([hx, hy], axis=1)
 
 
 @njit
@@ -104,36 +96,82 @@ def footprints(
     )
 
 
-def candidate_pairs(
-    fp: Footprints, margin: np.ndarray | float = 0.0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j) whose axis-aligned bounds, grown by `margin`, overlap, by (i, j)."""
-    n = len(fp.centre)
-    if n < 2:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    h = fp.aabb_half() + np.reshape(margin, (-1, 1))
-    lo, hi = fp.centre - h, fp.centre + h
-    z_low, z_high = fp.z_low - margin, fp.z_high + margin
-    order = np.argsort(lo[:, 0], kind="stable")
-    ends = np.searchsorted(lo[order, 0], hi[order, 0], side="right")
-    counts = np.maximum(ends - np.arange(n) - 1, 0)
-    total = int(counts.sum())
-    if total == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    first = np.repeat(np.arange(n), counts)
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    a, b = order[first], order[first + 1 + offsets]
-    keep = (
-        (lo[a, 1] <= hi[b, 1])
-        & (lo[b, 1] <= hi[a, 1])
-        & (z_low[a] <= z_high[b])
-        & (z_low[b] <= z_high[a])
-    )
-    i, j = np.minimum(a, b)[keep], np.maximum(a, b)[keep]
-    key = np.lexsort((j, i))
-    return i[key], j[key]
+@njit(cache=True)
+def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
+    """Index pairs (i < j), sorted, of boxes (rows of `_footprint_rows`) whose axis-aligned
+    bounds, grown by `margin` (each box's), overlap: a sort and sweep on x."""
+    n = len(boxes)
+    lo, hi = np.empty((n, 3)), np.empty((n, 3))
+    for m in range(n):
+        c, s, hx, hy = abs(boxes[m, 2]), abs(boxes[m, 3]), boxes[m, 4], boxes[m, 5]
+        half_x = hx * c + hy * s + margin[m]
+        half_y = hx * s + hy * c + margin[m]
+        lo[m, 0], hi[m, 0] = boxes[m, 0] - half_x, boxes[m, 0] + half_x
+        lo[m, 1], hi[m, 1] = boxes[m, 1] - half_y, boxes[m, 1] + half_y
+        lo[m, 2], hi[m, 2] = boxes[m, 6] - margin[m], boxes[m, 7] + margin[m]
+    order = np.argsort(lo[:, 0], kind="mergesort")
+    keys = []
+    for p in range(n):
+        a = order[p]
+        for q in range(p + 1, n):
+            b = order[q]
+            if lo[b, 0] > hi[a, 0]:
+                break
+            y_overlap = lo[a, 1] <= hi[b, 1] and lo[b, 1] <= hi[a, 1]
+            if y_overlap and lo[a, 2] <= hi[b, 2] and lo[b, 2] <= hi[a, 2]:
+                keys.append(min(a, b) * n + max(a, b))
+    ordered = np.sort(np.array(keys))
+    return ordered // n, ordered % n
+
+
+@njit(cache=True)
+def contact_candidates(
+    colliders: np.ndarray,
+    moving: np.ndarray,
+    mass: np.ndarray,
+    vel: np.ndarray,
+    force: np.ndarray,
+    walk_speed: np.ndarray,
+    pos: np.ndarray,
+    rot: np.ndarray,
+    extent: np.ndarray,
+    box_loc: np.ndarray,
+    max_acceleration: float,
+    dt: float,
+) -> tuple:
+    """The broad phase of a tick: the candidate pairs among actor rows `colliders`.
+
+    Each box grows by how far its body can travel in the tick (its speed, `walk_speed`
+    (a walker's control speed), `max_acceleration` and its pushing force); pairs without a
+    moving body are dropped. Returns the rows involved, the pairs as indices into them (by
+    (i, j)) and their inverse masses (0 for what does not move)."""
+    n = len(colliders)
+    margin = np.zeros(n)
+    for m in range(n):
+        r = colliders[m]
+        if moving[m]:
+            body_mass = max(mass[r], 1e-9)
+            speed = math.sqrt(vel[r, 0] * vel[r, 0] + vel[r, 1] * vel[r, 1] + vel[r, 2] * vel[r, 2])
+            push = math.sqrt(
+                force[r, 0] * force[r, 0] + force[r, 1] * force[r, 1] + force[r, 2] * force[r, 2]
+            )
+            speed = speed + walk_speed[m] + (max_acceleration + push / body_mass) * dt
+            margin[m] = speed * dt + 0.05
+    i, j = candidate_pairs(_footprint_rows(pos, rot[:, 1], extent, box_loc, colliders), margin)
+    keep = np.empty(len(i), dtype=np.bool_)
+    for p in range(len(i)):
+        keep[p] = moving[i[p]] or moving[j[p]]
+    i, j = i[keep], j[keep]
+    involved = np.zeros(n, dtype=np.bool_)
+    involved[i] = True
+    involved[j] = True
+    local = np.cumsum(involved) - 1  # collider index -> index among the involved
+    rows = colliders[involved]
+    inv_mass = np.zeros(len(rows))
+    for m in range(n):
+        if involved[m] and moving[m]:
+            inv_mass[local[m]] = 1.0 / max(mass[colliders[m]], 1e-9)
+    return rows, local[i], local[j], inv_mass
 
 
 @njit

@@ -186,9 +186,10 @@ MAX_ACCELERATION = 15.0
 class _Contacts:
     """The colliders that may touch during a tick, found once per tick.
 
-    The broad phase grows each box by how far its body can travel in the tick (its speed, a
-    walker's control speed, MAX_ACCELERATION and its pushing force), so the substeps only test
-    those pairs. A body knocked faster by a collision meets third bodies from the next tick.
+    The broad phase (collisions.contact_candidates) grows each box by how far its body can
+    travel in the tick (its speed, a walker's control speed, MAX_ACCELERATION and its pushing
+    force), so the substeps only test those pairs. A body knocked faster by a collision meets
+    third bodies from the next tick.
     """
 
     def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
@@ -196,32 +197,26 @@ class _Contacts:
         # props attached to an actor move with it and do not collide (not even with it)
         props = a.static_collider[:n] & (a.depth[:n] == 0)
         colliders = np.flatnonzero(alive & (a.body[:n] | props))
-        self.rows = np.zeros(0, dtype=np.int64)
-        self.i = self.j = self.rows
+        self.rows = self.i = self.j = np.zeros(0, dtype=np.int64)
         self.inv_mass = np.zeros(0)
         if len(colliders) < 2:
             return
-        moving = a.body[colliders] & a.simulate_physics[colliders]
-        mass = np.maximum(a.mass[colliders], 1e-9)
-        speed = np.linalg.norm(a.vel[colliders], axis=1)
         wrow = a.wrow[colliders]
-        speed += np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0)
-        speed += (MAX_ACCELERATION + np.linalg.norm(a.force[colliders], axis=1) / mass) * dt
-        margin = np.where(moving, speed * dt + 0.05, 0.0)
-        fp = collisions.footprints(
-            a.pos[colliders], a.rot[colliders, 1], a.extent[colliders], a.box_loc[colliders]
+        walk_speed = np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0).astype(np.float64)
+        self.rows, self.i, self.j, self.inv_mass = collisions.contact_candidates(
+            colliders,
+            a.body[colliders] & a.simulate_physics[colliders],
+            a.mass,
+            a.vel,
+            a.force,
+            walk_speed,
+            a.pos,
+            a.rot,
+            a.extent,
+            a.box_loc,
+            MAX_ACCELERATION,
+            dt,
         )
-        i, j = collisions.candidate_pairs(fp, margin)
-        keep = moving[i] | moving[j]
-        i, j = i[keep], j[keep]
-        if len(i) == 0:
-            return
-        involved = np.zeros(len(colliders), dtype=bool)
-        involved[i] = involved[j] = True
-        local = np.cumsum(involved) - 1  # collider index -> index among the involved
-        self.rows = colliders[involved]
-        self.i, self.j = local[i], local[j]
-        self.inv_mass = np.where(moving[involved], 1.0 / mass[involved], 0.0)
 
 
 def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:

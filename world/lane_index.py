@@ -26,6 +26,7 @@ _MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on hu
 _GUIDE_CELLS = 128  # guide grid cells along the longer side of the map, at most
 _GUIDE_MIN_CELL = 8.0  # metres: the guide grid's finest cell
 _ROUGH = 4e-6  # float32 sweep margin, relative to the coordinates' magnitude
+_SMALL = 256  # candidates at most measured in float64 straight away
 _SLACK = 1e-9  # relative margin on distance bounds, against rounding
 
 
@@ -222,17 +223,13 @@ class _NearestSearch:
             r2 = np.where(cand >= 0, r2, np.inf)
             field = np.take_along_axis(cand, np.argmin(r2, axis=0)[None], axis=0)[0]
         self._guide = field.ravel()
-        self._guide_gap = np.sqrt(r2.min(axis=0)).ravel()
 
-    def _guide_cells(self, points: np.ndarray) -> np.ndarray:
-        """Each point's guide cell (row, column); points off the grid take the nearest."""
-        c = np.floor(points[:, :2] / self._guide_cell).astype(np.int64) - self._guide_origin
-        return np.clip(c, 0, self._guide_shape - 1, out=c)
-
-    def _guess(self, points, todo, cells, best_seg, best_u, best_d) -> None:
-        """The nearest of the guide segments of the 3 x 3 guide cells around each point."""
+    def _guess(self, points, todo, best_seg, best_u, best_d) -> None:
+        """The nearest of the guide segments of the 3 x 3 guide cells around each point
+        (points off the guide grid take its nearest cells)."""
         p = points[todo]
-        nb = cells[todo][:, None, :] + _OFFSETS[None, :, :]
+        c = np.floor(p[:, :2] / self._guide_cell).astype(np.int64) - self._guide_origin
+        nb = c[:, None, :] + _OFFSETS[None, :, :]
         np.clip(nb, 0, self._guide_shape - 1, out=nb)
         seg = self._guide[(nb[..., 0] * self._guide_shape[1] + nb[..., 1]).ravel()]
         owner = np.repeat(np.arange(len(p)), len(_OFFSETS))
@@ -255,16 +252,10 @@ class _NearestSearch:
         if not n:
             return best_seg, best_u, best_d
         # 3 x 3 cells of a level hold every segment within `cell` of the point: a best
-        # distance below it is final. The finest level settles most points near roads;
-        # points whose guide cell is far from any road skip it.
-        cells = self._guide_cells(points)
-        gap = self._guide_gap[cells[:, 0] * self._guide_shape[1] + cells[:, 1]]
-        close = gap < self.levels[0].cell + self._guide_cell
-        todo = np.arange(n)
-        rest = self._settle(points, todo[close], self.levels[0], best_seg, best_u, best_d)
-        todo = np.concatenate([rest, todo[~close]])
+        # distance below it is final. The finest level settles most points near roads.
+        todo = self._settle(points, np.arange(n), self.levels[0], best_seg, best_u, best_d)
         if len(todo):
-            self._guess(points, todo, cells, best_seg, best_u, best_d)
+            self._guess(points, todo, best_seg, best_u, best_d)
         for level in self.levels[1:]:
             if not len(todo):
                 break
@@ -352,7 +343,7 @@ class _NearestSearch:
             r = w - u[:, None] * d
             chord = np.sqrt(np.einsum("ij,ij->i", r, r))
             reach = self._run_reach[node]
-            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            starts = _starts(owner)
             high = np.minimum.reduceat(chord + reach, starts) + 2.0 * margin[owner[starts]]
             limit[owner[starts]] = np.minimum(limit[owner[starts]], high)
             low = np.maximum(np.sqrt(np.einsum("ij,ij->i", gap, gap)), chord - reach)
@@ -366,7 +357,16 @@ class _NearestSearch:
     def _fold(self, p, todo, owner, seg, best_seg, best_u, best_d) -> None:
         """Fold candidate segments seg for points p[owner] (= points[todo[owner]], owner
         ascending) into the best answers. A float32 sweep in map-centred coordinates drops
-        the candidates clearly farther than the nearest; the rest are measured in float64."""
+        the candidates clearly farther than the nearest; the rest are measured in float64.
+        Small sets go straight to float64."""
+        if len(seg) > _SMALL:
+            owner, seg = self._rough_cut(p, todo, owner, seg, best_d)
+        if len(seg):
+            u, dist = self._sweep(p, owner, seg)
+            self._keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d)
+
+    def _rough_cut(self, p, todo, owner, seg, best_d) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates a float32 sweep cannot tell from the nearest (or the best known)."""
         q = (p - self._centre).astype(np.float32)
         w = [q[owner, i] - self._a32[i][seg] for i in range(3)]
         d = [self._d32[i][seg] for i in range(3)]
@@ -374,16 +374,13 @@ class _NearestSearch:
         np.clip(u, 0.0, 1.0, out=u)
         r = [w[i] - u * d[i] for i in range(3)]
         rough = np.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
-        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        starts = _starts(owner)
         who = owner[starts]
         # float32 rounding moves a distance by far less than this margin
         margin = _ROUGH * (self._scale + np.abs(p[who] - self._centre).max(axis=1))
         limit = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
-        close = rough <= np.repeat(limit, np.diff(np.r_[starts, len(owner)]))
-        owner, seg = owner[close], seg[close]
-        if len(seg):
-            u, dist = self._sweep(p, owner, seg)
-            self._keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d)
+        close = rough <= np.repeat(limit, _sizes(starts, len(owner)))
+        return owner[close], seg[close]
 
     def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):
         """u in [0, 1] of the closest point on each candidate segment to its query point
@@ -399,14 +396,16 @@ class _NearestSearch:
     def _keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d) -> None:
         """Fold candidates (grouped by ascending owner) into the best answers so far: the
         least distance, and among equal distances the lowest segment index."""
-        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        starts = _starts(owner)
         low = np.minimum.reduceat(dist, starts)
-        sizes = np.diff(np.r_[starts, len(owner)])
+        sizes = _sizes(starts, len(owner))
         at = np.flatnonzero(dist == np.repeat(low, sizes))
-        group = np.flatnonzero(np.r_[True, owner[at][1:] != owner[at][:-1]])
-        least = np.minimum.reduceat(seg[at], group)
-        at = at[seg[at] == np.repeat(least, np.diff(np.r_[group, len(at)]))]
-        first = at[np.r_[True, owner[at][1:] != owner[at][:-1]]]
+        if len(at) > len(starts):  # some point has several nearest candidates
+            group = _starts(owner[at])
+            least = np.minimum.reduceat(seg[at], group)
+            at = at[seg[at] == np.repeat(least, _sizes(group, len(at)))]
+            at = at[_starts(owner[at])]
+        first = at
         idx = todo[owner[first]]
         d, s = dist[first], seg[first]
         better = (d < best_d[idx]) | ((d == best_d[idx]) & (s < best_seg[idx]))
@@ -422,6 +421,18 @@ def _interleave(v: np.ndarray) -> np.ndarray:
     for shift, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
         v = (v | (v << np.uint64(shift))) & np.uint64(mask)
     return v
+
+
+def _starts(owner: np.ndarray) -> np.ndarray:
+    """Where each run of equal values begins in a grouped array."""
+    if not len(owner):
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate(([0], np.flatnonzero(owner[1:] != owner[:-1]) + 1))
+
+
+def _sizes(starts: np.ndarray, total: int) -> np.ndarray:
+    """Lengths of the runs beginning at `starts`, in an array of `total` items."""
+    return np.diff(starts, append=total)
 
 
 def _to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

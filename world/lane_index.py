@@ -254,8 +254,11 @@ class _NearestSearch:
         # 3 x 3 cells of a level hold every segment within `cell` of the point: a best
         # distance below it is final. The finest level settles most points near roads.
         todo = self._settle(points, np.arange(n), self.levels[0], best_seg, best_u, best_d)
-        if len(todo):
-            self._guess(points, todo, best_seg, best_u, best_d)
+        # a point that found something within the 3 x 3 cells has its bound; a guess for
+        # the others, and for those too far for any grid level
+        far = todo[best_d[todo] >= self.levels[-1].cell * (1.0 - _SLACK)]
+        if len(far):
+            self._guess(points, far, best_seg, best_u, best_d)
         for level in self.levels[1:]:
             if not len(todo):
                 break

@@ -2,13 +2,14 @@
 
 Lanes are cut into segments between centre samples (about 1 m apart). Each
 segment is filed under every grid cell its bounding box overlaps, at several
-cell sizes doubling from the finest. A query gathers the segments of the 3 x 3
-cells around each point at the finest level; an answer is final once its
-distance is at most the cell size (no segment outside the block can be closer),
-otherwise the point moves on to the next coarser level. Past the last level a
-tree of 3D boxes (segments in Z-order, 16 per box) is walked down, keeping only
-boxes nearer than the nearest known point on a segment.
-Distances are 3D, as CARLA's R-tree of lane segments measures them.
+cell sizes doubling from the finest: the 3 x 3 cells around a point then hold
+every segment within one cell size of it, so a nearest distance below the cell
+size is final. The finest level settles most points near roads. Any other point
+gets an upper bound on its distance from a coarse guide grid (a segment near
+each cell's centre), which picks the one level that settles it, or, past the
+coarsest, a walk down a tree of lane runs boxed in Z-order.
+Distances are 3D, as CARLA's R-tree of lane segments measures them, and the
+answer is exactly the segment a scan of all of them would pick in float64.
 """
 
 from __future__ import annotations

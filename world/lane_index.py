@@ -147,15 +147,16 @@ class SegmentGrid:
 
 
 class _NearestSearch:
-    """The exact nearest-segment query: a guess, then a proof.
+    """The exact nearest-segment query: a bound, then a proof.
 
-    Guess: a coarse guide grid holds, per cell, a segment near the cell's centre (filled
-    by jump flooding when built); the nearest of the segments of the 3 x 3 guide cells
-    around a point bounds its distance from above by some U. Proof: every segment within
-    U of the point is looked at, in the 3 x 3 cells of the finest grid level whose cell
-    exceeds U, or, for points farther than the coarsest cell, down a tree of 3D boxes that
-    drops boxes farther than the best distance known. Distances are float64 throughout,
-    one formula for every candidate, and ties go to the lowest segment index.
+    Bound: what the finest grid level finds around a point, else a guess from a coarse
+    guide grid that holds, per cell, a segment near the cell's centre (filled by jump
+    flooding when built); either bounds the point's distance from above by some U.
+    Proof: every segment within U of the point is looked at, in the 3 x 3 cells of the
+    finest grid level whose cell exceeds U or, past the coarsest, down a tree of lane runs
+    that drops whatever lies farther than the best distance known. Candidates are
+    measured in float32 first; the few within rounding of the nearest are measured again
+    in float64 by one formula, ties going to the lowest segment index.
     """
 
     def __init__(self, segments: LaneSegments, levels: list[_Level]) -> None:
@@ -255,8 +256,8 @@ class _NearestSearch:
         # 3 x 3 cells of a level hold every segment within `cell` of the point: a best
         # distance below it is final. The finest level settles most points near roads.
         todo = self._settle(points, np.arange(n), self.levels[0], best_seg, best_u, best_d)
-        # a point that found something within the 3 x 3 cells has its bound; a guess for
-        # the others, and for those too far for any grid level
+        # what the 3 x 3 cells held bounds a point's distance; the guide's guess bounds it
+        # for the points they left without one below the coarsest cell
         far = todo[best_d[todo] >= self.levels[-1].cell * (1.0 - _SLACK)]
         if len(far):
             self._guess(points, far, best_seg, best_u, best_d)

@@ -382,9 +382,10 @@ class _NearestSearch:
         starts = _starts(owner)
         who = owner[starts]
         # float32 rounding moves a distance by far less than this margin
-        margin = _ROUGH * (self._scale + np.abs(p[who] - self._centre).max(axis=1))
-        limit = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
-        close = rough <= np.repeat(limit, _sizes(starts, len(owner)))
+        margin = _ROUGH * (self._scale + float(np.abs(p - self._centre).max()))
+        limit = np.full(len(p), np.inf, dtype=np.float32)
+        limit[who] = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
+        close = np.flatnonzero(rough <= limit[owner])
         return owner[close], seg[close]
 
     def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):

@@ -65,8 +65,10 @@ class _Level:
         self.cell = cell
         c0 = self.cells(lo)
         c1 = self.cells(hi)
-        self.origin = c0.min(axis=0) if len(c0) else np.zeros(2, dtype=np.int64)
-        self.shape = (c1.max(axis=0) - self.origin + 1) if len(c1) else np.ones(2, np.int64)
+        # two empty cells around the bounds: a point off the table is clamped into that
+        # border, where the 3 x 3 cells hold nothing or segments farther than `cell`
+        self.origin = (c0.min(axis=0) if len(c0) else np.zeros(2, dtype=np.int64)) - 2
+        self.shape = (c1.max(axis=0) - self.origin + 3) if len(c1) else np.full(2, 5, np.int64)
         span = c1 - c0 + 1
         count = span[:, 0] * span[:, 1]
         seg = np.repeat(np.arange(len(lo)), count)
@@ -79,6 +81,7 @@ class _Level:
         size = int(self.shape[0] * self.shape[1])
         self.counts = np.bincount(flat, minlength=size).astype(np.int64)
         self.starts = np.cumsum(self.counts) - self.counts
+        self._around = _OFFSETS[:, 0] * self.shape[1] + _OFFSETS[:, 1]
 
     def cells(self, xy: np.ndarray) -> np.ndarray:
         return np.floor(xy[:, :2] / self.cell).astype(np.int64)
@@ -87,10 +90,9 @@ class _Level:
         """(query index, segment index) pairs for the 3 x 3 cells around each point, grouped
         by query index in ascending order."""
         c = self.cells(xy) - self.origin
-        nb = (c[:, None, :] + _OFFSETS[None, :, :]).reshape(-1, 2)
-        inside = (nb >= 0).all(axis=1) & (nb < self.shape).all(axis=1)
-        flat = np.where(inside, nb[:, 0] * self.shape[1] + nb[:, 1], 0)
-        counts = np.where(inside, self.counts[flat], 0)
+        np.clip(c, 1, self.shape - 2, out=c)
+        flat = ((c[:, 0] * self.shape[1] + c[:, 1])[:, None] + self._around[None, :]).ravel()
+        counts = self.counts[flat]
         per_point = counts.reshape(-1, len(_OFFSETS)).sum(axis=1)
         owner = np.repeat(np.arange(len(xy)), per_point)
         shift = self.starts[flat] - (np.cumsum(counts) - counts)

@@ -103,7 +103,7 @@ class _Level:
 class SegmentGrid:
     """Nearest-segment and covering-segment queries over a fixed set of lane segments."""
 
-    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 4) -> None:
+    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 3) -> None:
         self.segments = segments
         lo = np.minimum(segments.a, segments.b)[:, :2]
         hi = np.maximum(segments.a, segments.b)[:, :2]

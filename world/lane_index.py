@@ -65,8 +65,10 @@ class _Level:
         self.cell = cell
         c0 = self.cells(lo)
         c1 = self.cells(hi)
-        self.origin = c0.min(axis=0) if len(c0) else np.zeros(2, dtype=np.int64)
-        self.shape = (c1.max(axis=0) - self.origin + 1) if len(c1) else np.ones(2, np.int64)
+        # two empty cells around the bounds: a point off the table is clamped into that
+        # border, where the 3 x 3 cells hold nothing or segments farther than `cell`
+        self.origin = (c0.min(axis=0) if len(c0) else np.zeros(2, dtype=np.int64)) - 2
+        self.shape = (c1.max(axis=0) - self.origin + 3) if len(c1) else np.full(2, 5, np.int64)
         span = c1 - c0 + 1
         count = span[:, 0] * span[:, 1]
         seg = np.repeat(np.arange(len(lo)), count)
@@ -79,6 +81,7 @@ class _Level:
         size = int(self.shape[0] * self.shape[1])
         self.counts = np.bincount(flat, minlength=size).astype(np.int64)
         self.starts = np.cumsum(self.counts) - self.counts
+        self._around = _OFFSETS[:, 0] * self.shape[1] + _OFFSETS[:, 1]
 
     def cells(self, xy: np.ndarray) -> np.ndarray:
         return np.floor(xy[:, :2] / self.cell).astype(np.int64)
@@ -87,10 +90,9 @@ class _Level:
         """(query index, segment index) pairs for the 3 x 3 cells around each point, grouped
         by query index in ascending order."""
         c = self.cells(xy) - self.origin
-        nb = (c[:, None, :] + _OFFSETS[None, :, :]).reshape(-1, 2)
-        inside = (nb >= 0).all(axis=1) & (nb < self.shape).all(axis=1)
-        flat = np.where(inside, nb[:, 0] * self.shape[1] + nb[:, 1], 0)
-        counts = np.where(inside, self.counts[flat], 0)
+        np.clip(c, 1, self.shape - 2, out=c)
+        flat = ((c[:, 0] * self.shape[1] + c[:, 1])[:, None] + self._around[None, :]).ravel()
+        counts = self.counts[flat]
         per_point = counts.reshape(-1, len(_OFFSETS)).sum(axis=1)
         owner = np.repeat(np.arange(len(xy)), per_point)
         shift = self.starts[flat] - (np.cumsum(counts) - counts)
@@ -101,7 +103,7 @@ class _Level:
 class SegmentGrid:
     """Nearest-segment and covering-segment queries over a fixed set of lane segments."""
 
-    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 4) -> None:
+    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 3) -> None:
         self.segments = segments
         lo = np.minimum(segments.a, segments.b)[:, :2]
         hi = np.maximum(segments.a, segments.b)[:, :2]
@@ -147,15 +149,16 @@ class SegmentGrid:
 
 
 class _NearestSearch:
-    """The exact nearest-segment query: a guess, then a proof.
+    """The exact nearest-segment query: a bound, then a proof.
 
-    Guess: a coarse guide grid holds, per cell, a segment near the cell's centre (filled
-    by jump flooding when built); the nearest of the segments of the 3 x 3 guide cells
-    around a point bounds its distance from above by some U. Proof: every segment within
-    U of the point is looked at, in the 3 x 3 cells of the finest grid level whose cell
-    exceeds U, or, for points farther than the coarsest cell, down a tree of 3D boxes that
-    drops boxes farther than the best distance known. Distances are float64 throughout,
-    one formula for every candidate, and ties go to the lowest segment index.
+    Bound: what the finest grid level finds around a point, else a guess from a coarse
+    guide grid that holds, per cell, a segment near the cell's centre (filled by jump
+    flooding when built); either bounds the point's distance from above by some U.
+    Proof: every segment within U of the point is looked at, in the 3 x 3 cells of the
+    finest grid level whose cell exceeds U or, past the coarsest, down a tree of lane runs
+    that drops whatever lies farther than the best distance known. Candidates are
+    measured in float32 first; the few within rounding of the nearest are measured again
+    in float64 by one formula, ties going to the lowest segment index.
     """
 
     def __init__(self, segments: LaneSegments, levels: list[_Level]) -> None:
@@ -255,8 +258,8 @@ class _NearestSearch:
         # 3 x 3 cells of a level hold every segment within `cell` of the point: a best
         # distance below it is final. The finest level settles most points near roads.
         todo = self._settle(points, np.arange(n), self.levels[0], best_seg, best_u, best_d)
-        # a point that found something within the 3 x 3 cells has its bound; a guess for
-        # the others, and for those too far for any grid level
+        # what the 3 x 3 cells held bounds a point's distance; the guide's guess bounds it
+        # for the points they left without one below the coarsest cell
         far = todo[best_d[todo] >= self.levels[-1].cell * (1.0 - _SLACK)]
         if len(far):
             self._guess(points, far, best_seg, best_u, best_d)
@@ -381,9 +384,10 @@ class _NearestSearch:
         starts = _starts(owner)
         who = owner[starts]
         # float32 rounding moves a distance by far less than this margin
-        margin = _ROUGH * (self._scale + np.abs(p[who] - self._centre).max(axis=1))
-        limit = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
-        close = rough <= np.repeat(limit, _sizes(starts, len(owner)))
+        margin = _ROUGH * (self._scale + float(np.abs(p - self._centre).max()))
+        limit = np.full(len(p), np.inf, dtype=np.float32)
+        limit[who] = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
+        close = np.flatnonzero(rough <= limit[owner])
         return owner[close], seg[close]
 
     def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):

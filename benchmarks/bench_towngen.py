@@ -11,9 +11,8 @@ import sys
 import time
 
 from world.map import Map
-from world.opendrive import parse_opendrive
+from world.opendrive import parse_opendrive, write_opendrive
 from world.towngen import TOWN_PRESETS, TownSpec, build_town
-from world.towngen.writer import write_opendrive
 
 GOAL_S = 1.0
 SPECS = {

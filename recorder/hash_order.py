@@ -256,6 +256,16 @@ class UnorderedTable:
         del self._hash[key]
         return True
 
+    def copy(self) -> UnorderedTable:
+        """An independent table with the same nodes, buckets and rehash state."""
+        twin = UnorderedTable(self.library)
+        twin._next = dict(self._next)
+        twin._hash = dict(self._hash)
+        twin._before = dict(self._before)
+        twin.bucket_count = self.bucket_count
+        twin._next_resize = self._next_resize
+        return twin
+
     def clear(self) -> None:
         """Removes every node; the bucket count (and libstdc++'s resize point) stay."""
         self._next = {_HEAD: None}
@@ -285,6 +295,14 @@ class CollisionSet:
     def records(self) -> list:
         """The records in the set's iteration order."""
         return [self._records[key] for key in self._table]
+
+    def copy(self) -> CollisionSet:
+        """An independent set with the same records, order and bucket state (the records
+        themselves are shared)."""
+        twin = CollisionSet.__new__(CollisionSet)
+        twin._table = self._table.copy()
+        twin._records = dict(self._records)
+        return twin
 
     def clear(self) -> None:
         self._table.clear()

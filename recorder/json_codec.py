@@ -14,13 +14,11 @@ frame's exact packet sequence, with `{"id", "hex"}` items for packets kept as ra
 
 from __future__ import annotations
 
-import copy
 import json
 import struct
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from recorder import hash_order
 from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBCXX, CollisionSet
 from recorder.json_records import (
@@ -289,7 +287,7 @@ class _FrameDumper:
             self.collisions.clear()
             return
         for candidate in (written, written[::-1]):
-            trial = _copy_set(self.collisions)
+            trial = self.collisions.copy()
             for r in candidate:
                 trial.add(r.id1, r.id2, r)
             if [id(r) for r in trial.records()] == [id(r) for r in written]:
@@ -309,11 +307,6 @@ class _FrameDumper:
 
     def _body(self, packet: RawPacket) -> bytes:
         return self.reader.data[packet.body_offset : packet.body_offset + packet.size]
-
-
-def _copy_set(collisions: CollisionSet) -> CollisionSet:
-    """An independent copy of a collision set (its list head sentinel is shared, not copied)."""
-    return copy.deepcopy(collisions, {id(hash_order._HEAD): hash_order._HEAD})
 
 
 def _raw(reader: LogReader, packet: RawPacket) -> dict:

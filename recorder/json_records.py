@@ -137,7 +137,8 @@ def _check_nans(records: np.ndarray) -> None:
             continue
         nan = np.isnan(column)
         if nan.any():
-            bits = column[nan].astype(np.float64).view(np.uint64)
+            with np.errstate(invalid="ignore"):  # a signalling NaN warns when widened
+                bits = column[nan].astype(np.float64).view(np.uint64)
             if np.any(bits != np.frombuffer(_JSON_NAN, np.uint64)[0]):
                 raise JsonInexactError(f"{name}: a NaN JSON cannot carry")
 

@@ -162,7 +162,7 @@ class LogReader:
             body = offset + 5
             if size > end - body:
                 raise self._error(
-                    f"packet {_name(pid)} of {size} bytes runs past the end "
+                    f"packet {packet_name(pid)} of {size} bytes runs past the end "
                     f"({end - body} bytes left)",
                     offset,
                     frame,
@@ -368,7 +368,6 @@ class LogReader:
                     return "ue4"
             offset += 5 + size
         return "ue4"
-        return "ue4"
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -394,7 +393,8 @@ class LogReader:
         return LogFormatError(f"{self.name}: {message}", offset, frame)
 
 
-def _name(pid: int) -> str:
+def packet_name(pid: int) -> str:
+    """A packet id's name for messages (UE4 numbering), or `id N` for an unknown one."""
     try:
         return PacketId(pid).name
     except ValueError:

@@ -1,8 +1,11 @@
 """Seeded corruptions of recorder logs, and one pass of a corrupt log through every reader.
 
-Shared by tests/test_fuzz_logs.py (a few thousand cases) and benchmarks/fuzz_logs.py
-(100k). A case is (base log, mutation kind, seed); the same triple always gives the same
-bytes. A clean pass returns text or raises `LogFormatError`; anything else is a bug.
+Shared by tests/test_fuzz_logs.py (2000 cases in the default suite) and
+benchmarks/bench_log_fuzz.py (100k). A case is (base log, mutation kind, seed); the same
+triple always gives the same bytes. The kinds: a truncation, bit flips, a packet's size
+field or record count overwritten, a run of bytes dropped or repeated (splice). A clean
+pass gives text (and a dump that builds back the same bytes) or raises `LogFormatError`;
+anything else is a bug.
 """
 
 from __future__ import annotations
@@ -14,31 +17,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from recorder import LogReader, query_blocked, query_collisions, query_info
+from recorder import (
+    LogReader,
+    build_log,
+    dump_log,
+    open_log,
+    query_blocked,
+    query_collisions,
+    query_info,
+)
 from recorder.errors import LogFormatError
 
 KINDS = ("truncate", "bitflip", "size", "count", "splice")
+CLEAN, REJECTED, BUG = "clean", "LogFormatError", "other exception"
 
 
 @dataclass
 class Outcome:
     label: str
     seconds: float
-    error: BaseException | None  # an exception other than LogFormatError
+    result: str  # CLEAN (the strict reader read it all), REJECTED or BUG
+    error: BaseException | None  # the exception other than LogFormatError, for BUG
 
 
 def packet_offsets(data: bytes) -> list[int]:
     """The offsets of the packet headers of a well-formed log (header skipped)."""
-    pos = 2
-    (length,) = struct.unpack_from("<H", data, pos)
-    pos += 2 + length + 8
-    (length,) = struct.unpack_from("<H", data, pos)
-    pos += 2 + length
-    offsets = []
-    while pos + 5 <= len(data):
-        offsets.append(pos)
-        pos += 5 + struct.unpack_from("<I", data, pos + 1)[0]
-    return offsets
+    return LogReader(data).packet_table.offset.tolist()
 
 
 def mutate(data: bytes, offsets: list[int], kind: str, rng: np.random.Generator) -> bytes:
@@ -84,8 +88,11 @@ def cases(logs: dict[str, bytes], count: int, seed: int) -> Iterator[tuple[str, 
         yield f"{name}/{kind}/{number}", mutate(logs[name], offsets[name], kind, rng)
 
 
-def exercise(data: bytes) -> None:
-    """The reader (header, every packet's records, the frame index, seeks) and the queries."""
+def exercise(data: bytes) -> bool:
+    """The reader (every packet's records, the frame index, seeks; strict and lenient),
+    open_log, dump then build, and the three queries. True when the strict reader read
+    the whole log cleanly, False when it raised LogFormatError."""
+    clean = True
     for lenient in (False, True):
         try:
             reader = LogReader(data, lenient=lenient)
@@ -97,7 +104,14 @@ def exercise(data: bytes) -> None:
                 reader.seek_frame(int(index.frame_id[-1]))
                 reader.seek_time(float(index.elapsed[-1]))
         except LogFormatError:
-            pass
+            clean = clean and lenient
+    try:
+        log = open_log(data)
+        _ = log.poses(), log.actors
+        if build_log(dump_log(data)) != data:
+            raise AssertionError("dump then build changed the bytes")
+    except LogFormatError:
+        clean = False
     for query in (
         lambda: query_info(data),
         lambda: query_info(data, show_all=True),
@@ -108,17 +122,17 @@ def exercise(data: bytes) -> None:
         lambda: query_info(data, show_all=True, lenient=True),
     ):
         try:
-            text = query()
+            query().encode("utf-8", "surrogateescape")
         except LogFormatError:
-            continue
-        text.encode("utf-8", "surrogateescape")
+            clean = False
+    return clean
 
 
 def run(label: str, data: bytes) -> Outcome:
+    """One case, timed; anything but LogFormatError is recorded as a bug."""
     start = time.perf_counter()
     try:
-        exercise(data)
-        error = None
+        result, error = (CLEAN if exercise(data) else REJECTED), None
     except Exception as exc:  # the point of fuzzing: anything but LogFormatError is a bug
-        error = exc
-    return Outcome(label, time.perf_counter() - start, error)
+        result, error = BUG, exc
+    return Outcome(label, time.perf_counter() - start, result, error)

@@ -82,6 +82,19 @@ def test_repeated_pair_keeps_first_record():
     assert collisions.records() == ["first"]
 
 
+@pytest.mark.parametrize("library", [LIBCXX, LIBSTDCXX])
+def test_copy_is_independent_and_keeps_bucket_state(library):
+    collisions = CollisionSet(library)
+    for key in (0, 1, 5, 2, 3):
+        collisions.add(0, key, key)
+    twin = collisions.copy()
+    twin.add(0, 11, 11)  # the copy grows on its own; the original keeps five records
+    assert collisions.records() == list(_table(library, [0, 1, 5, 2, 3]))
+    # The copy goes on exactly as one set given all six keys in turn.
+    assert twin.records() == list(_table(library, [0, 1, 5, 2, 3, 11]))
+    assert not twin.add(0, 5, "again") and twin.records()[-1] != "again"
+
+
 def _collision_ids_per_frame(log: bytes) -> list[list[int]]:
     """The collision ids of each Collision packet (one a frame), in file order."""
     pos = 2 + 2 + struct.unpack_from("<H", log, 2)[0] + 8  # version, magic, date

@@ -370,6 +370,15 @@ def test_error_duplicate_road() -> None:
     assert err.line == 20 and "duplicate road id '7'" in str(err)
 
 
+def test_error_duplicate_lane_names_the_second_lane() -> None:
+    second = '\n<right><lane id="-1" type="driving"/></right>'
+    text = doc(road()).replace("</laneSection>", second + "</laneSection>", 1)
+    err = _error(text)
+    # LANES already has lane -1; the repeated one is on the line after the first </right>.
+    assert (err.element, "duplicate lane id -1" in str(err)) == ("lane", True)
+    assert err.line == text[: text.index(second) + 1].count("\n") + 1
+
+
 def test_signal_inertial_position_and_parking_space() -> None:
     inner = """<lateralProfile><crossfall side="left" s="2" a="0.03"/></lateralProfile>
     <signals><signal id="9" s="0" t="0" type="1000001">

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from world.opendrive import load_opendrive, parse_opendrive
+from world.opendrive.writer import num, write_opendrive
 from world.towngen import TOWN_PRESETS, TownSpec, build_town, render_town
-from world.towngen.writer import num, write_opendrive
 
 
 def test_numbers_are_shortest_round_trip_text():

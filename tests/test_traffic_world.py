@@ -11,14 +11,7 @@ from world.errors import WorldError
 from world.geometry import Location
 from world.map import Map
 from world.traffic import BOX_LIGHT, BOX_SPEED
-from world.traffic_world import (
-    freeze_all_traffic_lights,
-    get_traffic_light_from_opendrive_id,
-    get_traffic_lights_from_waypoint,
-    get_traffic_lights_in_junction,
-    reset_all_traffic_lights,
-    traffic_light_table,
-)
+from world.traffic_world import traffic_light_table
 from world.vehicle_state import ActorType
 from world.vehicle_state import TrafficLightState as S
 
@@ -41,9 +34,9 @@ def test_lights_and_signs_follow_the_spectator(town01_map):
     assert int(world._actors.kind[37]) == ActorType.TrafficSign
     light = actors[1]
     assert light.get_opendrive_id() == "361"  # the first light of junction 26's first controller
-    assert get_traffic_light_from_opendrive_id(world, "361").id == light.id
+    assert world.get_traffic_light_from_opendrive_id("361").id == light.id
     assert [str(a.get_state()) for a in light.get_group_traffic_lights()] == ["Green", "Red", "Red"]
-    assert [a.id for a in get_traffic_lights_in_junction(world, 26)] == [2, 3, 4]
+    assert [a.id for a in world.get_traffic_lights_in_junction(26)] == [2, 3, 4]
 
 
 def test_world_light_turns_yellow_on_tick_41(town01_map):
@@ -59,8 +52,8 @@ def test_world_light_turns_yellow_on_tick_41(town01_map):
     for _ in range(100):
         world.tick()
     assert light.get_state() == S.Yellow and light.get_elapsed_time() == 0.0
-    freeze_all_traffic_lights(world, False)
-    reset_all_traffic_lights(world)
+    world.freeze_all_traffic_lights(False)
+    world.reset_all_traffic_lights()
     assert light.get_state() == S.Green
 
 
@@ -195,13 +188,13 @@ def test_lights_ahead_of_a_waypoint(town01_map):
     # at s = 0.6) lies 3 m before road 0's end: the references are 3.6 m ahead, not 1 m.
     world = world_on(town01_map)
     traffic = world._traffic
-    light = get_traffic_light_from_opendrive_id(world, "362")
+    light = world.get_traffic_light_from_opendrive_id("362")
     box = next(
         b for b in traffic.boxes if b.kind == BOX_LIGHT and traffic.light_ids[b.owner] == light.id
     )
     wp = town01_map.get_waypoint(box.transform.location)
-    assert [a.id for a in get_traffic_lights_from_waypoint(world, wp, 10.0)] == [light.id]
-    assert get_traffic_lights_from_waypoint(world, wp, 1.0) == []
+    assert [a.id for a in world.get_traffic_lights_from_waypoint(wp, 10.0)] == [light.id]
+    assert world.get_traffic_lights_from_waypoint(wp, 1.0) == []
     # Everywhere: one actor per distinct light signal the map finds ahead, in its order.
     for box in [b for b in traffic.boxes if b.kind == BOX_LIGHT]:
         wp = town01_map.get_waypoint(box.transform.location)
@@ -209,10 +202,10 @@ def test_lights_ahead_of_a_waypoint(town01_map):
         for landmark in wp.get_landmarks(30.0):
             if landmark.type == "1000001" and landmark.id not in ids:
                 ids.append(landmark.id)
-        found = get_traffic_lights_from_waypoint(world, wp, 30.0)
+        found = world.get_traffic_lights_from_waypoint(wp, 30.0)
         assert [a.get_opendrive_id() for a in found] == ids
     with pytest.raises(WorldError, match="finite"):
-        get_traffic_lights_from_waypoint(world, wp, float("inf"))
+        world.get_traffic_lights_from_waypoint(wp, float("inf"))
 
 
 def test_light_table_for_the_recorder(town01_map):

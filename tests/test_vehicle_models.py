@@ -35,19 +35,24 @@ def test_mkz_physics_matches_the_logged_physics_control(shared):
     assert f"mass = {p.mass:g}" in block
     assert f"final_ratio = {p.final_ratio:g}" in block
     assert f"damping_rate_full_throttle = {p.damping_rate_full_throttle:g}" in block
-    curve = " ".join(f"({v.x:g}, {v.y:g})" for v in p.torque_curve)
-    assert f"torque_curve = {curve}\n" in block
+    for name, points in (("torque_curve", p.torque_curve), ("steering_curve", p.steering_curve)):
+        curve = " ".join(f"({v.x:g}, {v.y:g})" for v in points)
+        assert f"{name} = {curve}\n" in block
+    # As many gears and wheels as the log lists, each with the logged numbers.
+    assert len(p.forward_gears) == len(re.findall(r"\n +gear \d+:", block)) == 6
     for i, g in enumerate(p.forward_gears):
         assert (
             f"gear {i}: ratio {g.ratio:g} down_ratio {g.down_ratio:g} up_ratio {g.up_ratio:g}"
             in block
         )
-    w = p.wheels[2]
-    assert (
-        f"wheel 2: tire_friction {w.tire_friction:g} damping_rate {w.damping_rate:g} "
-        f"max_steer_angle {w.max_steer_angle:g} radius {w.radius:g} "
-        f"max_brake_torque {w.max_brake_torque:g} max_handbrake_torque {w.max_handbrake_torque:g}"
-    ) in block
+    assert len(p.wheels) == len(re.findall(r"\n +wheel \d+:", block)) == 4
+    for i, w in enumerate(p.wheels):
+        assert (
+            f"wheel {i}: tire_friction {w.tire_friction:g} damping_rate {w.damping_rate:g} "
+            f"max_steer_angle {w.max_steer_angle:g} radius {w.radius:g} "
+            f"max_brake_torque {w.max_brake_torque:g} "
+            f"max_handbrake_torque {w.max_handbrake_torque:g}"
+        ) in block
 
 
 def test_mkz_wheel_layout_from_the_log():

@@ -45,7 +45,6 @@ from world.sensor_data import (
 from world.settings import EpisodeSettings, WorldSettings
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
 from world.traffic_manager import TrafficManager, street_spawn_points
-from world.traffic_world import install_traffic  # noqa: F401  (places every World's traffic)
 from world.vehicle_state import (
     ActorState,
     ActorType,

@@ -10,7 +10,8 @@ tick; impulses are applied at its start.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from world.vehicle_state import (
 )
 
 if TYPE_CHECKING:
+    from world.sensors import SensorBehaviour
+    from world.traffic_world import WorldTraffic
+    from world.waypoint import Waypoint
     from world.world import World
 
 __all__ = [
@@ -398,25 +402,136 @@ class Walker(Actor):
 
 
 class TrafficLight(Actor):
-    """A traffic light; its behaviour comes with the map's signals."""
+    """A traffic light of the map: its controller's cycle, its group, its road boxes."""
 
     __slots__ = ()
+
+    def _traffic(self) -> WorldTraffic:
+        return self._world._require_traffic()
+
+    @property
+    def _index(self) -> int:
+        return self._traffic().light_index(self.id)
+
+    @property
+    def state(self) -> TrafficLightState:
+        return self.get_state()
+
+    def get_state(self) -> TrafficLightState:
+        return self._traffic().groups.get_state(self._index)
+
+    def set_state(self, state: TrafficLightState) -> None:
+        """Sets this light only (the vehicles in its boxes at once); its controller's next
+        stage sets it again."""
+        self._traffic().system.set_light_state(self._world._vehicles, self._index, state)
+
+    def get_elapsed_time(self) -> float:
+        """Seconds in the controller's current stage."""
+        return self._traffic().groups.get_elapsed_time(self._index)
+
+    def _stage_time(self, stage: TrafficLightState) -> float:
+        return self._traffic().groups.get_stage_time(self._index, stage)
+
+    def _set_stage_time(self, stage: TrafficLightState, seconds: float) -> None:
+        self._traffic().groups.set_stage_time(self._index, stage, seconds)
+
+    def get_green_time(self) -> float:
+        return self._stage_time(TrafficLightState.Green)
+
+    def get_yellow_time(self) -> float:
+        return self._stage_time(TrafficLightState.Yellow)
+
+    def get_red_time(self) -> float:
+        return self._stage_time(TrafficLightState.Red)
+
+    def set_green_time(self, green_time: float) -> None:
+        """The green stage of the light's controller (all its lights), in seconds."""
+        self._set_stage_time(TrafficLightState.Green, green_time)
+
+    def set_yellow_time(self, yellow_time: float) -> None:
+        self._set_stage_time(TrafficLightState.Yellow, yellow_time)
+
+    def set_red_time(self, red_time: float) -> None:
+        self._set_stage_time(TrafficLightState.Red, red_time)
+
+    def freeze(self, freeze: bool) -> None:
+        """Stops (or restarts) the clock of every light, as CARLA's freeze does."""
+        self._world.freeze_all_traffic_lights(freeze)
+
+    def is_frozen(self) -> bool:
+        return self._traffic().groups.frozen
+
+    def reset_group(self) -> None:
+        """The group's controllers red, then its first controller green, elapsed 0."""
+        self._traffic().system.reset_group(self._world._vehicles, self._index)
+
+    def get_pole_index(self) -> int:
+        return self._traffic().groups.pole_index(self._index)
+
+    def get_group_traffic_lights(self) -> list[TrafficLight]:
+        """The lights of this light's group, controller by controller."""
+        return [self._world._handle(i) for i in self._traffic().group_light_ids(self.id)]
+
+    def get_opendrive_id(self) -> str:
+        return self._traffic().light_opendrive_id(self.id)
+
+    @property
+    def trigger_volume(self) -> BoundingBox:
+        """The light's first road box, in the light's frame."""
+        return self._traffic().trigger_volume(self.id, self.get_transform())
+
+    def get_affected_lane_waypoints(self) -> list[Waypoint]:
+        """A waypoint on each lane the light's signal is valid for, at the signal's s."""
+        return self._traffic().affected_lane_waypoints(self.id)
+
+    def get_stop_waypoints(self) -> list[Waypoint]:
+        """The waypoints where vehicles stop for this light, one per lane of its first box."""
+        return self._traffic().stop_waypoints(self.id, self.get_transform())
+
+    def get_light_boxes(self) -> list[BoundingBox]:
+        """The boxes of the light's heads in the world frame: lockstep has one, the actor's
+        pole-and-head box."""
+        t, r = self._world._actors, self._row
+        centre = self.get_transform().transform(Location(*map(float, t.box_loc[r])))
+        return [BoundingBox(centre, _vec(t.extent[r]), self.get_transform().rotation)]
 
 
 class TrafficSign(Actor):
-    """A traffic sign placed from the map's signals."""
+    """A traffic sign of the map (stop, yield, speed limit) with its road box."""
 
     __slots__ = ()
+
+    def get_opendrive_id(self) -> str:
+        return self._world._require_traffic().sign_opendrive_id(self.id)
+
+    @property
+    def trigger_volume(self) -> BoundingBox:
+        """The sign's first road box, in the sign's frame."""
+        return self._world._require_traffic().trigger_volume(self.id, self.get_transform())
 
 
 class Sensor(Actor):
-    """A sensor actor; it moves with its parent."""
+    """A sensor actor; it moves with its parent, and non-rendering ones measure each tick."""
 
     __slots__ = ()
 
-    @property
+    def _behaviour(self) -> SensorBehaviour:
+        self._live_row()
+        found = self._world._sensor_behaviour(self.id)
+        if found is None:
+            raise WorldError(f"{self.type_id} (actor {self.id}) needs rendering; lockstep has none")
+        return found
+
+    def listen(self, callback: Callable[[Any], None]) -> None:
+        """Every later measurement goes to `callback`, called inside `world.tick()`."""
+        self._behaviour().listen(callback)
+
+    def stop(self) -> None:
+        self._behaviour().stop()
+
     def is_listening(self) -> bool:
-        return False
+        found = self._world._sensor_behaviour(self.id)
+        return found is not None and found.is_listening()
 
 
 class Spectator(Actor):

@@ -276,10 +276,6 @@ class ActorBlueprint:
         except BlueprintError as err:
             raise BlueprintError(f"blueprint {self.id!r}: {err}") from None
 
-    def attribute_values(self) -> dict[str, str]:
-        """Every attribute's text by id, sorted by id (what a spawn hands to the world)."""
-        return {k: self._attributes[k].value for k in sorted(self._attributes)}
-
     def copy(self) -> ActorBlueprint:
         bp = ActorBlueprint.__new__(ActorBlueprint)
         bp._definition = self._definition

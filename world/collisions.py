@@ -3,19 +3,22 @@
 Boxes turn with their actor's yaw only (pitch and roll are small on roads) and
 overlap when their footprints overlap (separating axes of two rectangles) and
 their z ranges overlap. The broad phase sorts the boxes' x ranges and sweeps
-(vectorised with searchsorted); the narrow phase tests the candidate pairs'
-four axes at once. The response is deterministic: each pair is pushed apart
-along the axis of least penetration (mass-weighted, props do not move) and,
-when approaching, exchanges an impulse along that normal with restitution
-RESTITUTION. Pairs are handled in (row, row) order and summed with np.add.at,
-so the result does not depend on anything but the state.
+(vectorised with searchsorted), once per tick; the narrow phase and the response
+run after every substep in a compiled loop (numba) over the candidate pairs,
+testing each pair's four axes. The response is deterministic: each pair is
+pushed apart along the axis of least penetration (mass-weighted, props do not
+move) and, when approaching, exchanges an impulse along that normal with
+restitution RESTITUTION. Pairs are handled in (row, row) order and their pushes
+summed in that order, so the result does not depend on anything but the state.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from world.geometry import Vector3D
 
@@ -24,11 +27,13 @@ __all__ = [
     "CollisionEvent",
     "Footprints",
     "candidate_pairs",
+    "contact_candidates",
     "footprints",
     "overlaps_any",
     "resolve",
-    "sat",
 ]
+
+DEG_TO_RAD = math.pi / 180.0  # as numpy's radians
 
 RESTITUTION = 0.2
 
@@ -54,120 +59,215 @@ class Footprints:
     z_low: np.ndarray
     z_high: np.ndarray
 
-    def aabb_half(self) -> np.ndarray:
-        hx = self.half[:, 0] * np.abs(self.axis_x[:, 0]) + self.half[:, 1] * np.abs(
-            self.axis_y[:, 0]
-        )
-        hy = self.half[:, 0] * np.abs(self.axis_x[:, 1]) + self.half[:, 1] * np.abs(
-            self.axis_y[:, 1]
-        )
-        return np.stack([hx, hy], axis=1)
+
+@njit
+def _footprint(pos: np.ndarray, yaw_deg: float, extent: np.ndarray, box_loc: np.ndarray) -> tuple:
+    """One box in the world: centre x, y, axis x (c, s), half extents, z range."""
+    yaw = yaw_deg * DEG_TO_RAD
+    c, s = math.cos(yaw), math.sin(yaw)
+    cx = pos[0] + c * box_loc[0] + -s * box_loc[1]
+    cy = pos[1] + s * box_loc[0] + c * box_loc[1]
+    zc = pos[2] + box_loc[2]
+    return cx, cy, c, s, extent[0], extent[1], zc - extent[2], zc + extent[2]
+
+
+@njit(cache=True)
+def _footprint_rows(pos, yaw_deg, extent, box_loc, rows) -> np.ndarray:
+    """The boxes of `rows` as (N, 8): centre x, y, cos, sin of the yaw, half extents, z range."""
+    out = np.empty((len(rows), 8))
+    for m in range(len(rows)):
+        r = rows[m]
+        out[m] = _footprint(pos[r], yaw_deg[r], extent[r], box_loc[r])
+    return out
 
 
 def footprints(
     pos: np.ndarray, yaw_deg: np.ndarray, extent: np.ndarray, box_loc: np.ndarray
 ) -> Footprints:
     """The boxes of actors at `pos` turned by `yaw_deg`, boxes given in the actors' frames."""
-    yaw = np.radians(yaw_deg)
-    c, s = np.cos(yaw), np.sin(yaw)
-    ax = np.stack([c, s], axis=1)
-    ay = np.stack([-s, c], axis=1)
-    centre = pos[:, :2] + ax * box_loc[:, :1] + ay * box_loc[:, 1:2]
-    zc = pos[:, 2] + box_loc[:, 2]
-    return Footprints(centre, ax, ay, extent[:, :2].copy(), zc - extent[:, 2], zc + extent[:, 2])
-
-
-def candidate_pairs(
-    fp: Footprints, margin: np.ndarray | float = 0.0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j) whose axis-aligned bounds, grown by `margin`, overlap, by (i, j)."""
-    n = len(fp.centre)
-    if n < 2:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    h = fp.aabb_half() + np.reshape(margin, (-1, 1))
-    lo, hi = fp.centre - h, fp.centre + h
-    z_low, z_high = fp.z_low - margin, fp.z_high + margin
-    order = np.argsort(lo[:, 0], kind="stable")
-    ends = np.searchsorted(lo[order, 0], hi[order, 0], side="right")
-    counts = np.maximum(ends - np.arange(n) - 1, 0)
-    total = int(counts.sum())
-    if total == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    first = np.repeat(np.arange(n), counts)
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    a, b = order[first], order[first + 1 + offsets]
-    keep = (
-        (lo[a, 1] <= hi[b, 1])
-        & (lo[b, 1] <= hi[a, 1])
-        & (z_low[a] <= z_high[b])
-        & (z_low[b] <= z_high[a])
+    pos, extent, box_loc = (
+        np.ascontiguousarray(x, dtype=np.float64) for x in (pos, extent, box_loc)
     )
-    i, j = np.minimum(a, b)[keep], np.maximum(a, b)[keep]
-    key = np.lexsort((j, i))
-    return i[key], j[key]
+    yaw = np.ascontiguousarray(yaw_deg, dtype=np.float64)
+    b = _footprint_rows(pos, yaw, extent, box_loc, np.arange(len(pos)))
+    c, s = b[:, 2], b[:, 3]
+    return Footprints(
+        b[:, :2], np.stack([c, s], axis=1), np.stack([-s, c], axis=1), b[:, 4:6], b[:, 6], b[:, 7]
+    )
 
 
-def sat(fp: Footprints, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For pairs (i, j): overlapping?, normal (from i to j, (P,2)), penetration depth (P,)."""
-    d = fp.centre[j] - fp.centre[i]
-    axes = np.stack([fp.axis_x[i], fp.axis_y[i], fp.axis_x[j], fp.axis_y[j]], axis=1)  # P,4,2
+@njit(cache=True)
+def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
+    """Index pairs (i < j), sorted, of boxes (rows of `_footprint_rows`) whose axis-aligned
+    bounds, grown by `margin` (each box's), overlap: a sort and sweep on x."""
+    n = len(boxes)
+    lo, hi = np.empty((n, 3)), np.empty((n, 3))
+    for m in range(n):
+        c, s, hx, hy = abs(boxes[m, 2]), abs(boxes[m, 3]), boxes[m, 4], boxes[m, 5]
+        half_x = hx * c + hy * s + margin[m]
+        half_y = hx * s + hy * c + margin[m]
+        lo[m, 0], hi[m, 0] = boxes[m, 0] - half_x, boxes[m, 0] + half_x
+        lo[m, 1], hi[m, 1] = boxes[m, 1] - half_y, boxes[m, 1] + half_y
+        lo[m, 2], hi[m, 2] = boxes[m, 6] - margin[m], boxes[m, 7] + margin[m]
+    order = np.argsort(lo[:, 0], kind="mergesort")
+    keys = []
+    for p in range(n):
+        a = order[p]
+        for q in range(p + 1, n):
+            b = order[q]
+            if lo[b, 0] > hi[a, 0]:
+                break
+            y_overlap = lo[a, 1] <= hi[b, 1] and lo[b, 1] <= hi[a, 1]
+            if y_overlap and lo[a, 2] <= hi[b, 2] and lo[b, 2] <= hi[a, 2]:
+                keys.append(min(a, b) * n + max(a, b))
+    ordered = np.sort(np.array(keys))
+    return ordered // n, ordered % n
 
-    def radius(k: np.ndarray) -> np.ndarray:
-        px = np.abs(np.einsum("pac,pc->pa", axes, fp.axis_x[k]))
-        py = np.abs(np.einsum("pac,pc->pa", axes, fp.axis_y[k]))
-        return fp.half[k, :1] * px + fp.half[k, 1:2] * py
 
-    dist = np.einsum("pac,pc->pa", axes, d)
-    overlap = radius(i) + radius(j) - np.abs(dist)
-    z_overlap = np.minimum(fp.z_high[i], fp.z_high[j]) - np.maximum(fp.z_low[i], fp.z_low[j])
-    hit = np.all(overlap > 0.0, axis=1) & (z_overlap > 0.0)
-    best = np.argmin(overlap, axis=1)
-    rows = np.arange(len(i))
-    sign = np.where(dist[rows, best] >= 0.0, 1.0, -1.0)
-    normal = axes[rows, best] * sign[:, None]
-    return hit, normal, overlap[rows, best]
+@njit(cache=True)
+def contact_candidates(
+    colliders: np.ndarray,
+    moving: np.ndarray,
+    mass: np.ndarray,
+    vel: np.ndarray,
+    force: np.ndarray,
+    walk_speed: np.ndarray,
+    pos: np.ndarray,
+    rot: np.ndarray,
+    extent: np.ndarray,
+    box_loc: np.ndarray,
+    max_acceleration: float,
+    dt: float,
+) -> tuple:
+    """The broad phase of a tick: the candidate pairs among actor rows `colliders`.
+
+    Each box grows by how far its body can travel in the tick (its speed, `walk_speed`
+    (a walker's control speed), `max_acceleration` and its pushing force); pairs without a
+    moving body are dropped. Returns the rows involved, the pairs as indices into them (by
+    (i, j)) and their inverse masses (0 for what does not move)."""
+    n = len(colliders)
+    margin = np.zeros(n)
+    for m in range(n):
+        r = colliders[m]
+        if moving[m]:
+            body_mass = max(mass[r], 1e-9)
+            speed = math.sqrt(vel[r, 0] * vel[r, 0] + vel[r, 1] * vel[r, 1] + vel[r, 2] * vel[r, 2])
+            push = math.sqrt(
+                force[r, 0] * force[r, 0] + force[r, 1] * force[r, 1] + force[r, 2] * force[r, 2]
+            )
+            speed = speed + walk_speed[m] + (max_acceleration + push / body_mass) * dt
+            margin[m] = speed * dt + 0.05
+    i, j = candidate_pairs(_footprint_rows(pos, rot[:, 1], extent, box_loc, colliders), margin)
+    keep = np.empty(len(i), dtype=np.bool_)
+    for p in range(len(i)):
+        keep[p] = moving[i[p]] or moving[j[p]]
+    i, j = i[keep], j[keep]
+    involved = np.zeros(n, dtype=np.bool_)
+    involved[i] = True
+    involved[j] = True
+    local = np.cumsum(involved) - 1  # collider index -> index among the involved
+    rows = colliders[involved]
+    inv_mass = np.zeros(len(rows))
+    for m in range(n):
+        if involved[m] and moving[m]:
+            inv_mass[local[m]] = 1.0 / max(mass[colliders[m]], 1e-9)
+    return rows, local[i], local[j], inv_mass
+
+
+@njit
+def _sat(bi: np.ndarray, bj: np.ndarray) -> tuple:
+    """Two boxes (rows of `_footprint_rows`): overlapping?, normal from i to j, depth.
+
+    The separating axes are both boxes' x and y axes; the normal is the axis of least
+    overlap (the first on a tie), signed from box i toward box j."""
+    dx, dy = bj[0] - bi[0], bj[1] - bi[1]
+    best, best_x, best_y, best_dist = np.inf, 0.0, 0.0, 0.0
+    for a in range(4):
+        box = bi if a < 2 else bj
+        ux, uy = (box[2], box[3]) if a % 2 == 0 else (-box[3], box[2])
+        ri = bi[4] * abs(ux * bi[2] + uy * bi[3]) + bi[5] * abs(ux * -bi[3] + uy * bi[2])
+        rj = bj[4] * abs(ux * bj[2] + uy * bj[3]) + bj[5] * abs(ux * -bj[3] + uy * bj[2])
+        dist = ux * dx + uy * dy
+        overlap = ri + rj - abs(dist)
+        if overlap <= 0.0:
+            return False, 0.0, 0.0, overlap
+        if overlap < best:
+            best, best_x, best_y, best_dist = overlap, ux, uy, dist
+    z_overlap = min(bi[7], bj[7]) - max(bi[6], bj[6])
+    sign = 1.0 if best_dist >= 0.0 else -1.0
+    return z_overlap > 0.0, best_x * sign, best_y * sign, best
 
 
 def overlaps_any(box: Footprints, others: Footprints) -> bool:
     """Whether the one box in `box` overlaps any box of `others`."""
-    m = len(others.centre)
-    if m == 0:
-        return False
-    both = Footprints(
-        *(np.concatenate([getattr(box, f), getattr(others, f)]) for f in Footprints.__slots__)
-    )
-    hit, _, _ = sat(both, np.zeros(m, dtype=np.int64), np.arange(1, m + 1))
-    return bool(hit.any())
+    return _overlaps_any(_packed(box)[0], _packed(others))
 
 
+def _packed(fp: Footprints) -> np.ndarray:
+    """Footprints as the (N, 8) rows `_sat` reads."""
+    return np.column_stack([fp.centre, fp.axis_x, fp.half, fp.z_low, fp.z_high]).astype(np.float64)
+
+
+@njit(cache=True)
+def _overlaps_any(box: np.ndarray, others: np.ndarray) -> bool:
+    for m in range(len(others)):  # noqa: SIM110 (a compiled loop)
+        if _sat(box, others[m])[0]:
+            return True
+    return False
+
+
+@njit
 def resolve(
     pos: np.ndarray,
+    rot: np.ndarray,
     vel: np.ndarray,
+    extent: np.ndarray,
+    box_loc: np.ndarray,
+    rows: np.ndarray,
     inv_mass: np.ndarray,
-    fp: Footprints,
     i: np.ndarray,
     j: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pushes the overlapping candidate pairs (i, j) apart and exchanges impulses, in place on
-    `pos` and `vel` (rows of `fp`). Returns the colliding pairs and the impulse (P, 3) each i
-    received."""
-    if len(i):
-        hit, normal, depth = sat(fp, i, j)
-        w = inv_mass[i] + inv_mass[j]
-        keep = hit & (w > 0.0)
-        i, j, normal, depth, w = i[keep], j[keep], normal[keep], depth[keep], w[keep]
-    if len(i) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros((0, 3))
-    share = depth / w
-    np.add.at(pos[:, :2], i, -normal * (share * inv_mass[i])[:, None])
-    np.add.at(pos[:, :2], j, normal * (share * inv_mass[j])[:, None])
-    v_rel = np.einsum("pc,pc->p", vel[j, :2] - vel[i, :2], normal)
-    jn = np.where(v_rel < 0.0, -(1.0 + RESTITUTION) * v_rel / w, 0.0)
-    np.add.at(vel[:, :2], i, -normal * (jn * inv_mass[i])[:, None])
-    np.add.at(vel[:, :2], j, normal * (jn * inv_mass[j])[:, None])
-    impulse = np.zeros((len(i), 3))
-    impulse[:, :2] = -normal * jn[:, None]
-    return i, j, impulse
+    out_i: np.ndarray,
+    out_j: np.ndarray,
+    out_impulse: np.ndarray,
+    count: int,
+) -> int:
+    """Pushes the overlapping candidate pairs (i, j) (indices into actor `rows`, by (i, j))
+    apart and exchanges impulses, in place on the actor columns `pos` and `vel`.
+
+    Appends the colliding pairs' actor rows and the impulse (3,) each i received to the
+    `out_*` arrays from index `count`; returns the new count. Every pair is tested on the
+    boxes before any push; pushes (then impulses) go to the i rows in pair order, then to
+    the j rows, so the sums come in one fixed order."""
+    fp = _footprint_rows(pos, rot[:, 1], extent, box_loc, rows)
+    p_count = len(i)
+    hit = np.zeros(p_count, dtype=np.bool_)
+    nx, ny, share, jn = np.empty(p_count), np.empty(p_count), np.empty(p_count), np.empty(p_count)
+    for p in range(p_count):
+        touch, nx[p], ny[p], depth = _sat(fp[i[p]], fp[j[p]])
+        w = inv_mass[i[p]] + inv_mass[j[p]]
+        hit[p] = touch and w > 0.0
+        if hit[p]:
+            share[p] = depth / w
+            ri, rj = rows[i[p]], rows[j[p]]
+            v_rel = (vel[rj, 0] - vel[ri, 0]) * nx[p] + (vel[rj, 1] - vel[ri, 1]) * ny[p]
+            jn[p] = -(1.0 + RESTITUTION) * v_rel / w if v_rel < 0.0 else 0.0
+    for column, amount in ((pos, share), (vel, jn)):
+        for p in range(p_count):
+            if hit[p]:
+                ri, scale = rows[i[p]], amount[p] * inv_mass[i[p]]
+                column[ri, 0] += -nx[p] * scale
+                column[ri, 1] += -ny[p] * scale
+        for p in range(p_count):
+            if hit[p]:
+                rj, scale = rows[j[p]], amount[p] * inv_mass[j[p]]
+                column[rj, 0] += nx[p] * scale
+                column[rj, 1] += ny[p] * scale
+    for p in range(p_count):
+        if hit[p]:
+            out_i[count], out_j[count] = rows[i[p]], rows[j[p]]
+            out_impulse[count, 0] = -nx[p] * jn[p]
+            out_impulse[count, 1] = -ny[p] * jn[p]
+            out_impulse[count, 2] = 0.0
+            count += 1
+    return count

@@ -1,7 +1,7 @@
 """CARLA 0.9.x's map geolocation: the geoReference origin and the local Mercator offset.
 
 CARLA reads only `+lat_0=` and `+lon_0=` from the header's geoReference string
-(default 42.0, 2.0) and turns a world location into latitude/longitude by adding
+(42.0, 2.0 unless both are given) and turns a world location into latitude/longitude by adding
 the location's metres (x east, -y north) in a Mercator projection scaled at the
 origin latitude, on a sphere of radius 6378137 m (LibCarla geom/GeoLocation.cpp).
 """
@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from world.geometry import GeoLocation, Location
+from world.opendrive.parser import geo_reference_origin
 
 __all__ = ["EARTH_RADIUS", "geo_origin", "geolocations", "to_geolocation"]
 
@@ -22,20 +23,12 @@ DEFAULT_LONGITUDE = 2.0
 
 
 def geo_origin(geo_reference: str | None) -> GeoLocation:
-    """The map origin from a geoReference string; missing values take CARLA's defaults."""
-    lat, lon = DEFAULT_LATITUDE, DEFAULT_LONGITUDE
-    for item in (geo_reference or "").split():
-        key, sep, value = item.partition("=")
-        if not sep:
-            continue
-        try:
-            number = float(value)
-        except ValueError:
-            continue
-        if key == "+lat_0":
-            lat = number
-        elif key == "+lon_0":
-            lon = number
+    """The map origin from a geoReference string. Unless it gives both lat_0 and lon_0 (not
+    NaN), the origin is CARLA's default (42.0, 2.0) for both, as CARLA 0.9.x's
+    GeoReferenceParser decides."""
+    lat, lon = geo_reference_origin(geo_reference or "")
+    if lat is None or lon is None or math.isnan(lat) or math.isnan(lon):
+        lat, lon = DEFAULT_LATITUDE, DEFAULT_LONGITUDE
     return GeoLocation(lat, lon, 0.0)
 
 

@@ -9,24 +9,32 @@ ground (`found` False) and falls freely.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
-__all__ = ["GroundPlanes", "sample_ground"]
+__all__ = ["GroundPlanes", "ground_height", "sample_ground"]
 
 
-@dataclass(slots=True)
-class GroundPlanes:
-    """For each body: the sample point (x, y), its height, slope dz/dx and dz/dy, found."""
+class GroundPlanes(NamedTuple):
+    """For each body: the sample point (x, y), its height, slope dz/dx and dz/dy, found.
+
+    A NamedTuple of arrays, so the compiled physics substeps take it as it is.
+    """
 
     ref: np.ndarray  # (N, 2)
     z: np.ndarray
     grad: np.ndarray  # (N, 2)
     found: np.ndarray
 
-    def height_at(self, xy: np.ndarray) -> np.ndarray:
-        return self.z + np.einsum("nc,nc->n", self.grad, xy - self.ref)
+
+@njit
+def ground_height(
+    ref: np.ndarray, z: np.ndarray, grad: np.ndarray, b: int, x: float, y: float
+) -> float:
+    """Height of body b's ground plane (GroundPlanes' columns) at (x, y); -inf for none."""
+    return z[b] + (grad[b, 0] * (x - ref[b, 0]) + grad[b, 1] * (y - ref[b, 1]))
 
 
 def sample_ground(ground_map: object, points: np.ndarray) -> GroundPlanes:

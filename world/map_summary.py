@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from world.opendrive import OpenDrive
+from world.opendrive import OpenDrive, Road
 from world.opendrive.evaluation import RoadEvaluator
 
 SIGNAL_NAMES = {
@@ -85,13 +85,13 @@ def summarize(odr: OpenDrive) -> MapSummary:
     )
 
 
-def _outline(road) -> tuple[np.ndarray, np.ndarray]:
+def _outline(road: Road) -> tuple[np.ndarray, np.ndarray]:
     """x, y (OpenDRIVE frame) of the reference line and of the outermost lane borders on both
     sides, sampled along the road."""
     evaluator = RoadEvaluator(road)
     count = max(1, math.ceil(road.length / SAMPLE_STEP))
+    # (count - 1) * SAMPLE_STEP < length, so every sample lies on the road.
     s = np.append(np.arange(count) * SAMPLE_STEP, road.length)
-    s = s[s <= road.length]
     points = [evaluator.surface_point(s, np.zeros_like(s))]
     sections = evaluator.section_index(s)
     for k in np.unique(sections):

@@ -1,23 +1,39 @@
 """One tick of physics: impulses, substeps of vehicles, walkers and collisions, attachments.
 
-Vectorised over bodies (live vehicles and walkers that simulate physics). The
-ground under each body is sampled once per tick (world.ground). Collisions are
-resolved after each substep; a pair that touched in any substep is one event of
-the tick, its impulses summed.
+The substeps run in one compiled function (numba, `_substeps`): every substep advances
+the vehicles (world.vehicle_dynamics), then the walkers (world.walker_motion), then
+resolves the collision candidates (world.collisions), all in place on the tables'
+columns. What is done once per tick (impulses, the ground query, the broad phase,
+accelerations, attachments) stays in numpy. The ground under each body is sampled
+once per tick (world.ground). A pair that touched in any substep is one event of the
+tick, its impulses summed.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import hashlib
+from pathlib import Path
 
-from world import collisions, vehicle_dynamics, walker_motion
+import numpy as np
+from numba import njit
+
+from world import collisions, ground, vehicle_dynamics, walker_motion
 from world.attachments import update_attached
-from world.ground import sample_ground
+from world.ground import GroundPlanes, sample_ground
 from world.state import ActorTable, VehicleTable, WalkerTable
-from world.vehicle_dynamics import rest_height
+from world.vehicle_dynamics import BodyColumns, VehicleColumns, columns, rest_height
 from world.vehicle_state import ActorType
+from world.walker_motion import WalkerColumns
 
 __all__ = ["FleetCache", "step"]
+
+
+def sources_digest(*modules: object) -> str:
+    """sha256 over the source files of `modules`."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
 
 
 def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
@@ -28,24 +44,86 @@ def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
 
 
 class FleetCache:
-    """Keeps the vehicles' gathered parameters between ticks while they stay valid.
+    """The tables' columns as the compiled substeps take them, kept between ticks.
 
-    `stale()` must be called whenever a vehicle's physics parameters change; a change in
-    which vehicles are stepped (spawn, destroy, physics off) is seen by the rows.
+    A table replaces its arrays when it grows, which `columns` notices; `stale()` drops
+    them (the world calls it when a vehicle's physics parameters change).
     """
 
     def __init__(self) -> None:
-        self._fleet: vehicle_dynamics.Fleet | None = None
+        self._columns: tuple | None = None
 
     def stale(self) -> None:
-        self._fleet = None
+        self._columns = None
 
-    def fleet(self, a: ActorTable, v: VehicleTable, rows: np.ndarray) -> vehicle_dynamics.Fleet:
-        fleet = self._fleet
-        if fleet is None or not np.array_equal(fleet.rows, rows):
-            fleet = self._fleet = vehicle_dynamics.Fleet(a, v, rows)
-        fleet.refresh(a, v)
-        return fleet
+    def columns(self, a: ActorTable, v: VehicleTable, w: WalkerTable) -> tuple:
+        cached = self._columns
+        if cached is None or not (
+            cached[0].pos is a.pos and cached[1].rpm is v.rpm and cached[2].jump is w.jump
+        ):
+            cached = self._columns = (
+                columns(BodyColumns, a),
+                columns(VehicleColumns, v),
+                columns(WalkerColumns, w),
+            )
+        return cached
+
+
+def _compile_substeps(sources: str):
+    """The tick's compiled substep loop. numba keys its on-disk cache on the defining file
+    only, though the compiled loop holds the code of every kernel it calls (vehicles,
+    walkers, collisions, ground); it also keys it on a closure's contents, so the loop
+    closes over `sources`, the digest of those files, and recompiles when any changes."""
+
+    @njit(cache=True)
+    def run(
+        body: BodyColumns,
+        veh: VehicleColumns,
+        walkers: WalkerColumns,
+        ground: GroundPlanes,
+        cars: np.ndarray,
+        people: np.ndarray,
+        contact_rows: np.ndarray,
+        inv_mass: np.ndarray,
+        pair_i: np.ndarray,
+        pair_j: np.ndarray,
+        h: float,
+        substeps: int,
+        out_i: np.ndarray,
+        out_j: np.ndarray,
+        out_impulse: np.ndarray,
+    ) -> int:
+        """Runs the tick's substeps of h; returns how many collision records `out_*` hold."""
+        sources  # noqa: B018 (the digest is part of the cache key)
+        steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
+        motion = walker_motion.crowd(body, walkers, people)
+        grounded = np.empty(len(cars), dtype=np.bool_)
+        count = 0
+        for _ in range(substeps):
+            vehicle_dynamics.substep(body, veh, ground, cars, steer_now, lifted, grounded, h)
+            walker_motion.substep(body, walkers, ground, len(cars), people, motion, h)
+            if len(pair_i):
+                count = collisions.resolve(
+                    body.pos,
+                    body.rot,
+                    body.vel,
+                    body.extent,
+                    body.box_loc,
+                    contact_rows,
+                    inv_mass,
+                    pair_i,
+                    pair_j,
+                    out_i,
+                    out_j,
+                    out_impulse,
+                    count,
+                )
+        return count
+
+    return run
+
+
+_substeps = _compile_substeps(sources_digest(collisions, ground, vehicle_dynamics, walker_motion))
 
 
 def step(
@@ -68,39 +146,37 @@ def step(
     kind = a.kind[bodies]
     cars = bodies[kind == ActorType.Vehicle]
     people = bodies[kind == ActorType.Walker]
-    mass = a.mass[bodies]
-    a.vel[bodies] += a.impulse[bodies] / mass[:, None]
-    yaw_inertia = _yaw_inertia(a, v, bodies)
-    a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
-    car_ground = sample_ground(ground_map, _ground_points(a, cars))
-    people_ground = sample_ground(ground_map, _ground_points(a, people))
+    if len(bodies):
+        mass = a.mass[bodies]
+        a.vel[bodies] += a.impulse[bodies] / mass[:, None]
+        yaw_inertia = _yaw_inertia(a, v, bodies)
+        a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
+    # one ground query for every body: the vehicles' planes first, then the walkers'
+    planes = sample_ground(ground_map, _ground_points(a, np.concatenate([cars, people])))
     contacts = _Contacts(a, w, alive, dt)
-    fleet = cache.fleet(a, v, cars)
-    crowd = walker_motion.Crowd(a, w, people)
-    h = dt / substeps
-    pairs_i, pairs_j, impulses = [], [], []
-    for _ in range(substeps):
-        if len(cars):
-            vehicle_dynamics.substep(a, fleet, car_ground, h)
-        if len(people):
-            walker_motion.substep(a, crowd, people_ground, h)
-        if contacts.rows.size:
-            rows = contacts.rows
-            pos, vel = a.pos[rows], a.vel[rows]
-            fp = collisions.footprints(pos, a.rot[rows, 1], a.extent[rows], a.box_loc[rows])
-            i, j, imp = collisions.resolve(pos, vel, contacts.inv_mass, fp, contacts.i, contacts.j)
-            if len(i):
-                a.pos[rows], a.vel[rows] = pos, vel
-                pairs_i.append(rows[i])
-                pairs_j.append(rows[j])
-                impulses.append(imp)
-    crowd.store(w)
-    fleet.store(v)
+    records = substeps * len(contacts.i)
+    out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
+    out_impulse = np.empty((records, 3))
+    count = _substeps(
+        *cache.columns(a, v, w),
+        planes,
+        cars,
+        people,
+        contacts.rows,
+        contacts.inv_mass,
+        contacts.i,
+        contacts.j,
+        dt / substeps,
+        substeps,
+        out_i,
+        out_j,
+        out_impulse,
+    )
     a.acc[:n] = np.where(alive[:, None], (a.vel[:n] - prev_vel) / dt, 0.0)
     for column in (a.impulse, a.force, a.ang_impulse, a.torque):
         column[:n] = 0.0
     update_attached(a)
-    return _merge_pairs(pairs_i, pairs_j, impulses)
+    return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
 
 
 # m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
@@ -110,9 +186,10 @@ MAX_ACCELERATION = 15.0
 class _Contacts:
     """The colliders that may touch during a tick, found once per tick.
 
-    The broad phase grows each box by how far its body can travel in the tick (its speed, a
-    walker's control speed, MAX_ACCELERATION and its pushing force), so the substeps only test
-    those pairs. A body knocked faster by a collision meets third bodies from the next tick.
+    The broad phase (collisions.contact_candidates) grows each box by how far its body can
+    travel in the tick (its speed, a walker's control speed, MAX_ACCELERATION and its pushing
+    force), so the substeps only test those pairs. A body knocked faster by a collision meets
+    third bodies from the next tick.
     """
 
     def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
@@ -120,30 +197,26 @@ class _Contacts:
         # props attached to an actor move with it and do not collide (not even with it)
         props = a.static_collider[:n] & (a.depth[:n] == 0)
         colliders = np.flatnonzero(alive & (a.body[:n] | props))
-        self.rows = np.zeros(0, dtype=np.int64)
+        self.rows = self.i = self.j = np.zeros(0, dtype=np.int64)
+        self.inv_mass = np.zeros(0)
         if len(colliders) < 2:
             return
-        moving = a.body[colliders] & a.simulate_physics[colliders]
-        mass = np.maximum(a.mass[colliders], 1e-9)
-        speed = np.linalg.norm(a.vel[colliders], axis=1)
         wrow = a.wrow[colliders]
-        speed += np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0)
-        speed += (MAX_ACCELERATION + np.linalg.norm(a.force[colliders], axis=1) / mass) * dt
-        margin = np.where(moving, speed * dt + 0.05, 0.0)
-        fp = collisions.footprints(
-            a.pos[colliders], a.rot[colliders, 1], a.extent[colliders], a.box_loc[colliders]
+        walk_speed = np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0).astype(np.float64)
+        self.rows, self.i, self.j, self.inv_mass = collisions.contact_candidates(
+            colliders,
+            a.body[colliders] & a.simulate_physics[colliders],
+            a.mass,
+            a.vel,
+            a.force,
+            walk_speed,
+            a.pos,
+            a.rot,
+            a.extent,
+            a.box_loc,
+            MAX_ACCELERATION,
+            dt,
         )
-        i, j = collisions.candidate_pairs(fp, margin)
-        keep = moving[i] | moving[j]
-        i, j = i[keep], j[keep]
-        if len(i) == 0:
-            return
-        involved = np.zeros(len(colliders), dtype=bool)
-        involved[i] = involved[j] = True
-        local = np.cumsum(involved) - 1  # collider index -> index among the involved
-        self.rows = colliders[involved]
-        self.i, self.j = local[i], local[j]
-        self.inv_mass = np.where(moving[involved], 1.0 / mass[involved], 0.0)
 
 
 def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:
@@ -157,13 +230,13 @@ def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray
 
 
 def _merge_pairs(
-    pairs_i: list, pairs_j: list, impulses: list
+    i: np.ndarray, j: np.ndarray, imp: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if not pairs_i:
+    """One record per pair (sorted by rows), its impulses summed in record order."""
+    if len(i) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros((0, 3))
-    i, j, imp = np.concatenate(pairs_i), np.concatenate(pairs_j), np.concatenate(impulses)
-    keys, inverse = np.unique(i.astype(np.int64) << 32 | j.astype(np.int64), return_inverse=True)
+    keys, inverse = np.unique(i << 32 | j, return_inverse=True)
     total = np.zeros((len(keys), 3))
     np.add.at(total, inverse, imp)
     return keys >> 32, keys & 0xFFFFFFFF, total

@@ -1,25 +1,39 @@
-"""Vehicle dynamics: drivetrain, longitudinal forces and a single-track lateral model, vectorised.
+"""Vehicle dynamics: drivetrain, longitudinal forces and a single-track lateral model.
 
 One call of `substep` advances every given vehicle by `dt` with semi-implicit
-Euler (velocities first, then positions with the new velocities); there is no
-Python loop over vehicles. Everything is float64; the controls arrive as the
-float32 the client sent. The model and its limits are described in
-docs/world-physics.md; the constants marked "fitted" were tuned against a real
-CARLA log (benchmarks/fidelity_carla.py).
+Euler (velocities first, then positions with the new velocities). It is compiled
+with numba (no fastmath: IEEE float64, the same results on every run) and loops
+over the vehicles, reading and writing the actor and vehicle tables' columns in
+place, so a substep costs no Python or numpy call per operation. Everything is
+float64; the controls arrive as the float32 the client sent. The model and its
+limits are described in docs/world-physics.md; the constants marked "fitted"
+were tuned against a real CARLA log (benchmarks/fidelity_carla.py).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from world.errors import WorldError
-from world.ground import GroundPlanes
+from world.ground import GroundPlanes, ground_height
 from world.physics_control import VehiclePhysicsControl
-from world.state import ActorTable, VehicleTable
+from world.state import VehicleTable
 
-__all__ = ["GRAVITY", "Fleet", "load_physics_control", "piecewise", "rest_height", "substep"]
+__all__ = [
+    "GRAVITY",
+    "BodyColumns",
+    "VehicleColumns",
+    "columns",
+    "load_physics_control",
+    "piecewise",
+    "rest_height",
+    "substep",
+    "tick_setup",
+]
 
 GRAVITY = 9.81
 AIR_DENSITY = 1.225  # kg/m³
@@ -42,6 +56,8 @@ STEER_RATES = (2.5, 5.0)
 CONTACT_TOLERANCE = 0.02  # m: a body this close above its ground is on it
 ACKERMANN_GAIN = 0.5  # throttle or brake per m/s of speed error (Ackermann control)
 RPM_PER_RAD_S = 60.0 / (2.0 * math.pi)
+DEG_TO_RAD = math.pi / 180.0  # as numpy's radians and degrees
+RAD_TO_DEG = 180.0 / math.pi
 
 
 def rest_height(extent: np.ndarray, box_loc: np.ndarray) -> np.ndarray:
@@ -49,16 +65,28 @@ def rest_height(extent: np.ndarray, box_loc: np.ndarray) -> np.ndarray:
     return np.maximum(extent[..., 2] - box_loc[..., 2], 0.0)
 
 
+@njit
+def _curve(xs: np.ndarray, ys: np.ndarray, x: float) -> float:
+    """Linear interpolation of one curve (K,) (x ascending, padded) at x, clamped to its ends."""
+    k = xs.shape[0]
+    count = 0
+    for m in range(k):
+        if xs[m] <= x:
+            count += 1
+    i1 = min(max(count, 1), k - 1)
+    x0, x1, y0, y1 = xs[i1 - 1], xs[i1], ys[i1 - 1], ys[i1]
+    span = x1 - x0 if x1 > x0 else 1.0
+    t = min(max((x - x0) / span, 0.0), 1.0)
+    return y0 + t * (y1 - y0)
+
+
+@njit(cache=True)
 def piecewise(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Per-row linear interpolation of curves (M, K) (x ascending, padded) at x (M,), clamped."""
-    k = xs.shape[1]
-    i1 = np.minimum(np.maximum(np.count_nonzero(xs <= x[:, None], axis=1), 1), k - 1)
-    i0 = i1 - 1
-    rows = np.arange(len(x))
-    x0, x1, y0, y1 = xs[rows, i0], xs[rows, i1], ys[rows, i0], ys[rows, i1]
-    span = np.where(x1 > x0, x1 - x0, 1.0)
-    t = np.minimum(np.maximum((x - x0) / span, 0.0), 1.0)
-    return y0 + t * (y1 - y0)
+    out = np.empty(len(x))
+    for i in range(len(x)):
+        out[i] = _curve(xs[i], ys[i], x[i])
+    return out
 
 
 def _padded(values: list[float], size: int, fill: float) -> np.ndarray:
@@ -134,181 +162,190 @@ def load_physics_control(
     v.cg_front[i] = cg_front
 
 
-class Fleet:
-    """The stepped vehicles' parameters (gathered once) and, per tick, controls and state.
+# The table columns the compiled substeps read and write, handed over as NamedTuples of arrays.
+class BodyColumns(NamedTuple):
+    """The actor table's columns the substeps use (world.state.ActorTable)."""
 
-    Parameters change only with a physics control, so a fleet is kept across ticks while
-    its vehicles stay the same (`World` keeps it); `refresh` reads each tick's controls,
-    body flags and drivetrain state, and `store` writes the drivetrain state back. Poses
-    and velocities stay in the actor table, where collisions change them between substeps.
-    """
-
-    def __init__(self, a: ActorTable, v: VehicleTable, rows: np.ndarray) -> None:
-        k = a.vrow[rows]
-        self.rows, self.k = rows, k
-        self.index = np.arange(len(rows))
-        mass = a.mass[rows]
-        self.mass = mass
-        self.radius = v.wheel_radius[k]
-        # engine and gearbox
-        self.max_rpm = v.max_rpm[k]
-        self.inertia = np.maximum(v.moi[k], 1e-6)
-        self.damp_full, self.damp_engaged = v.damp_full[k], v.damp_engaged[k]
-        self.damp_disengaged, self.clutch = v.damp_disengaged[k], v.clutch[k]
-        self.switch_time, self.final_ratio = v.switch_time[k], v.final_ratio[k]
-        self.torque_rpm, self.torque_nm = v.torque_rpm[k], v.torque_nm[k]
-        # one torque curve for every vehicle (one blueprint): a single np.interp
-        self.shared_curve = bool(
-            len(rows)
-            and np.all(self.torque_rpm == self.torque_rpm[0])
-            and np.all(self.torque_nm == self.torque_nm[0])
-        )
-        self.gear_ratio, self.n_gears = v.gear_ratio[k], v.n_gears[k]
-        self.up_rpm = v.gear_up[k] * (self.max_rpm * UPSHIFT_SHARE)[:, None]
-        self.down_rpm = v.gear_down[k] * (self.max_rpm * DOWNSHIFT_SHARE)[:, None]
-        self.autobox = v.autobox[k]
-        # longitudinal forces
-        self.drag = 0.5 * AIR_DENSITY * v.drag[k] * v.area[k]
-        self.friction_cap = v.friction[k] * mass * GRAVITY
-        self.traction = TRACTION_SHARE * self.friction_cap
-        self.brake_force = BRAKE_TORQUE_SCALE * v.brake_torque[k] / self.radius
-        self.hand_force = BRAKE_TORQUE_SCALE * v.handbrake_torque[k] / self.radius
-        self.rolling = ROLLING_RESISTANCE * mass * GRAVITY
-        # single track
-        self.steer_kmh, self.steer_factor = v.steer_kmh[k], v.steer_factor[k]
-        self.max_steer = v.max_steer[k]
-        self.wheelbase, self.cg_a = v.wheelbase[k], v.cg_front[k]
-        self.cg_b = self.wheelbase - self.cg_a
-        self.yaw_inertia = mass * self.cg_a * self.cg_b
-        load_f = mass * GRAVITY * self.cg_b / self.wheelbase
-        load_r = mass * GRAVITY * self.cg_a / self.wheelbase
-        self.cf, self.cr = v.lat_stiff[k] * load_f, v.lat_stiff[k] * load_r
-        self.cap_f = v.friction[k] * load_f
-        self.grip_r = v.friction[k] * load_r
-        self.rest = rest_height(a.extent[rows], a.box_loc[rows])
-
-    def refresh(self, a: ActorTable, v: VehicleTable) -> None:
-        """Reads this tick's controls, body flags, pushes and drivetrain state."""
-        rows, k = self.rows, self.k
-        self.throttle = v.throttle[k].astype(np.float64)
-        self.steer = v.steer[k].astype(np.float64)
-        self.brake = v.brake[k].astype(np.float64)
-        self.hand_brake = v.hand_brake[k]
-        self.reverse = v.reverse[k]
-        self.auto = self.autobox & ~v.manual_gear_shift[k]
-        self.any_manual = bool((~self.auto).any())
-        self.any_reverse = bool(self.reverse.any())
-        self.control_gear = v.control_gear[k]
-        self.ackermann = v.ackermann[k]
-        self.ack_speed = v.ack_speed[k].astype(np.float64)
-        self.ack_steer = v.ack_steer[k].astype(np.float64)
-        self.cap_r = np.where(self.hand_brake, 0.5, 1.0) * self.grip_r
-        # the steering curve at the tick's starting speed (km/h)
-        speed = np.hypot(a.vel[rows, 0], a.vel[rows, 1]) * 3.6
-        self.max_steer_now = self.max_steer * piecewise(self.steer_kmh, self.steer_factor, speed)
-        self.gravity = a.gravity[rows]
-        self.const = a.const_vel[rows]
-        self.const_local = a.const_vel_local[rows]
-        self.force = a.force[rows]
-        self.torque_z = a.torque[rows, 2]
-        # an upward push or velocity may lift a vehicle off its ground this tick
-        self.lifted = bool((self.force[:, 2] > 0.0).any() or (a.vel[rows, 2] > 0.0).any())
-        self.gear, self.target = v.gear[k], v.target_gear[k]
-        self.timer, self.since = v.shift_timer[k], v.since_shift[k]
-        self.rpm = v.rpm[k]
-        self.in_throttle, self.in_brake = v.in_throttle[k], v.in_brake[k]
-        self.in_steer = v.in_steer[k]
-        self.wheel_spin, self.steer_angle = v.wheel_spin[k], v.steer_angle[k]
-        _shift_limits(self)
-
-    def store(self, v: VehicleTable) -> None:
-        k = self.k
-        v.gear[k], v.target_gear[k] = self.gear, self.target
-        v.shift_timer[k], v.since_shift[k] = self.timer, self.since
-        v.rpm[k] = self.rpm
-        v.in_throttle[k], v.in_brake[k], v.in_steer[k] = (
-            self.in_throttle,
-            self.in_brake,
-            self.in_steer,
-        )
-        v.wheel_spin[k], v.steer_angle[k] = self.wheel_spin, self.steer_angle
+    pos: np.ndarray
+    rot: np.ndarray
+    vel: np.ndarray
+    angvel: np.ndarray
+    force: np.ndarray
+    torque: np.ndarray
+    mass: np.ndarray
+    extent: np.ndarray
+    box_loc: np.ndarray
+    gravity: np.ndarray
+    const_vel: np.ndarray
+    const_vel_local: np.ndarray
+    vrow: np.ndarray
+    wrow: np.ndarray
 
 
-def _shift_limits(f: Fleet) -> None:
-    """The engine speeds that shift each vehicle up or down from its current gear."""
-    gear = f.gear
-    g_index = np.minimum(np.maximum(gear - 1, 0), f.up_rpm.shape[1] - 1)
-    forward = ~f.reverse & (gear >= 1)
-    f.up_now = np.where(forward & (gear < f.n_gears), f.up_rpm[f.index, g_index], np.inf)
-    f.down_now = np.where(forward & (gear > 1), f.down_rpm[f.index, g_index], -np.inf)
+class VehicleColumns(NamedTuple):
+    """The vehicle table's columns the substeps use (world.state.VehicleTable)."""
+
+    throttle: np.ndarray
+    steer: np.ndarray
+    brake: np.ndarray
+    hand_brake: np.ndarray
+    reverse: np.ndarray
+    manual_gear_shift: np.ndarray
+    control_gear: np.ndarray
+    ackermann: np.ndarray
+    ack_steer: np.ndarray
+    ack_speed: np.ndarray
+    max_rpm: np.ndarray
+    moi: np.ndarray
+    damp_full: np.ndarray
+    damp_engaged: np.ndarray
+    damp_disengaged: np.ndarray
+    clutch: np.ndarray
+    autobox: np.ndarray
+    switch_time: np.ndarray
+    final_ratio: np.ndarray
+    drag: np.ndarray
+    area: np.ndarray
+    wheelbase: np.ndarray
+    cg_front: np.ndarray
+    max_steer: np.ndarray
+    wheel_radius: np.ndarray
+    brake_torque: np.ndarray
+    handbrake_torque: np.ndarray
+    friction: np.ndarray
+    lat_stiff: np.ndarray
+    torque_rpm: np.ndarray
+    torque_nm: np.ndarray
+    gear_ratio: np.ndarray
+    gear_up: np.ndarray
+    gear_down: np.ndarray
+    n_gears: np.ndarray
+    steer_kmh: np.ndarray
+    steer_factor: np.ndarray
+    in_throttle: np.ndarray
+    in_brake: np.ndarray
+    in_steer: np.ndarray
+    gear: np.ndarray
+    target_gear: np.ndarray
+    shift_timer: np.ndarray
+    since_shift: np.ndarray
+    rpm: np.ndarray
+    wheel_spin: np.ndarray
+    steer_angle: np.ndarray
 
 
-def _update_gears(f: Fleet, u: np.ndarray, throttle: np.ndarray, dt: float) -> np.ndarray:
-    """Runs the automatic gearbox (or the manual gear) one substep; returns the gears.
+def columns(kind: type, table: object) -> tuple:
+    """The NamedTuple `kind` of `table`'s columns (views: the substeps change them in place)."""
+    return kind(*(getattr(table, name) for name in kind._fields))
 
-    Most substeps change nothing, so each step is skipped when no vehicle needs it.
-    """
-    shifting = f.timer > 0.0
-    done = None
-    if shifting.any():
-        f.timer = np.maximum(np.where(shifting, f.timer - dt, f.timer), 0.0)
-        done = shifting & (f.timer <= 0.0)
-        if done.any():
-            f.gear = np.where(done, f.target, f.gear)
-            f.since = np.where(done, 0.0, f.since)
-            _shift_limits(f)
-            shifting &= ~done
-        else:
-            done = None
-    gear = f.gear
+
+# The helpers below take and return scalars (and single curve rows): a NamedTuple of arrays
+# handed to a compiled function costs a reference count per array, so only `tick_setup` and
+# `substep` take the tables' columns.
+
+
+@njit
+def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tuple:
+    """What holds for the whole tick: each vehicle's steer angle at full lock, read from the
+    steering curve at the tick's starting speed (km/h), and whether an upward push or
+    velocity may lift any vehicle off its ground this tick."""
+    vel, force, vrow = body.vel, body.force, body.vrow
+    max_steer, steer_kmh, steer_factor = veh.max_steer, veh.steer_kmh, veh.steer_factor
+    steer_now = np.empty(len(rows))
+    lifted = False
+    for i in range(len(rows)):
+        row = rows[i]
+        k = vrow[row]
+        kmh = math.hypot(vel[row, 0], vel[row, 1]) * 3.6
+        steer_now[i] = max_steer[k] * _curve(steer_kmh[k], steer_factor[k], kmh)
+        lifted = lifted or force[row, 2] > 0.0 or vel[row, 2] > 0.0
+    return steer_now, lifted
+
+
+@njit
+def _shift_rpm(
+    ratios: np.ndarray, max_rpm: float, share: float, gear: int, beyond: bool, none: float
+) -> float:
+    """The engine speed that shifts from forward `gear` (up or down by the `ratios` row);
+    `none` when `beyond` the last gear that can shift that way."""
+    if beyond:
+        return none
+    return ratios[min(max(gear - 1, 0), ratios.shape[0] - 1)] * (max_rpm * share)
+
+
+@njit
+def _update_gear(
+    gear: int,
+    target: int,
+    timer: float,
+    since: float,
+    auto: bool,
+    reverse: bool,
+    manual_gear: int,
+    n_gears: int,
+    switch_time: float,
+    up_ratios: np.ndarray,
+    down_ratios: np.ndarray,
+    max_rpm: float,
+    rpm: float,
+    u: float,
+    throttle: float,
+    dt: float,
+) -> tuple:
+    """Runs the automatic gearbox (or the manual gear) one substep; returns the new gear,
+    target gear, shift timer and time since the last change."""
+    shifting = timer > 0.0
+    done = False
+    if shifting:
+        timer = max(timer - dt, 0.0)
+        done = timer <= 0.0
+        if done:
+            gear, since, shifting = target, 0.0, False
     want = gear
     pressing = throttle > 0.0
-    if pressing.any() or f.any_reverse:
-        reverse = f.reverse
-        moving_slow = np.abs(u) < 0.5
-        want = np.where((gear == 0) & pressing, np.where(reverse, -1, 1), want)
-        want = np.where((gear >= 1) & reverse & moving_slow & pressing, -1, want)
-        want = np.where((gear == -1) & ~reverse & moving_slow & pressing, 1, want)
-    rpm = f.rpm
-    up, down = rpm > f.up_now, rpm < f.down_now
-    if up.any() or down.any():
-        settled = f.since >= AUTOBOX_LATENCY
-        if done is not None:
-            settled &= ~done
-        want = np.where(settled & up, gear + 1, np.where(settled & down, gear - 1, want))
-    begin = f.auto & ~shifting & (want != gear)
-    if begin.any():
-        f.target = np.where(begin, want, f.target)
-        share = np.where(gear == 0, LAUNCH_SHARE, SHIFT_SHARE)
-        f.timer = np.where(begin, f.switch_time * share, f.timer)
-        f.gear = gear = np.where(begin, 0, gear)
-        _shift_limits(f)
-    if f.any_manual:
-        f.gear = gear = np.where(
-            f.auto, gear, np.minimum(np.maximum(f.control_gear, -1), f.n_gears)
-        )
-        _shift_limits(f)
-    f.since = f.since + dt
-    if done is not None:
-        f.since = np.where(done, 0.0, f.since)
-    return gear
+    moving_slow = abs(u) < 0.5
+    if gear == 0 and pressing:
+        want = -1 if reverse else 1
+    if gear >= 1 and reverse and moving_slow and pressing:
+        want = -1
+    if gear == -1 and not reverse and moving_slow and pressing:
+        want = 1
+    if since >= AUTOBOX_LATENCY and not done and not reverse and gear >= 1:
+        if rpm > _shift_rpm(up_ratios, max_rpm, UPSHIFT_SHARE, gear, gear >= n_gears, np.inf):
+            want = gear + 1
+        elif rpm < _shift_rpm(down_ratios, max_rpm, DOWNSHIFT_SHARE, gear, gear <= 1, -np.inf):
+            want = gear - 1
+    if auto and not shifting and want != gear:
+        target = want
+        timer = switch_time * (LAUNCH_SHARE if gear == 0 else SHIFT_SHARE)
+        gear = 0
+    if not auto:
+        gear = min(max(manual_gear, -1), n_gears)
+    since = 0.0 if done else since + dt
+    return gear, target, timer, since
 
 
-def _total_ratio(f: Fleet, gear: np.ndarray) -> np.ndarray:
-    """Engine turns per wheel turn in `gear` (0 in neutral; reverse uses the first gear)."""
-    index = np.minimum(np.maximum(np.abs(gear) - 1, 0), f.gear_ratio.shape[1] - 1)
-    return np.where(gear != 0, f.gear_ratio[f.index, index] * f.final_ratio, 0.0)
-
-
+@njit
 def _drivetrain(
-    f: Fleet,
-    u: np.ndarray,
-    ahead: np.ndarray,
-    throttle: np.ndarray,
-    total_ratio: np.ndarray,
+    rpm: float,
+    max_rpm: float,
+    moi: float,
+    clutch_strength: float,
+    damp_full: float,
+    damp_engaged: float,
+    damp_disengaged: float,
+    torque_rpm: np.ndarray,
+    torque_nm: np.ndarray,
+    wheel_radius: float,
+    mass: float,
+    u: float,
+    ahead: float,
+    throttle: float,
+    total_ratio: float,
     dt: float,
-) -> np.ndarray:
-    """Advances the engine speed; returns the clutch's force at the wheels (N, < 0: braking).
+) -> tuple:
+    """Advances the engine speed; returns it and the clutch's force at the wheels (N, < 0:
+    braking).
 
     The engine (inertia `moi`) turns under its torque at throttle and its damping (the
     full-throttle and zero-throttle rates blended by throttle; the clutch-disengaged rate in
@@ -317,172 +354,283 @@ def _drivetrain(
     `ahead` is the wheels' acceleration from every other force, so a steady state is exact.
     """
     engaged = total_ratio > 0.0
-    clutch = np.where(engaged, f.clutch, 0.0)
-    zero_throttle = np.where(engaged, f.damp_engaged, f.damp_disengaged)
-    damping = zero_throttle + (f.damp_full - zero_throttle) * throttle
-    rpm = f.rpm
-    if f.shared_curve:
-        torque = throttle * np.interp(rpm, f.torque_rpm[0], f.torque_nm[0])
-    else:
-        torque = throttle * piecewise(f.torque_rpm, f.torque_nm, rpm)
-    torque = np.where(rpm > f.max_rpm, 0.0, torque)
-    per_radius = total_ratio / f.radius
-    geared = np.maximum(np.abs(u) + dt * ahead, 0.0) * per_radius
-    a = dt * clutch / f.inertia
-    b = dt * clutch * per_radius**2 / f.mass
-    c = dt * damping / f.inertia
-    x0 = rpm / RPM_PER_RAD_S + dt * torque / f.inertia
+    clutch = clutch_strength if engaged else 0.0
+    zero_throttle = damp_engaged if engaged else damp_disengaged
+    damping = zero_throttle + (damp_full - zero_throttle) * throttle
+    inertia = max(moi, 1e-6)
+    torque = 0.0
+    if rpm <= max_rpm:
+        torque = throttle * _curve(torque_rpm, torque_nm, rpm)
+    per_radius = total_ratio / wheel_radius
+    geared = max(abs(u) + dt * ahead, 0.0) * per_radius
+    a = dt * clutch / inertia
+    b = dt * clutch * (per_radius * per_radius) / mass
+    c = dt * damping / inertia
+    x0 = rpm / RPM_PER_RAD_S + dt * torque / inertia
     omega = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
     geared_new = (geared + b * omega) / (1.0 + b)
-    omega = np.minimum(np.maximum(omega, 0.0), f.max_rpm / RPM_PER_RAD_S)
-    f.rpm = omega * RPM_PER_RAD_S
-    return clutch * (omega - geared_new) * per_radius
+    omega = min(max(omega, 0.0), max_rpm / RPM_PER_RAD_S)
+    return omega * RPM_PER_RAD_S, clutch * (omega - geared_new) * per_radius
 
 
-def _toward(
-    current: np.ndarray, target: np.ndarray, rates: tuple[float, float], dt: float
-) -> np.ndarray:
-    """Moves inputs toward their targets at the rise rate (away from 0) or the fall rate."""
-    rate = np.where(np.abs(target) > np.abs(current), rates[0], rates[1]) * dt
-    return current + np.minimum(np.maximum(target - current, -rate), rate)
+@njit
+def _toward(current: float, target: float, rates: tuple, dt: float) -> float:
+    """Moves an input toward its target at the rise rate (away from 0) or the fall rate."""
+    if current == target:
+        return current
+    rate = (rates[0] if abs(target) > abs(current) else rates[1]) * dt
+    return current + min(max(target - current, -rate), rate)
 
 
-def _inputs(f: Fleet, u: np.ndarray, dt: float):
-    """Throttle, steer and brake as applied this substep (rate-limited controls)."""
-    throttle, steer, brake = f.throttle, f.steer, f.brake
-    ack = f.ackermann
-    if ack.any():
-        err = f.ack_speed - u
-        throttle = np.where(ack, np.clip(err * ACKERMANN_GAIN, 0.0, 1.0), throttle)
-        brake = np.where(ack, np.clip(-err * ACKERMANN_GAIN, 0.0, 1.0), brake)
-        steer = np.where(ack, np.clip(f.ack_steer / f.max_steer, -1.0, 1.0), steer)
-    # inputs that reached their controls stay there (the usual case: skip the ramps)
-    if not np.array_equal(f.in_throttle, throttle):
-        f.in_throttle = _toward(f.in_throttle, throttle, THROTTLE_RATES, dt)
-    if not np.array_equal(f.in_brake, brake):
-        f.in_brake = _toward(f.in_brake, brake, BRAKE_RATES, dt)
-    if not np.array_equal(f.in_steer, steer):
-        f.in_steer = _toward(f.in_steer, steer, STEER_RATES, dt)
-    return f.in_throttle, f.in_steer, f.in_brake
-
-
-def substep(a: ActorTable, f: Fleet, ground: GroundPlanes, dt: float) -> None:
-    """Advances the vehicles of `f` (ground planes in the same order) by dt."""
-    rows, mass = f.rows, f.mass
-    pos, rot, vel = a.pos[rows], a.rot[rows], a.vel[rows]
-    yaw = np.radians(rot[:, 1])
-    c, s = np.cos(yaw), np.sin(yaw)
-    u = vel[:, 0] * c + vel[:, 1] * s
-    lat = -vel[:, 0] * s + vel[:, 1] * c
-    r = np.radians(a.angvel[rows, 2])
-    f_long = f.force[:, 0] * c + f.force[:, 1] * s
-    f_lat = -f.force[:, 0] * s + f.force[:, 1] * c
-    grounded = ground.found & (
-        pos[:, 2] <= ground.height_at(pos[:, :2]) + f.rest + CONTACT_TOLERANCE
-    )
-
-    throttle, steer, brake = _inputs(f, u, dt)
-    gear = _update_gears(f, u, throttle, dt)
-    total_ratio = _total_ratio(f, gear)
-    direction = np.where(gear < 0, -1.0, 1.0)
-    pitch, roll = np.radians(rot[:, 0]), np.radians(rot[:, 2])
-    other = f_long - f.drag * u * np.abs(u) - mass * GRAVITY * np.sin(pitch)
-    brakes = np.minimum(brake * f.brake_force + f.hand_brake * f.hand_force, f.friction_cap)
-    resist = brakes + f.rolling
-    # what the wheels would do without the clutch, seen from the engine (along its direction)
-    ahead = (other * direction - np.where(u != 0.0, resist, 0.0)) / mass
-    wheel_force = _drivetrain(f, u, ahead, throttle, total_ratio, dt)
-    along = np.minimum(wheel_force, f.traction) * direction + other
-    u1 = u + along / mass * dt
-    slow = resist / mass * dt
-    u_new = np.where(np.abs(u1) <= slow, 0.0, u1 - np.sign(u1) * slow)
-
-    # lateral: dynamic single track (implicit in its linear part) blended with the kinematic one
-    delta = steer * f.max_steer_now
-    cg_a, cg_b, cf, cr, iz = f.cg_a, f.cg_b, f.cf, f.cr, f.yaw_inertia
-    w = np.minimum(np.maximum((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
-    r_kin = u_new * np.tan(delta) / f.wheelbase
+@njit
+def _lateral(
+    mass: float,
+    wheelbase: float,
+    cg_a: float,
+    lat_stiff: float,
+    friction: float,
+    hand_brake: bool,
+    u_new: float,
+    lat: float,
+    r: float,
+    delta: float,
+    f_lat: float,
+    torque_z: float,
+    roll: float,
+    dt: float,
+) -> tuple:
+    """Lateral velocity and yaw rate after dt: the dynamic single track (implicit in its
+    linear part, explicit with saturated tyres when they slide) blended with the kinematic
+    one below DYNAMIC_ABOVE."""
+    cg_b = wheelbase - cg_a
+    w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
+    r_kin = u_new * math.tan(delta) / wheelbase
     lat_new, r_new = r_kin * cg_b, r_kin
-    dynamic = w > 0.0
-    if dynamic.any():
-        uu = np.maximum(np.abs(u_new), 0.5)
-        a11 = -(cf + cr) / (mass * uu)
-        a12 = -(cg_a * cf - cg_b * cr) / (mass * uu) - uu
-        a21 = -(cg_a * cf - cg_b * cr) / (iz * uu)
-        a22 = -(cg_a**2 * cf + cg_b**2 * cr) / (iz * uu)
-        rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * np.sin(roll)) / mass
-        rhs_r = r + dt * (cg_a * cf * delta + f.torque_z) / iz
-        m11, m12, m21, m22 = 1.0 - dt * a11, -dt * a12, -dt * a21, 1.0 - dt * a22
-        det = m11 * m22 - m12 * m21
-        lat_dyn = (m22 * rhs_v - m12 * rhs_r) / det
-        r_dyn = (m11 * rhs_r - m21 * rhs_v) / det
-        fyf = cf * (delta - (lat_dyn + cg_a * r_dyn) / uu)
-        fyr = -cr * (lat_dyn - cg_b * r_dyn) / uu
-        sliding = (np.abs(fyf) > f.cap_f) | (np.abs(fyr) > f.cap_r)
-        if sliding.any():
-            fyf0 = np.clip(cf * (delta - (lat + cg_a * r) / uu), -f.cap_f, f.cap_f)
-            fyr0 = np.clip(-cr * (lat - cg_b * r) / uu, -f.cap_r, f.cap_r)
-            lat_slide = lat + dt * ((fyf0 + fyr0 + f_lat) / mass - uu * r)
-            r_slide = r + dt * (cg_a * fyf0 - cg_b * fyr0 + f.torque_z) / iz
-            lat_dyn = np.where(sliding, lat_slide, lat_dyn)
-            r_dyn = np.where(sliding, r_slide, r_dyn)
-        lat_new = w * lat_dyn + (1.0 - w) * lat_new
-        r_new = w * r_dyn + (1.0 - w) * r_new
-
-    # constant-velocity vehicles move at their set local velocity, heading kept;
-    # airborne vehicles keep their horizontal motion (no tyre forces)
-    free = ~grounded & ~f.const
-    u_new = np.where(f.const, f.const_local[:, 0], np.where(free, u, u_new))
-    lat_new = np.where(f.const, f.const_local[:, 1], np.where(free, lat, lat_new))
-    r_new = np.where(f.const, 0.0, np.where(free, r, r_new))
-
-    vx, vy = u_new * c - lat_new * s, u_new * s + lat_new * c
-    pos[:, 0] += vx * dt
-    pos[:, 1] += vy * dt
-    rot[:, 1] += np.degrees(r_new * dt)
-    _vertical(f, pos, rot, vel, grounded, ground, dt)
-    vel[:, 0], vel[:, 1] = vx, vy
-    a.pos[rows], a.rot[rows], a.vel[rows] = pos, rot, vel
-    a.angvel[rows, 2] = np.degrees(r_new)
-    f.steer_angle = delta
-    f.wheel_spin = np.remainder(f.wheel_spin + u_new / f.radius * dt, 2.0 * math.pi)
+    if w <= 0.0:
+        return lat_new, r_new
+    iz = mass * cg_a * cg_b
+    load_f = mass * GRAVITY * cg_b / wheelbase
+    load_r = mass * GRAVITY * cg_a / wheelbase
+    cf, cr = lat_stiff * load_f, lat_stiff * load_r
+    cap_f = friction * load_f
+    cap_r = (0.5 if hand_brake else 1.0) * (friction * load_r)
+    uu = max(abs(u_new), 0.5)
+    a11 = -(cf + cr) / (mass * uu)
+    a12 = -(cg_a * cf - cg_b * cr) / (mass * uu) - uu
+    a21 = -(cg_a * cf - cg_b * cr) / (iz * uu)
+    a22 = -((cg_a * cg_a) * cf + (cg_b * cg_b) * cr) / (iz * uu)
+    rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * math.sin(roll)) / mass
+    rhs_r = r + dt * (cg_a * cf * delta + torque_z) / iz
+    m11, m12, m21, m22 = 1.0 - dt * a11, -dt * a12, -dt * a21, 1.0 - dt * a22
+    det = m11 * m22 - m12 * m21
+    lat_dyn = (m22 * rhs_v - m12 * rhs_r) / det
+    r_dyn = (m11 * rhs_r - m21 * rhs_v) / det
+    fyf = cf * (delta - (lat_dyn + cg_a * r_dyn) / uu)
+    fyr = -cr * (lat_dyn - cg_b * r_dyn) / uu
+    if abs(fyf) > cap_f or abs(fyr) > cap_r:
+        fyf0 = min(max(cf * (delta - (lat + cg_a * r) / uu), -cap_f), cap_f)
+        fyr0 = min(max(-cr * (lat - cg_b * r) / uu, -cap_r), cap_r)
+        lat_dyn = lat + dt * ((fyf0 + fyr0 + f_lat) / mass - uu * r)
+        r_dyn = r + dt * (cg_a * fyf0 - cg_b * fyr0 + torque_z) / iz
+    return w * lat_dyn + (1.0 - w) * lat_new, w * r_dyn + (1.0 - w) * r_new
 
 
+@njit
+def _tilt(yaw_deg: float, gx: float, gy: float) -> tuple:
+    """Pitch and roll (degrees) on a ground plane of slope (gx, gy), from its slope along
+    and across the heading."""
+    yaw = yaw_deg * DEG_TO_RAD
+    c, s = math.cos(yaw), math.sin(yaw)
+    return math.atan(gx * c + gy * s) * RAD_TO_DEG, -(math.atan(-gx * s + gy * c) * RAD_TO_DEG)
+
+
+@njit
 def _vertical(
-    f: Fleet,
-    pos: np.ndarray,
-    rot: np.ndarray,
-    vel: np.ndarray,
-    grounded: np.ndarray,
+    z: float,
+    vz: float,
+    floor: float,
+    found: bool,
+    grounded: bool,
+    follow: bool,
+    lift: float,
+    gravity: bool,
+    dt: float,
+) -> tuple:
+    """The new z and vertical velocity, and whether the body is on its ground: free fall
+    (semi-implicit Euler, `lift` the upward push's acceleration) off the ground; on it,
+    z follows the ground. `follow`: every vehicle stands on its ground and nothing lifts
+    any (all follow it)."""
+    if follow:
+        return floor, (floor - z) / dt, True
+    vz = vz + lift * dt
+    if gravity and not grounded:
+        vz = vz - GRAVITY * dt
+    if grounded:
+        vz = max(vz, 0.0)
+    z_air = z + vz * dt
+    lands = found and z_air <= floor
+    on = lands or grounded
+    z_new = floor if lands or (grounded and vz <= 0.0) else z_air
+    if lands and not grounded:
+        return z_new, 0.0, on
+    return z_new, (z_new - z) / dt if on else vz, on
+
+
+@njit
+def substep(
+    body: BodyColumns,
+    veh: VehicleColumns,
     ground: GroundPlanes,
+    rows: np.ndarray,
+    steer_now: np.ndarray,
+    lifted: bool,
+    grounded: np.ndarray,
     dt: float,
 ) -> None:
-    """Free fall (semi-implicit Euler) off the ground; on it, z, pitch and roll follow it."""
-    floor = ground.height_at(pos[:, :2]) + f.rest
-    if grounded.all() and not f.lifted:
-        # every vehicle stands on its ground and nothing lifts it: follow the ground
-        vel[:, 2] = (floor - pos[:, 2]) / dt
-        pos[:, 2] = floor
-        _tilt(rot, ground, grounded)
-        return
-    vz = vel[:, 2] + f.force[:, 2] / f.mass * dt
-    vz = np.where(f.gravity & ~grounded, vz - GRAVITY * dt, vz)
-    vz = np.where(grounded, np.maximum(vz, 0.0), vz)
-    z_air = pos[:, 2] + vz * dt
-    lands = ground.found & (z_air <= floor)
-    on = lands | grounded
-    z_new = np.where(lands | (grounded & (vz <= 0.0)), floor, z_air)
-    vel[:, 2] = np.where(lands & ~grounded, 0.0, np.where(on, (z_new - pos[:, 2]) / dt, vz))
-    pos[:, 2] = z_new
-    if on.any():
-        _tilt(rot, ground, on)
+    """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
+    `steer_now` and `lifted` come from `tick_setup`; `grounded` is work space (len(rows))."""
+    pos, rot, vel, angvel = body.pos, body.rot, body.vel, body.angvel
+    force, torque, mass_of, vrow = body.force, body.torque, body.mass, body.vrow
+    extent, box_loc, gravity = body.extent, body.box_loc, body.gravity
+    const_vel, const_local = body.const_vel, body.const_vel_local
+    g_ref, g_z, g_grad, g_found = ground.ref, ground.z, ground.grad, ground.found
+    follow = not lifted
+    for i in range(len(rows)):
+        row = rows[i]
+        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        grounded[i] = g_found[i] and pos[row, 2] <= floor + CONTACT_TOLERANCE
+        follow = follow and grounded[i]
+    for i in range(len(rows)):
+        row = rows[i]
+        k, mass = vrow[row], mass_of[row]
+        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
+        yaw = rot[row, 1] * DEG_TO_RAD
+        c, s = math.cos(yaw), math.sin(yaw)
+        u = vel[row, 0] * c + vel[row, 1] * s
+        lat = -vel[row, 0] * s + vel[row, 1] * c
+        r = angvel[row, 2] * DEG_TO_RAD
+        f_long = force[row, 0] * c + force[row, 1] * s
+        f_lat = -force[row, 0] * s + force[row, 1] * c
 
-def _tilt(rot: np.ndarray, ground: GroundPlanes, on: np.ndarray) -> None:
-    """Pitch and roll of the vehicles `on` their ground plane, from its slope along them."""
-    yaw = np.radians(rot[:, 1])
-    c, s = np.cos(yaw), np.sin(yaw)
-    slope_f = ground.grad[:, 0] * c + ground.grad[:, 1] * s
-    slope_r = -ground.grad[:, 0] * s + ground.grad[:, 1] * c
-    rot[:, 0] = np.where(on, np.degrees(np.arctan(slope_f)), rot[:, 0])
-    rot[:, 2] = np.where(on, -np.degrees(np.arctan(slope_r)), rot[:, 2])
+        # the inputs after UE4's rise and fall rates (Ackermann: a speed controller)
+        throttle, steer, brake = float(veh.throttle[k]), float(veh.steer[k]), float(veh.brake[k])
+        if veh.ackermann[k]:
+            err = float(veh.ack_speed[k]) - u
+            throttle = min(max(err * ACKERMANN_GAIN, 0.0), 1.0)
+            brake = min(max(-err * ACKERMANN_GAIN, 0.0), 1.0)
+            steer = min(max(float(veh.ack_steer[k]) / veh.max_steer[k], -1.0), 1.0)
+        throttle = veh.in_throttle[k] = _toward(veh.in_throttle[k], throttle, THROTTLE_RATES, dt)
+        brake = veh.in_brake[k] = _toward(veh.in_brake[k], brake, BRAKE_RATES, dt)
+        steer = veh.in_steer[k] = _toward(veh.in_steer[k], steer, STEER_RATES, dt)
+
+        max_rpm = veh.max_rpm[k]
+        gear, veh.target_gear[k], veh.shift_timer[k], veh.since_shift[k] = _update_gear(
+            veh.gear[k],
+            veh.target_gear[k],
+            veh.shift_timer[k],
+            veh.since_shift[k],
+            veh.autobox[k] and not veh.manual_gear_shift[k],
+            veh.reverse[k],
+            veh.control_gear[k],
+            veh.n_gears[k],
+            veh.switch_time[k],
+            veh.gear_up[k],
+            veh.gear_down[k],
+            max_rpm,
+            veh.rpm[k],
+            u,
+            throttle,
+            dt,
+        )
+        veh.gear[k] = gear
+        total_ratio = 0.0
+        if gear != 0:
+            index = min(max(abs(gear) - 1, 0), veh.gear_ratio.shape[1] - 1)
+            total_ratio = veh.gear_ratio[k, index] * veh.final_ratio[k]  # reverse: first gear
+        direction = -1.0 if gear < 0 else 1.0
+
+        # longitudinal forces
+        pitch, roll = rot[row, 0] * DEG_TO_RAD, rot[row, 2] * DEG_TO_RAD
+        drag = 0.5 * AIR_DENSITY * veh.drag[k] * veh.area[k]
+        other = f_long - drag * u * abs(u) - mass * GRAVITY * math.sin(pitch)
+        radius = veh.wheel_radius[k]
+        friction_cap = veh.friction[k] * mass * GRAVITY
+        brake_force = BRAKE_TORQUE_SCALE * veh.brake_torque[k] / radius
+        hand_force = BRAKE_TORQUE_SCALE * veh.handbrake_torque[k] / radius
+        hand = 1.0 if veh.hand_brake[k] else 0.0
+        resist = min(brake * brake_force + hand * hand_force, friction_cap) + (
+            ROLLING_RESISTANCE * mass * GRAVITY
+        )
+        # what the wheels would do without the clutch, seen from the engine (its direction)
+        ahead = (other * direction - (resist if u != 0.0 else 0.0)) / mass
+        veh.rpm[k], wheel_force = _drivetrain(
+            veh.rpm[k],
+            max_rpm,
+            veh.moi[k],
+            veh.clutch[k],
+            veh.damp_full[k],
+            veh.damp_engaged[k],
+            veh.damp_disengaged[k],
+            veh.torque_rpm[k],
+            veh.torque_nm[k],
+            radius,
+            mass,
+            u,
+            ahead,
+            throttle,
+            total_ratio,
+            dt,
+        )
+        along = min(wheel_force, TRACTION_SHARE * friction_cap) * direction + other
+        u1 = u + along / mass * dt
+        slow = resist / mass * dt
+        u_new = 0.0 if abs(u1) <= slow else u1 - math.copysign(slow, u1)
+
+        delta = steer * steer_now[i]
+        lat_new, r_new = _lateral(
+            mass,
+            veh.wheelbase[k],
+            veh.cg_front[k],
+            veh.lat_stiff[k],
+            veh.friction[k],
+            veh.hand_brake[k],
+            u_new,
+            lat,
+            r,
+            delta,
+            f_lat,
+            torque[row, 2],
+            roll,
+            dt,
+        )
+        # constant-velocity vehicles move at their set local velocity, heading kept;
+        # airborne vehicles keep their horizontal motion (no tyre forces)
+        if const_vel[row]:
+            u_new, lat_new, r_new = const_local[row, 0], const_local[row, 1], 0.0
+        elif not grounded[i]:
+            u_new, lat_new, r_new = u, lat, r
+
+        vx, vy = u_new * c - lat_new * s, u_new * s + lat_new * c
+        pos[row, 0] += vx * dt
+        pos[row, 1] += vy * dt
+        rot[row, 1] += r_new * dt * RAD_TO_DEG
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        pos[row, 2], vel[row, 2], on = _vertical(
+            pos[row, 2],
+            vel[row, 2],
+            floor,
+            g_found[i],
+            grounded[i],
+            follow,
+            force[row, 2] / mass,
+            gravity[row],
+            dt,
+        )
+        if on:
+            rot[row, 0], rot[row, 2] = _tilt(rot[row, 1], g_grad[i, 0], g_grad[i, 1])
+        vel[row, 0], vel[row, 1] = vx, vy
+        angvel[row, 2] = r_new * RAD_TO_DEG
+        veh.steer_angle[k] = delta
+        veh.wheel_spin[k] = np.remainder(veh.wheel_spin[k] + u_new / radius * dt, 2.0 * math.pi)

@@ -1,15 +1,16 @@
 """World: the actor registry, settings, the tick and its snapshot (CARLA's carla.World).
 
-Actor ids start at 1: the spectator is actor 1, then the actors the static
-actor providers place (the map's traffic lights and signs) in their order, then
-spawned actors. A failed spawn changes nothing and uses no id. The tick runs its
-systems in the fixed phase order TICK_PHASES (physics is built in; traffic
-signs, lights, trigger boxes and sensors plug in with `add_tick_system`), then
-takes the snapshot.
+Actor ids start at 1: the spectator is actor 1, then the map's traffic lights
+and signs (world.traffic_world places them; static actor providers given to the
+constructor replace them), then spawned actors. A failed spawn changes nothing
+and uses no id. The tick runs its systems in the fixed phase order TICK_PHASES
+(physics and sensors are built in; traffic signs, lights and trigger boxes plug
+in with `add_tick_system`), then takes the snapshot.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +27,11 @@ from world.collisions import CollisionEvent
 from world.errors import WorldError
 from world.geometry import Location, Transform, Vector3D
 from world.physics_control import VehiclePhysicsControl
+from world.sensors import SensorBehaviour, SensorSystem
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, VehicleTable, WalkerTable
+from world.traffic_world import WorldTraffic, install_traffic
 from world.vehicle_dynamics import load_physics_control
 from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
 from world.weather import WeatherParameters
@@ -105,9 +108,11 @@ def _wheels_moved(
 
 
 class World:
-    """A map, its actors and their physics, stepped in fixed ticks (synchronous only)."""
+    """A map, its actors and their physics, stepped in fixed ticks (synchronous only).
 
-    default_static_actor_providers: tuple[StaticActorProvider, ...] = ()
+    `static_actor_providers` None (the default) places the map's traffic lights and signs;
+    a list of providers places their actors instead, and the world has no traffic system.
+    """
 
     def __init__(
         self, map: Any, static_actor_providers: Iterable[StaticActorProvider] | None = None
@@ -125,16 +130,19 @@ class World:
         self._weather = WeatherParameters()
         self._collisions: list[CollisionEvent] = []
         self._fleet_cache = physics.FleetCache()
-        self._systems: list[tuple[str, TickSystem]] = [("physics", World._physics_system)]
+        self._systems: list[tuple[str, TickSystem]] = [
+            ("physics", World._physics_system),
+            ("sensors", World._sensors_system),
+        ]
+        self._sensors = SensorSystem()
+        self._traffic: WorldTraffic | None = None
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
-        providers = (
-            self.default_static_actor_providers
-            if static_actor_providers is None
-            else tuple(static_actor_providers)
-        )
-        for provider in providers:
-            provider(self)
+        if static_actor_providers is None:
+            self._traffic = install_traffic(self)
+        else:
+            for provider in static_actor_providers:
+                provider(self)
         self._placing_static = False
         self._snapshot = self._take_snapshot()
 
@@ -215,6 +223,29 @@ class World:
             for a, b, p in zip(i.tolist(), j.tolist(), impulse, strict=True)
         ]
 
+    def _sensors_system(self, dt: float) -> None:
+        """Gives new sensor actors their behaviour, forgets dead ones, steps them in id order."""
+        a, n = self._actors, self._actors.n
+        rows = np.flatnonzero(a.alive[:n] & (a.kind[:n] == ActorType.Sensor))
+        live = set((rows + 1).tolist())
+        for actor_id in self._sensors.ids():
+            if actor_id not in live:
+                self._sensors.remove(actor_id)
+        for row in rows.tolist():
+            self._sensor_behaviour(row + 1)
+        self._sensors.tick(self, self._frame, self._elapsed, self._delta)
+
+    def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:
+        """A live sensor actor's behaviour, made when first asked; None when it needs rendering
+        or is gone."""
+        if not self._actors.alive[actor_id - 1]:
+            return None
+        found = self._sensors.get(actor_id)
+        if found is None:
+            info = self._info[actor_id - 1]
+            found = self._sensors.add(self._handle(actor_id), info.type_id, info.attributes)
+        return found
+
     def collision_events(self) -> list[CollisionEvent]:
         """The pairs whose boxes touched during the last tick, sorted by (actor_id, other_id)."""
         return list(self._collisions)
@@ -232,6 +263,50 @@ class World:
     def wait_for_tick(self, seconds: float = 10.0) -> WorldSnapshot:
         """The last tick's snapshot (synchronous mode: the client ticks)."""
         return self._snapshot
+
+    # traffic lights -----------------------------------------------------------------------
+    def _require_traffic(self) -> WorldTraffic:
+        if self._traffic is None:
+            raise WorldError(
+                "this world has no traffic system (it was made with static_actor_providers)"
+            )
+        return self._traffic
+
+    def freeze_all_traffic_lights(self, frozen: bool) -> None:
+        """Stops (or restarts) the clock of every light."""
+        self._require_traffic().groups.frozen = bool(frozen)
+
+    def reset_all_traffic_lights(self) -> None:
+        """Every group back to its first controller's green, elapsed 0."""
+        self._require_traffic().system.reset_all(self._vehicles)
+
+    def get_traffic_light_from_opendrive_id(self, opendrive_id: str) -> Actor | None:
+        """The light placed for the OpenDRIVE signal `opendrive_id`, or None."""
+        actor_id = self._require_traffic().light_with_opendrive_id(opendrive_id)
+        return None if actor_id is None else self._handle(actor_id)
+
+    def get_traffic_light(self, landmark: Any) -> Actor | None:
+        """The light placed for a landmark's signal, or None."""
+        return self.get_traffic_light_from_opendrive_id(landmark.id)
+
+    def get_traffic_lights_from_waypoint(self, waypoint: Any, distance: float) -> list[Actor]:
+        """The lights whose signals apply to the waypoint's lane within `distance` m ahead,
+        each once, nearest first."""
+        if not math.isfinite(distance) or distance < 0.0:
+            raise WorldError(
+                "get_traffic_lights_from_waypoint: distance must be finite and >= 0, "
+                f"got {distance!r}"
+            )
+        out: list[Actor] = []
+        for landmark in waypoint.get_landmarks(distance):
+            light = self.get_traffic_light(landmark)
+            if light is not None and light not in out:
+                out.append(light)
+        return out
+
+    def get_traffic_lights_in_junction(self, junction_id: int | str) -> list[Actor]:
+        """The lights of the OpenDRIVE junction's group, in actor id order."""
+        return [self._handle(i) for i in self._require_traffic().lights_in_junction(junction_id)]
 
     # traffic manager and pedestrians ------------------------------------------------------
     def get_trafficmanager(self, port: int = 8000) -> Any:

@@ -56,6 +56,7 @@ from recorder.packets.physics_control import (
     Wheel48,
     Wheel208,
 )
+from recorder.packets.physics_control_ue5 import PhysicsControlUE5Record
 from recorder.packets.position import POSITION_CODEC, PositionRecord
 from recorder.packets.state import STATE_CODEC, StateRecord
 from recorder.packets.traffic_light_time import TRAFFIC_LIGHT_TIME_CODEC, TrafficLightTimeRecord
@@ -128,6 +129,7 @@ __all__ = [
     "KinematicsRecord",
     "PacketCodec",
     "PhysicsControlRecord",
+    "PhysicsControlUE5Record",
     "PositionRecord",
     "SceneLightRecord",
     "StateRecord",

@@ -173,7 +173,7 @@ _HEAD = struct.Struct("<I5fB4f3f")
 _PAIR = struct.Struct("<2f")
 
 
-def _pack_pairs(points: list[tuple[float, float]]) -> bytes:
+def pack_pairs(points: list[tuple[float, float]]) -> bytes:
     return U32.pack(len(points)) + b"".join(_PAIR.pack(*p) for p in points)
 
 
@@ -196,17 +196,17 @@ def pack_physics_control(r: PhysicsControlRecord) -> bytes:
     return b"".join(
         [
             head,
-            _pack_pairs(r.torque_curve),
+            pack_pairs(r.torque_curve),
             U32.pack(len(r.forward_gears)),
             *(GEAR.pack(g) for g in r.forward_gears),
-            _pack_pairs(r.steering_curve),
+            pack_pairs(r.steering_curve),
             U32.pack(len(r.wheels)),
             *(layout.pack(w) for w in r.wheels),
         ]
     )
 
 
-def _count(data: bytes, offset: int, end: int, item: int, what: str) -> tuple[int, int]:
+def read_count(data: bytes, offset: int, end: int, item: int, what: str) -> tuple[int, int]:
     if offset + 4 > end:
         raise LogFormatError(f"PhysicsControl {what} count runs past the packet end", offset)
     (n,) = U32.unpack_from(data, offset)
@@ -215,8 +215,8 @@ def _count(data: bytes, offset: int, end: int, item: int, what: str) -> tuple[in
     return n, offset + 4
 
 
-def _pairs(data: bytes, offset: int, end: int, what: str) -> tuple[list, int]:
-    n, offset = _count(data, offset, end, 8, what)
+def read_pairs(data: bytes, offset: int, end: int, what: str) -> tuple[list, int]:
+    n, offset = read_count(data, offset, end, 8, what)
     return [_PAIR.unpack_from(data, offset + 8 * i) for i in range(n)], offset + 8 * n
 
 
@@ -228,13 +228,13 @@ def unpack_physics_control(
         raise LogFormatError("PhysicsControl record runs past the packet end", offset)
     v = _HEAD.unpack_from(data, offset)
     offset += _HEAD.size
-    torque, offset = _pairs(data, offset, end, "torque curve points")
-    n, offset = _count(data, offset, end, GEAR.size, "gears")
+    torque, offset = read_pairs(data, offset, end, "torque curve points")
+    n, offset = read_count(data, offset, end, GEAR.size, "gears")
     gears = [GEAR.unpack_from(data, offset + GEAR.size * i) for i in range(n)]
     offset += GEAR.size * n
-    steering, offset = _pairs(data, offset, end, "steering curve points")
+    steering, offset = read_pairs(data, offset, end, "steering curve points")
     layout = WHEEL_LAYOUTS[wheel_size]
-    n, offset = _count(data, offset, end, layout.size, "wheels")
+    n, offset = read_count(data, offset, end, layout.size, "wheels")
     wheels = [layout.unpack_from(data, offset + layout.size * i) for i in range(n)]
     offset += layout.size * n
     autobox = bool(v[6]) if v[6] in (0, 1) else v[6]

@@ -3,7 +3,7 @@
 UE5's `FVector` is three doubles, and the recorder writes it as such: Position, Kinematics,
 BoundingBox, TriggerVolume, EventAdd and WalkerBones records grow. The packet ids run
 21 VehicleDoor, 22 AnimVehicleWheels, 23 AnimBiker, and there is no Weather packet. Its
-PhysicsControl holds the Chaos vehicle model, a layout not decoded here.
+PhysicsControl holds the Chaos vehicle model (recorder/packets/physics_control_ue5.py).
 
 `UE5_CODECS` maps a UE5 log's id byte to the codec of the packet it means.
 """
@@ -18,6 +18,7 @@ from recorder.packets.base import FixedLayout, PacketCodec
 from recorder.packets.boxes import BoxRecord
 from recorder.packets.events import event_add_codec
 from recorder.packets.kinematics import KinematicsRecord
+from recorder.packets.physics_control_ue5 import PHYSICS_CONTROL_UE5_CODEC
 from recorder.packets.position import PositionRecord
 from recorder.packets.vehicle_door import VEHICLE_DOOR_CODEC
 from recorder.packets.walker_bones import walker_bones_codec
@@ -36,7 +37,7 @@ UE5_IDS = {21: PacketId.VehicleDoor, 22: PacketId.AnimVehicleWheels, 23: PacketI
 
 def ue5_codecs(ue4: dict[PacketId, PacketCodec]) -> dict[int, PacketCodec]:
     codecs: dict[int, PacketCodec] = {int(pid): c for pid, c in ue4.items() if pid <= 20}
-    del codecs[PacketId.PhysicsControl]
+    codecs[PacketId.PhysicsControl] = PHYSICS_CONTROL_UE5_CODEC
     codecs[PacketId.Position] = PacketCodec.fixed(PacketId.Position, "position", POSITION_UE5)
     codecs[PacketId.Kinematics] = PacketCodec.fixed(
         PacketId.Kinematics, "kinematics", KINEMATICS_UE5

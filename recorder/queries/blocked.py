@@ -5,7 +5,8 @@ the positions) to where it last moved; each stopped record adds its frame's dura
 When it moves again after at least `min_time` seconds, a row is kept; so is every actor
 still stopped that long at the end. Rows print longest first. CARLA's quirks are kept:
 
-* the distance is UE4's float `FVector::Dist` (`sqrtf` of a float sum of squares);
+* the distance is UE4's float `FVector::Dist` (`sqrtf` of a float sum of squares); in a
+  CARLA 0.10 (UE5) log, whose positions are doubles, the same sum in double;
 * the last frame's duration of -1 is added too;
 * an EventDel forgets the actor of the last EventAdd record read, not the deleted id;
 * equal durations keep the order rows were made (a `multimap` with `greater`), and the
@@ -24,8 +25,9 @@ from recorder.cformat import c_fixed, pad_right
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
 from recorder.packets.position import POSITION
+from recorder.packets.ue5 import POSITION_UE5
 from recorder.queries.common import (
-    PacketTable,
+    QueryTable,
     Source,
     c_text,
     check_library,
@@ -33,13 +35,12 @@ from recorder.queries.common import (
     counts,
     header_text,
     last_frame,
-    packet_table,
+    query_table,
 )
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
 _ADD, _DEL, _POSITION = int(PacketId.EventAdd), int(PacketId.EventDel), int(PacketId.Position)
-_DTYPE = POSITION.dtype
-_RECORD = POSITION.size
+_LAYOUTS = {"ue4": POSITION, "ue5": POSITION_UE5}
 
 
 def _row(time: float, actor: int, name: str, duration: float) -> str:
@@ -47,9 +48,10 @@ def _row(time: float, actor: int, name: str, duration: float) -> str:
 
 
 def _distance(anchor: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """UE4's float `FVector::Dist(anchor, p)` for each row of points (anchor one row or one
-    per point): `sqrtf((dx*dx + dy*dy) + dz*dz)` in float32. Compare it with a numpy
-    float64 so the comparison is made in double, as C++ promotes it."""
+    """`FVector::Dist(anchor, p)` for each row of points (anchor one row or one per point):
+    `sqrt((dx*dx + dy*dy) + dz*dz)` in the arrays' type, float32 for UE4 (`sqrtf`), float64
+    for UE5. Compare it with a numpy float64 so the comparison is made in double, as C++
+    promotes it."""
     d = points - anchor
     d *= d
     total = d[:, 0] + d[:, 1]
@@ -71,24 +73,28 @@ def query_blocked(
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
-    table = packet_table(reader)
-    actors = _Actors(order, np.float64(min_time), np.float64(min_distance))
+    table = query_table(reader)
+    layout = _LAYOUTS[reader.variant]
+    coordinate = layout.dtype["location"].base
+    actors = _Actors(order, np.float64(min_time), np.float64(min_distance), coordinate)
     picked = np.flatnonzero(np.isin(table.ids, (_ADD, _DEL, _POSITION)))
     picked = picked[counts(table, picked) != 0]
     with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, as C++ gives them
-        _replay(table, picked, actors)
+        _replay(table, picked, actors, layout.dtype)
     rows = actors.rows + actors.still_stopped()
     rows.sort(key=lambda r: -r[0])  # stable: equal durations keep their order
     frame_id, elapsed = last_frame(table)
     return "".join([text, HEADER, *(row for _, row in rows), closing_text(frame_id, elapsed)])
 
 
-def _replay(table: PacketTable, picked: np.ndarray, actors: _Actors) -> None:
-    """The query's loop over the EventAdd, EventDel and Position packets that hold records."""
+def _replay(table: QueryTable, picked: np.ndarray, actors: _Actors, dtype: np.dtype) -> None:
+    """The query's loop over the EventAdd, EventDel and Position packets that hold records
+    (Position records of this dtype)."""
     reader = table.reader
+    record_size = dtype.itemsize
     ids = table.ids[picked]
     positions = picked[ids == _POSITION]
-    bad = np.flatnonzero(table.size[positions] != 2 + _RECORD * counts(table, positions))
+    bad = np.flatnonzero(table.size[positions] != 2 + record_size * counts(table, positions))
     if len(bad):
         reader.array(table.raw(int(positions[bad[0]])))  # raises, naming the place
     data = reader.data
@@ -104,7 +110,7 @@ def _replay(table: PacketTable, picked: np.ndarray, actors: _Actors) -> None:
         strict=True,
     ):
         if pid == _POSITION:
-            records = np.frombuffer(data, _DTYPE, (size - 2) // _RECORD, body + 2)
+            records = np.frombuffer(data, dtype, (size - 2) // record_size, body + 2)
             actors.positions(records, elapsed[frame], duration[frame])
         elif pid == _ADD:
             for record in reader.records(table.raw(p)):
@@ -123,14 +129,14 @@ class _Actors:
     the iteration order at the end. A Position packet updates all its actors at once.
     """
 
-    def __init__(self, order: str, min_time: float, min_distance: float):
+    def __init__(self, order: str, min_time: float, min_distance: float, coordinate: np.dtype):
         self.min_time = min_time
         self.min_distance = min_distance
         self.table = UnorderedTable(order)
         self.slot_of: dict[int, int] = {}
         self.ids: list[int] = []
         self.names: list[str] = []
-        self.anchor = np.zeros((16, 3), np.float32)
+        self.anchor = np.zeros((16, 3), coordinate)
         self.duration = np.zeros(16)
         self.time = np.zeros(16)
         self.present = np.zeros(16, bool)  # in the map (slot order)
@@ -149,7 +155,7 @@ class _Actors:
             self.names.append("")
             if slot == len(self.duration):
                 grow = len(self.duration)
-                self.anchor = np.concatenate([self.anchor, np.zeros((grow, 3), np.float32)])
+                self.anchor = np.concatenate([self.anchor, np.zeros((grow, 3), self.anchor.dtype)])
                 self.duration = np.concatenate([self.duration, np.zeros(grow)])
                 self.time = np.concatenate([self.time, np.zeros(grow)])
                 self.present = np.concatenate([self.present, np.zeros(grow, bool)])

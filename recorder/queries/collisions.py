@@ -25,7 +25,7 @@ from recorder.queries.common import (
     counts,
     header_text,
     last_frame,
-    packet_table,
+    query_table,
 )
 
 CATEGORIES = "ovwtha"
@@ -61,7 +61,7 @@ def query_collisions(
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
-    table = packet_table(reader)
+    table = query_table(reader)
     out = [text, HEADER]
     actors: dict[int, tuple[int, str]] = {}
     last_added = 0

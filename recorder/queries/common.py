@@ -7,6 +7,10 @@ second read fails and leaves the last packet's id in place (a FrameEnd in every 
 log). In a log with no packet at all, the zero-initialised header id is FrameStart and
 the frame is the zero frame. These are kept; a truncated or corrupt log instead raises
 `LogFormatError` naming the byte offset and the frame.
+
+A CARLA 0.10 (UE5) log is read with its own layouts (the reader's "auto" variant); the
+packet table speaks UE4's packet ids, so UE5's 21-23 are renumbered and its byte 24 (no
+Weather packet in UE5) is an unknown packet, skipped as CARLA's UE5 query skips it.
 """
 
 from __future__ import annotations
@@ -21,24 +25,34 @@ from recorder.errors import LogFormatError, RecorderError
 from recorder.hash_order import LIBRARIES
 from recorder.packet_ids import PacketId
 from recorder.packets.base import unpack_string
-from recorder.reader import MAGIC, LogReader, RawPacket
+from recorder.packets.ue5 import UE5_IDS
+from recorder.reader import MAGIC, LogReader, RawPacket, packet_name
 
 Source = str | Path | bytes | bytearray | memoryview
 NOT_A_RECORDER = "File is not a CARLA recorder\n"
 _START = int(PacketId.FrameStart)
 _END = int(PacketId.FrameEnd)
+_UNKNOWN = 255  # an id byte no query prints
+# UE5 id byte -> the UE4 packet id the queries dispatch on.
+_UE5_KINDS = np.full(256, _UNKNOWN, np.uint8)
+_UE5_KINDS[: int(PacketId.VisualTime) + 1] = np.arange(int(PacketId.VisualTime) + 1)
+for _byte, _kind in UE5_IDS.items():
+    _UE5_KINDS[_byte] = int(_kind)
 
 
 @dataclass
-class PacketTable:
+class QueryTable:
     """Every packet of a log in file order: id, body offset, body size, frame number.
 
-    `frame` is the index (0-based) of the FrameStart at or before the packet, -1 before the
-    first one; `frame_id`, `duration` and `elapsed` hold each FrameStart's numbers.
+    `ids` are UE4 packet ids (a UE5 log's id bytes renumbered), `id_bytes` the bytes in the
+    file (what the reader's codecs are keyed by). `frame` is the index (0-based) of the
+    FrameStart at or before the packet, -1 before the first one; `frame_id`, `duration` and
+    `elapsed` hold each FrameStart's numbers.
     """
 
     reader: LogReader
     ids: np.ndarray
+    id_bytes: np.ndarray
     body: np.ndarray
     size: np.ndarray
     frame: np.ndarray
@@ -54,7 +68,7 @@ class PacketTable:
     def raw(self, packet: int) -> RawPacket:
         """Packet number `packet` as the reader's RawPacket."""
         body = int(self.body[packet])
-        return RawPacket(body - 5, int(self.ids[packet]), body, int(self.size[packet]))
+        return RawPacket(body - 5, int(self.id_bytes[packet]), body, int(self.size[packet]))
 
     def error(self, message: str, packet: int) -> LogFormatError:
         offset = int(self.body[packet]) - 5
@@ -97,7 +111,7 @@ def header_text(
         raise LogFormatError(f"{name}: header ends inside its magic", 2) from exc
     if c_text(magic).encode("utf-8", "surrogateescape").lower() != MAGIC.lower().encode():
         return NOT_A_RECORDER, None
-    reader = LogReader(data, lenient=lenient)
+    reader = LogReader(data, lenient=lenient, variant="auto")
     reader.name = name
     header = reader.header
     try:
@@ -108,14 +122,16 @@ def header_text(
     return text, reader
 
 
-def packet_table(reader: LogReader) -> PacketTable:
+def query_table(reader: LogReader) -> QueryTable:
     """The reader's packet table and frame index (which check every size and each
     FrameStart), each packet's frame, and a check that the log ends with a FrameEnd."""
     packets = reader.packet_table
     index = reader.frame_index
     ids = packets.id
-    table = PacketTable(
+    kinds = _UE5_KINDS[ids] if reader.variant == "ue5" else ids
+    table = QueryTable(
         reader,
+        kinds,
         ids,
         packets.offset + 5,
         packets.size,
@@ -126,14 +142,14 @@ def packet_table(reader: LogReader) -> PacketTable:
     )
     if len(ids) and ids[-1] != _END:
         raise table.error(
-            f"the log ends inside a frame: its last packet is {_name(int(ids[-1]))}, "
+            f"the log ends inside a frame: its last packet is {packet_name(int(kinds[-1]))}, "
             "not FrameEnd (read it leniently to stop at the last complete frame)",
             len(ids) - 1,
         )
     return table
 
 
-def counts(table: PacketTable, packets: np.ndarray) -> np.ndarray:
+def counts(table: QueryTable, packets: np.ndarray) -> np.ndarray:
     """The uint16 record count at the start of each of these packets' bodies (-1 when the
     body is shorter than 2 bytes, for the record parser to report)."""
     raw = np.frombuffer(table.reader.data, np.uint8)
@@ -148,15 +164,8 @@ def closing_text(frame_id: int, elapsed: float) -> str:
     return f"\nFrames: {frame_id}\nDuration: {c_general(elapsed)} seconds\n"
 
 
-def last_frame(table: PacketTable) -> tuple[int, float]:
+def last_frame(table: QueryTable) -> tuple[int, float]:
     """The frame the query's loop ends with (the zero frame in a log without frames)."""
     if len(table.frame_id) == 0:
         return 0, 0.0
     return int(table.frame_id[-1]), float(table.elapsed[-1])
-
-
-def _name(pid: int) -> str:
-    try:
-        return PacketId(pid).name
-    except ValueError:
-        return f"packet id {pid}"

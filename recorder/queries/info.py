@@ -12,7 +12,10 @@ collisions, weather); with it, every packet it knows and every frame. CARLA's qu
   default 0.5 (it is not in the file).
 
 Where CARLA misreads 0.9.10's 36-byte wheels, the wheel size is taken from the packet size
-and the right text printed. Fixed-size records are formatted a packet at a time from numpy.
+and the right text printed. A CARLA 0.10 (UE5) log prints as CARLA 0.10's query prints it:
+doubles where UE4 had floats (the same 6-digit text), no Weather packet, a blank line after
+each WalkerBones packet, and the Chaos physics control (recorder/queries/physics_ue5.py).
+Fixed-size records are formatted a packet at a time from numpy.
 """
 
 from __future__ import annotations
@@ -23,15 +26,16 @@ from numpy.lib.recfunctions import structured_to_unstructured
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
 from recorder.queries.common import (
-    PacketTable,
+    QueryTable,
     Source,
     c_text,
     closing_text,
     counts,
     header_text,
     last_frame,
-    packet_table,
+    query_table,
 )
+from recorder.queries.physics_ue5 import physics_text_ue5
 
 _EVENT_IDS = (
     int(PacketId.EventAdd),
@@ -114,7 +118,7 @@ def query_info(
     text, reader = header_text(source, local_time, lenient)
     if reader is None:
         return text
-    table = packet_table(reader)
+    table = query_table(reader)
     printer = _Printer(table)
     ids = table.ids
     if show_all:
@@ -144,11 +148,12 @@ def query_info(
 class _Printer:
     """CARLA's QueryInfo switch, one packet at a time, into a list of text pieces."""
 
-    def __init__(self, table: PacketTable):
+    def __init__(self, table: QueryTable):
         self.table = table
         self.reader = table.reader
         self.out: list[str] = []
         self.printed_frame = -2  # the frame index whose line is printed (bFramePrinted)
+        self.ue5 = self.reader.variant == "ue5"
 
     def frame_line(self, p: int) -> None:
         index = int(self.table.frame[p])
@@ -183,7 +188,7 @@ class _Printer:
         title, row = _BULK[pid]
         array = self.titled(p, self.reader.array(self.table.raw(p)), title)
         if len(array):
-            self.out.append(general_rows(row, structured_to_unstructured(array, np.float64)))
+            self.out.append(general_rows(row, _widened(array)))
 
     def event_add(self, p: int, packet) -> None:
         records = self.reader.records(packet)
@@ -217,9 +222,7 @@ class _Printer:
     def weather(self, p: int, packet) -> None:
         array = self.titled(p, self.reader.array(packet), " Weathers: ")
         if len(array):
-            self.out.append(
-                general_rows(_WEATHER_ROW, structured_to_unstructured(array, np.float64))
-            )
+            self.out.append(general_rows(_WEATHER_ROW, _widened(array)))
 
     def state(self, p: int, packet) -> None:
         array = self.titled(p, self.reader.array(packet), " State traffic lights: ")
@@ -260,8 +263,9 @@ class _Printer:
 
     def physics_control(self, p: int, packet) -> None:
         records = self.titled(p, self.reader.records(packet), " Physics Control events: ")
+        text = physics_text_ue5 if self.ue5 else _physics_text
         for r in records:
-            self.out.append(_physics_text(r))
+            self.out.append(text(r))
 
     def walker_bones(self, p: int, packet) -> None:
         records = self.titled(p, self.reader.records(packet), " Walkers Bones: ")
@@ -272,6 +276,8 @@ class _Printer:
                 loc = ", ".join(c_general(v) for v in bone.location)
                 rot = ", ".join(c_general(v) for v in bone.rotation)
                 out.append(f'     Bone: "{c_text(bone.name)}" relative: Loc({loc}) Rot({rot})\n')
+        if self.ue5:
+            out.append("\n")
 
 
 _HANDLERS = {
@@ -289,6 +295,12 @@ _HANDLERS = {
     PacketId.WalkerBones: _Printer.walker_bones,
 }
 _HANDLERS = {int(pid): handler for pid, handler in _HANDLERS.items()}
+
+
+def _widened(array: np.ndarray) -> np.ndarray:
+    """A structured array's fields as float64 columns (a signalling NaN widens quietly)."""
+    with np.errstate(invalid="ignore"):
+        return structured_to_unstructured(array, np.float64)
 
 
 def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

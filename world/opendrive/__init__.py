@@ -1,9 +1,10 @@
-"""OpenDRIVE maps: the document model, its reader, and vectorised geometry evaluation.
+"""OpenDRIVE maps: the document model, its reader and writer, and vectorised geometry.
 
 `load_opendrive(path)` / `parse_opendrive(text)` give an `OpenDrive` of plain
-dataclasses (world.opendrive.model); `RoadEvaluator(road)` evaluates one road's
-geometry on numpy arrays (world.opendrive.evaluation), in OpenDRIVE's
-right-handed frame. docs/opendrive.md describes both.
+dataclasses (world.opendrive.model), and `write_opendrive(doc)` writes one back as
+text that reads as the same document (world.opendrive.writer); `RoadEvaluator(road)`
+evaluates one road's geometry on numpy arrays (world.opendrive.evaluation), in
+OpenDRIVE's right-handed frame. docs/opendrive.md describes them.
 """
 
 from world.opendrive.errors import OpenDriveError
@@ -12,6 +13,7 @@ from world.opendrive.model import *  # noqa: F403
 from world.opendrive.model import __all__ as _model_names
 from world.opendrive.parser import load_opendrive, parse_opendrive
 from world.opendrive.placement import outline_points, road_pose, signal_pose
+from world.opendrive.writer import write_opendrive
 
 __all__ = [
     *_model_names,
@@ -25,4 +27,5 @@ __all__ = [
     "road_evaluators",
     "road_pose",
     "signal_pose",
+    "write_opendrive",
 ]

@@ -8,7 +8,6 @@ element's line for the error message.
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from xml.parsers import expat
@@ -54,9 +53,8 @@ from world.opendrive.model import (
     Validity,
 )
 
-__all__ = ["load_opendrive", "parse_opendrive"]
+__all__ = ["geo_reference_origin", "load_opendrive", "parse_opendrive"]
 
-_GEO_PARAM = re.compile(r"\+(lat_0|lon_0)=([-+0-9.eE]+)")
 _SPEED_UNITS = ("m/s", "mph", "km/h")
 _NO_LIMIT = ("no limit", "undefined")
 
@@ -127,16 +125,16 @@ def _float(e: ET.Element, name: str, default: float | None = 0.0) -> float:
         if default is None:
             raise _RejectedError(e, f"missing attribute '{name}' (expected a number)")
         return default
-    try:
-        return float(value)
-    except ValueError:
-        raise _RejectedError(e, f"attribute '{name}': expected a number, found {value!r}") from None
+    return _number(e, name, value)
 
 
 def _opt_float(e: ET.Element, name: str) -> float | None:
+    """A float attribute that may be absent or empty (None then)."""
     value = e.get(name)
-    if value is None or value == "":
-        return None
+    return None if value is None or value == "" else _number(e, name, value)
+
+
+def _number(e: ET.Element, name: str, value: str) -> float:
     try:
         return float(value)
     except ValueError:
@@ -244,14 +242,31 @@ def _read_header(e: ET.Element) -> Header:
     )
     geo = e.find("geoReference")
     if geo is not None:
-        text = "".join(geo.itertext()).strip()
-        header.geo_reference = text
-        for key, value in _GEO_PARAM.findall(text):
-            try:
-                setattr(header, key, float(value))
-            except ValueError:
-                raise _RejectedError(geo, f"{key}: expected a number, found {value!r}") from None
+        header.geo_reference = "".join(geo.itertext()).strip()
+        try:
+            header.lat_0, header.lon_0 = geo_reference_origin(header.geo_reference)
+        except ValueError as exc:
+            raise _RejectedError(geo, str(exc)) from None
     return header
+
+
+def geo_reference_origin(text: str) -> tuple[float | None, float | None]:
+    """lat_0 and lon_0 of a geoReference string (None where absent), read as CARLA 0.9.x
+    reads them: space-separated `+key=value` items, an item with more than one '=' ignored.
+
+    Raises ValueError naming the parameter when its value is not a number (CARLA's
+    std::stod refuses such a map too).
+    """
+    values: dict[str, float] = {}
+    for item in text.split(" "):
+        key, *rest = item.split("=")
+        if len(rest) != 1 or key not in ("+lat_0", "+lon_0"):
+            continue
+        try:
+            values[key] = float(rest[0])
+        except ValueError:
+            raise ValueError(f"{key}: expected a number, found {rest[0]!r}") from None
+    return values.get("+lat_0"), values.get("+lon_0")
 
 
 def _read_road(e: ET.Element) -> Road:
@@ -305,8 +320,7 @@ def _read_road_link(e: ET.Element) -> RoadLink:
         raise _RejectedError(
             e, f"attribute 'elementType': expected road or junction, found {kind!r}"
         )
-    default = "start" if kind == "road" else None
-    contact = _contact(e, "contactPoint", default) if kind == "road" else None
+    contact = _contact(e, "contactPoint", "start") if kind == "road" else None
     return RoadLink(kind, _req(e, "elementId"), contact)
 
 
@@ -388,20 +402,19 @@ def _read_lanes(e: ET.Element, road: Road) -> None:
 
 
 def _read_lane_section(e: ET.Element) -> LaneSection:
-    section = LaneSection(s=_float(e, "s", None), single_side=_bool(e, "singleSide"))
-    lanes: list[Lane] = []
+    start, single_side = _float(e, "s", None), _bool(e, "singleSide")
+    lanes: dict[int, Lane] = {}
     for side in e:
         if side.tag in ("left", "center", "right"):
-            lanes.extend(_read_lane(x) for x in side.iter("lane"))
-    lanes.sort(key=lambda lane: lane.id)
-    for lane in lanes:
-        if lane.id in section.lanes:
-            raise _RejectedError(e, f"duplicate lane id {lane.id}")
-        section.lanes[lane.id] = lane
-    if 0 not in section.lanes:
-        section.lanes[0] = Lane(0)
-        section.lanes = dict(sorted(section.lanes.items()))
-    return section
+            for lane_el in side.iter("lane"):
+                lane = _read_lane(lane_el)
+                if lane.id in lanes:
+                    raise _RejectedError(
+                        lane_el, f"duplicate lane id {lane.id} in its <laneSection>"
+                    )
+                lanes[lane.id] = lane
+    lanes.setdefault(0, Lane(0))
+    return LaneSection(s=start, single_side=single_side, lanes=dict(sorted(lanes.items())))
 
 
 def _read_lane(e: ET.Element) -> Lane:
@@ -440,8 +453,12 @@ def _read_lane(e: ET.Element) -> Lane:
     return lane
 
 
+def _validity(e: ET.Element) -> Validity:
+    return Validity(_int(e, "fromLane"), _int(e, "toLane"))
+
+
 def _validities(e: ET.Element) -> list[Validity]:
-    return [Validity(_int(v, "fromLane"), _int(v, "toLane")) for v in e if v.tag == "validity"]
+    return [_validity(v) for v in e if v.tag == "validity"]
 
 
 def _read_signals(e: ET.Element, road: Road) -> None:
@@ -527,7 +544,7 @@ def _read_object(e: ET.Element) -> RoadObject:
         elif child.tag == "repeat":
             obj.repeats.append(_read_repeat(child))
         elif child.tag == "validity":
-            obj.validities.append(Validity(_int(child, "fromLane"), _int(child, "toLane")))
+            obj.validities.append(_validity(child))
         elif child.tag == "parkingSpace":
             obj.parking_space = ParkingSpace(
                 child.get("access", "all"), child.get("restrictions", "")
@@ -576,7 +593,7 @@ def _read_junction(e: ET.Element) -> Junction:
                 id=child.get("id", ""),
                 incoming_road=child.get("incomingRoad", ""),
                 connecting_road=child.get("connectingRoad") or child.get("linkedRoad", ""),
-                contact_point=_contact(child, "contactPoint", "start") or "start",
+                contact_point=_contact(child, "contactPoint", "start"),
                 lane_links=[
                     LaneLink(_int(x, "from"), _int(x, "to")) for x in child if x.tag == "laneLink"
                 ],

@@ -8,10 +8,10 @@ OpenDRIVE text; `TownSpec` holds the same parameters; `render_town(spec)` writes
 
 from __future__ import annotations
 
+from world.opendrive.writer import write_opendrive
 from world.towngen.build import build_town
 from world.towngen.presets import TOWN_PRESETS
 from world.towngen.spec import TownSpec, TownSpecError
-from world.towngen.writer import write_opendrive
 
 
 def render_town(spec: TownSpec) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import count
 
 from world.opendrive.model import Header, OpenDrive, Road, RoadLink
+from world.opendrive.parser import geo_reference_origin
 from world.towngen.junctions import build_junction, node_end_of
 from world.towngen.layout import ROUNDED, Layout, Street, plan_town
 from world.towngen.roads import build_corner, build_street, corner_arms
@@ -12,6 +13,7 @@ from world.towngen.signals import add_junction_control, add_speed_signs
 from world.towngen.spec import TownSpec
 
 GEO_REFERENCE = "+proj=tmerc +lat_0=42.0 +lon_0=2.0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m"
+GEO_ORIGIN = geo_reference_origin(GEO_REFERENCE)  # what a reader finds in the header
 
 
 def build_town(spec: TownSpec) -> OpenDrive:
@@ -79,8 +81,8 @@ def _header(layout: Layout) -> Header:
         east=spec.blocks_x * spec.block_size + edge_x[-1],
         west=-edge_x[0],
         geo_reference=GEO_REFERENCE,
-        lat_0=42.0,
-        lon_0=2.0,
+        lat_0=GEO_ORIGIN[0],
+        lon_0=GEO_ORIGIN[1],
     )
 
 

@@ -204,17 +204,12 @@ def _road(root: ET.Element, road: Road) -> None:
         for signal in road.signals:
             _signal(signals, signal)
         for ref in road.signal_references:
-            element = _sub(
+            reference = _sub(
                 signals,
                 "signalReference",
-                {
-                    "id": ref.id,
-                    "s": ref.s,
-                    "t": ref.t,
-                    "orientation": ref.orientation,
-                },
+                {"id": ref.id, "s": ref.s, "t": ref.t, "orientation": ref.orientation},
             )
-            _validities(element, ref.validities)
+            _validities(reference, ref.validities)
 
 
 def _geometry(parent: ET.Element, g: Geometry) -> None:

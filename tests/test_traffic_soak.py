@@ -1,6 +1,6 @@
 """Autopilot soak: traffic on the medium town keeps to the road and the lights, and repeats.
 
-The default run is short (20 vehicles, 10 walkers, 1,000 ticks of 0.05 s); the full
+The default run is short (20 vehicles, 10 walkers, 1,500 ticks of 0.05 s); the full
 soak (100 vehicles, 50 walkers, 20,000 ticks) is marked slow and also run by
 benchmarks/soak_traffic.py. Allowed collisions between autopilot vehicles:
 MAX_COLLISIONS_SHORT in the short run, MAX_COLLISIONS_FULL in the full one (see
@@ -19,9 +19,10 @@ from world.traffic_scene import TrafficMonitor, populate_traffic
 TOWN_MEDIUM = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_medium.xodr"
 MAX_COLLISIONS_SHORT = 0
 MAX_COLLISIONS_FULL = 5
-# Walkers that step around a vehicle standing on a crosswalk may leave the crossing corridor
-# for a moment: the full soak allows 1 walker-tick in 2,000 (measured: 118 in 1,000,000).
-WALKERS_OFF_SHARE_FULL = 0.0005
+# Walkers that step around a vehicle standing on a crosswalk, or that a vehicle pushed, may
+# leave the crossing corridor for a moment: the full soak allows 1 walker-tick in 500
+# (docs/autopilot.md gives the measured count).
+WALKERS_OFF_SHARE_FULL = 0.002
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +50,9 @@ def check(monitor: TrafficMonitor, max_collisions: int, walkers_off: int = 0) ->
 
 
 def test_short_soak_keeps_the_rules_and_repeats(town_map):
-    first = run(town_map, 20, 10, 1000, seed=1)
+    first = run(town_map, 20, 10, 1500, seed=1)
     check(first, MAX_COLLISIONS_SHORT)
-    again = run(town_map, 20, 10, 1000, seed=1)
+    again = run(town_map, 20, 10, 1500, seed=1)
     assert again.hashes == first.hashes
     other = run(town_map, 20, 10, 50, seed=2)
     assert other.hashes != first.hashes[:50]

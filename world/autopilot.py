@@ -47,6 +47,8 @@ BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
 APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
 SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
 SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+COARSE_STRIDE = 4  # path samples, PATH_STEP apart: one coarse sample every 8 m
+COARSE_REACH = 9.0  # m: half the stride, a car's half length and half width, the margin, room
 BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
 PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
 LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
@@ -463,6 +465,12 @@ class AutopilotFleet:
             )
             close &= ~crossing
         ii, jj = np.nonzero(close)
+        if not len(ii):
+            return out
+        # coarse pass: keep bodies within COARSE_REACH of every COARSE_STRIDE-th path sample
+        coarse = pts[ii, ::COARSE_STRIDE, :2] - a.pos[bodies[jj]][:, None, :2]
+        near = (np.einsum("pki,pki->pk", coarse, coarse) < COARSE_REACH**2).any(axis=1)
+        ii, jj = ii[near], jj[near]
         if not len(ii):
             return out
         other = bodies[jj]

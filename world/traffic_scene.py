@@ -106,13 +106,7 @@ class TrafficMonitor:
         system = self.world.__dict__.get("_walker_ai")
         if system is None or not len(self.walker_rows):
             return np.zeros((0, 2, 2))
-        nav = system.navigation
-        segs = []
-        for a in range(len(nav)):
-            for b in range(a + 1, len(nav)):
-                if nav.is_crossing_edge(a, b):
-                    segs.append((nav.points[a, :2], nav.points[b, :2]))
-        return np.array(segs).reshape(-1, 2, 2)
+        return system.navigation.crossing_segments()
 
     def observe(self) -> None:
         world = self.world

@@ -162,6 +162,16 @@ class WalkerNavigation:
     def is_crossing_edge(self, a: int, b: int) -> bool:
         return bool(self._edges[a].get(b, False))
 
+    def crossing_segments(self) -> np.ndarray:
+        """(M, 2, 2): the end points (x, y) of every crossing edge, each edge once."""
+        segs = [
+            (self.points[a, :2], self.points[b, :2])
+            for a, edges in enumerate(self._edges)
+            for b in sorted(edges)
+            if edges[b] and a < b
+        ]
+        return np.array(segs, dtype=np.float64).reshape(-1, 2, 2)
+
     def nearest_node(self, point: np.ndarray, sidewalk_only: bool = False) -> int:
         among = np.flatnonzero(self.lane_of >= 0) if sidewalk_only else np.arange(len(self.points))
         return self._nearest(np.asarray(point, dtype=np.float64), among)[0]

@@ -143,7 +143,7 @@ class VehicleTable(Table):
         "rpm": (np.float64, (), 0.0),  # engine speed
         "wheel_spin": (np.float64, (), 0.0),  # wheel rotation angle, rad
         "steer_angle": (np.float64, (), 0.0),  # front wheel angle, rad (+ = right)
-        # signals, lights and doors (issue 5 fills the traffic fields)
+        # signals, lights and doors (the traffic system fills the signal fields)
         "speed_limit": (np.float64, (), 30.0),  # km/h
         "tl_state": (np.int8, (), 2),  # TrafficLightState, Green when none
         "tl_actor": (np.int32, (), -1),  # row of the affecting traffic light

@@ -146,11 +146,18 @@ def step(
     kind = a.kind[bodies]
     cars = bodies[kind == ActorType.Vehicle]
     people = bodies[kind == ActorType.Walker]
-    if len(bodies):
-        mass = a.mass[bodies]
-        a.vel[bodies] += a.impulse[bodies] / mass[:, None]
-        yaw_inertia = _yaw_inertia(a, v, bodies)
-        a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
+    _apply_impulses(
+        a.vel,
+        a.angvel,
+        a.impulse,
+        a.ang_impulse,
+        a.mass,
+        a.extent,
+        a.vrow,
+        v.cg_front,
+        v.wheelbase,
+        bodies,
+    )
     # one ground query for every body: the vehicles' planes first, then the walkers'
     planes = sample_ground(ground_map, _ground_points(a, np.concatenate([cars, people])))
     contacts = _Contacts(a, w, alive, dt)
@@ -219,14 +226,33 @@ class _Contacts:
         )
 
 
-def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:
-    """Yaw moment of inertia: m·a·b for vehicles (single track), m·r² of the box for others."""
-    inertia = a.mass[rows] * (a.extent[rows, 0] ** 2 + a.extent[rows, 1] ** 2) / 3.0
-    k = a.vrow[rows]
-    car = k >= 0
-    cg_a = v.cg_front[k[car]]
-    inertia[car] = a.mass[rows[car]] * cg_a * (v.wheelbase[k[car]] - cg_a)
-    return np.maximum(inertia, 1e-9)
+@njit(cache=True)
+def _apply_impulses(
+    vel: np.ndarray,
+    angvel: np.ndarray,
+    impulse: np.ndarray,
+    ang_impulse: np.ndarray,
+    mass: np.ndarray,
+    extent: np.ndarray,
+    vrow: np.ndarray,
+    cg_front: np.ndarray,
+    wheelbase: np.ndarray,
+    bodies: np.ndarray,
+) -> None:
+    """The pushes of `add_impulse` (velocity J/m) and the yaw part of `add_angular_impulse`
+    (deg/s, J over the yaw inertia: m a b for vehicles (single track), m r^2 / 3 of the box
+    for others, at least 1e-9) on the rows `bodies`."""
+    for b in bodies:
+        m = mass[b]
+        for i in range(3):
+            vel[b, i] += impulse[b, i] / m
+        k = vrow[b]
+        if k >= 0:
+            cg_a = cg_front[k]
+            inertia = m * cg_a * (wheelbase[k] - cg_a)
+        else:
+            inertia = m * (extent[b, 0] ** 2 + extent[b, 1] ** 2) / 3.0
+        angvel[b, 2] += np.degrees(ang_impulse[b, 2] / max(inertia, 1e-9))
 
 
 def _merge_pairs(

@@ -1,7 +1,11 @@
 """World tick speed: ticks/s for 10, 100 and 300 vehicles (+50 walkers), collisions on.
 
 Vehicles stand on a grid on flat ground (10 m apart) and drive with seeded random
-controls; walkers walk between them. Each tick is 0.05 s (5 physics substeps of
+controls; walkers walk between them. A last line puts 100 vehicles and 50 walkers on
+the medium town (configs/maps/town_medium.xodr), so every body's ground comes from the
+map's road surface query: cars at its street spawn points with seeded random controls
+(gentle steering), walkers from seeded sidewalk points in seeded directions, its
+traffic lights ticking. Each tick is 0.05 s (5 physics substeps of
 0.01 s). Goal: >= 1500 ticks/s at 100 vehicles + 50 walkers on one core.
 
 The first tick of a process loads the compiled substeps from numba's cache
@@ -28,11 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from world.controls import VehicleControl, WalkerControl
 from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
+from world.map import Map
 from world.settings import WorldSettings
+from world.traffic_manager import street_spawn_points
 from world.world import World
 
 GOAL_TICKS_PER_S = 1500.0
 ROUNDS = 3
+TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 
 
 def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list]:
@@ -64,15 +71,42 @@ def build(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list
     return world, cars, people
 
 
-def drive(world: World, cars: list, ticks: int, seed: int = 11) -> None:
-    """Ticks `ticks` times, new seeded random controls for every car every 20 ticks."""
+def build_town(vehicles: int, walkers: int, seed: int = 7) -> tuple[World, list, list]:
+    """The medium town: cars at seeded street spawn points, walkers at seeded sidewalk
+    points walking in seeded directions."""
+    world = World(Map.from_file(TOWN))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    library = world.get_blueprint_library()
+    rng = np.random.default_rng(seed)
+    spots = street_spawn_points(world.get_map())
+    cars = []
+    for index in rng.permutation(len(spots)).tolist()[:vehicles]:
+        car = world.try_spawn_actor(library.find("vehicle.lincoln.mkz_2017"), spots[index])
+        if car is not None:
+            cars.append(car)
+    world.set_pedestrians_seed(seed)
+    people = []
+    while len(people) < walkers:
+        here = world.get_random_location_from_navigation()
+        here.z += 1.0
+        person = world.try_spawn_actor(library.find("walker.pedestrian.0001"), Transform(here))
+        if person is not None:
+            angle = rng.uniform(0.0, 2.0 * np.pi)
+            person.apply_control(WalkerControl(Vector3D(np.cos(angle), np.sin(angle), 0.0), 1.4))
+            people.append(person)
+    return world, cars, people
+
+
+def drive(world: World, cars: list, ticks: int, seed: int = 11, steer: float = 1.0) -> None:
+    """Ticks `ticks` times, new seeded random controls for every car every 20 ticks (steering
+    up to `steer`)."""
     rng = np.random.default_rng(seed)
     for t in range(ticks):
         if t % 20 == 0:
-            throttle, steer, brake = rng.random((3, len(cars)))
-            for car, th, st, br in zip(cars, throttle, steer, brake, strict=True):
+            throttle, turn, brake = rng.random((3, len(cars)))
+            for car, th, st, br in zip(cars, throttle, turn, brake, strict=True):
                 car.apply_control(
-                    VehicleControl(float(th), float(2 * st - 1), float(br * (br > 0.8)))
+                    VehicleControl(float(th), float(steer * (2 * st - 1)), float(br * (br > 0.8)))
                 )
         world.tick()
 
@@ -125,21 +159,28 @@ def main(argv: list[str]) -> int:
         f"warm-up (a fresh process): import {imported:.2f} s (numba included), first tick "
         f"{first_tick:.2f} s (the compiled substeps loaded from the cache, or compiled)"
     )
-    for vehicles, walkers in ((10, 50), (100, 50), (300, 50)):
-        world, cars, _ = build(vehicles, walkers)
-        drive(world, cars, 20)  # settle
+    for vehicles, walkers, town in (
+        (10, 50, False),
+        (100, 50, False),
+        (300, 50, False),
+        (100, 50, True),
+    ):
+        world, cars, _ = (build_town if town else build)(vehicles, walkers)
+        steer = 0.1 if town else 1.0
+        drive(world, cars, 20, steer=steer)  # settle
         cpu = wall = np.inf
         for _ in range(ROUNDS):
             start, start_cpu = time.perf_counter(), time.process_time()
-            drive(world, cars, ticks)
+            drive(world, cars, ticks, steer=steer)
             cpu = min(cpu, time.process_time() - start_cpu)
             wall = min(wall, time.perf_counter() - start)
         rate = ticks / cpu
         line = (
-            f"{vehicles:4d} vehicles + {walkers:2d} walkers: {rate:8.1f} ticks/s, "
+            f"{vehicles:4d} vehicles + {walkers:2d} walkers{' on town_medium' if town else ''}: "
+            f"{rate:8.1f} ticks/s, "
             f"{rate * vehicles:10.0f} vehicle-updates/s (wall clock {ticks / wall:.0f} ticks/s)"
         )
-        if (vehicles, walkers) == (100, 50):
+        if (vehicles, walkers, town) == (100, 50, False):
             line += f"  (goal {GOAL_TICKS_PER_S:.0f} ticks/s, ratio {rate / GOAL_TICKS_PER_S:.2f})"
         print(line)
     return 0

@@ -23,6 +23,7 @@ import numpy as np
 from world.errors import MapError
 from world.geolocation import geo_origin, to_geolocation
 from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
+from world.ground_query import SurfaceIndex
 from world.junction import Junction
 from world.landmark import TRAFFIC_LIGHT_TYPES, Landmark, Placement
 from world.lane_enums import (
@@ -106,6 +107,7 @@ class Map:
         self._segments = self._build_segments()
         self._grids: dict[int, SegmentGrid] = {}
         self._ground_grid: SegmentGrid | None = None
+        self._surfaces: SurfaceIndex | None = None
         self._origin = geo_origin(self._odr.header.geo_reference or None)
         self._placements = self._build_placements()
         self._junctions: dict[str, Junction] = {}
@@ -298,36 +300,11 @@ class Map:
 
     def ground(self, points: np.ndarray) -> GroundSample:
         """Road surface (any lane) under each (N, 3) CARLA-frame point: among the surfaces
-        covering the point, the highest one at most 1.0 m above the point's z."""
-        pts = np.asarray(points, dtype=float).reshape(-1, 3)
-        n = len(pts)
-        z = np.full(n, np.nan)
-        normal = np.zeros((n, 3))
-        normal[:, 2] = 1.0
-        found = np.zeros(n, dtype=bool)
-        grid = self._ground()
-        if not len(grid.segments) or not n:
-            return GroundSample(z, normal, found)
-        owner, seg, u = grid.covering(pts)
-        sg = grid.segments
-        centre = sg.a[seg] + u[:, None] * (sg.b[seg] - sg.a[seg])
-        lat = sg.lateral[seg]
-        lat_h = np.hypot(lat[:, 0], lat[:, 1])
-        across = np.einsum("ij,ij->i", pts[owner, :2] - centre[:, :2], lat[:, :2]) / lat_h
-        surface = centre[:, 2] + across * lat[:, 2] / lat_h
-        ok = surface <= pts[owner, 2] + _GROUND_REACH
-        owner, seg, surface, lat = owner[ok], seg[ok], surface[ok], lat[ok]
-        order = np.lexsort((-surface, owner))
-        owner, seg, surface, lat = owner[order], seg[order], surface[order], lat[order]
-        first = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else owner
-        hit = owner[first]
-        forward = sg.b[seg[first]] - sg.a[seg[first]]
-        nrm = np.cross(lat[first], forward)
-        nrm /= np.linalg.norm(nrm, axis=1, keepdims=True)
-        nrm *= np.where(nrm[:, 2] < 0.0, -1.0, 1.0)[:, None]
-        z[hit] = surface[first]
-        normal[hit] = nrm
-        found[hit] = True
+        covering the point, the highest one at most 1.0 m above the point's z (compiled,
+        world.ground_query)."""
+        if self._surfaces is None:
+            self._surfaces = SurfaceIndex(self._ground(), _GROUND_REACH)
+        z, normal, found = self._surfaces.highest(points)
         return GroundSample(z, normal, found)
 
     # -- lane-level rules (road::Map), used by Waypoint ----------------------------------

@@ -3,9 +3,11 @@
 The substeps run in one compiled function (numba, `_substeps`): every substep advances
 the vehicles (world.vehicle_dynamics), then the walkers (world.walker_motion), then
 resolves the collision candidates (world.collisions), all in place on the tables'
-columns. What is done once per tick (impulses, the ground query, the broad phase,
-accelerations, attachments) stays in numpy. The ground under each body is sampled
-once per tick (world.ground). A pair that touched in any substep is one event of the
+columns. Once per tick, the pushes (impulses before the substeps; accelerations and
+spent pushes after) and the collision broad phase run compiled too, the ground query
+is the map's (compiled on a real map, world.ground_query), and the selection of rows
+and the attachments stay in numpy. The ground under each body is sampled once per
+tick (world.ground). A pair that touched in any substep is one event of the
 tick, its impulses summed.
 """
 
@@ -146,11 +148,18 @@ def step(
     kind = a.kind[bodies]
     cars = bodies[kind == ActorType.Vehicle]
     people = bodies[kind == ActorType.Walker]
-    if len(bodies):
-        mass = a.mass[bodies]
-        a.vel[bodies] += a.impulse[bodies] / mass[:, None]
-        yaw_inertia = _yaw_inertia(a, v, bodies)
-        a.angvel[bodies, 2] += np.degrees(a.ang_impulse[bodies, 2] / yaw_inertia)
+    _apply_impulses(
+        a.vel,
+        a.angvel,
+        a.impulse,
+        a.ang_impulse,
+        a.mass,
+        a.extent,
+        a.vrow,
+        v.cg_front,
+        v.wheelbase,
+        bodies,
+    )
     # one ground query for every body: the vehicles' planes first, then the walkers'
     planes = sample_ground(ground_map, _ground_points(a, np.concatenate([cars, people])))
     contacts = _Contacts(a, w, alive, dt)
@@ -172,9 +181,7 @@ def step(
         out_j,
         out_impulse,
     )
-    a.acc[:n] = np.where(alive[:, None], (a.vel[:n] - prev_vel) / dt, 0.0)
-    for column in (a.impulse, a.force, a.ang_impulse, a.torque):
-        column[:n] = 0.0
+    _finish_pushes(alive, a.vel, prev_vel, dt, a.acc, a.impulse, a.force, a.ang_impulse, a.torque)
     update_attached(a)
     return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
 
@@ -219,14 +226,53 @@ class _Contacts:
         )
 
 
-def _yaw_inertia(a: ActorTable, v: VehicleTable, rows: np.ndarray) -> np.ndarray:
-    """Yaw moment of inertia: m·a·b for vehicles (single track), m·r² of the box for others."""
-    inertia = a.mass[rows] * (a.extent[rows, 0] ** 2 + a.extent[rows, 1] ** 2) / 3.0
-    k = a.vrow[rows]
-    car = k >= 0
-    cg_a = v.cg_front[k[car]]
-    inertia[car] = a.mass[rows[car]] * cg_a * (v.wheelbase[k[car]] - cg_a)
-    return np.maximum(inertia, 1e-9)
+@njit(cache=True)
+def _apply_impulses(
+    vel: np.ndarray,
+    angvel: np.ndarray,
+    impulse: np.ndarray,
+    ang_impulse: np.ndarray,
+    mass: np.ndarray,
+    extent: np.ndarray,
+    vrow: np.ndarray,
+    cg_front: np.ndarray,
+    wheelbase: np.ndarray,
+    bodies: np.ndarray,
+) -> None:
+    """The pushes of `add_impulse` (velocity J/m) and the yaw part of `add_angular_impulse`
+    (deg/s, J over the yaw inertia: m a b for vehicles (single track), m r^2 / 3 of the box
+    for others, at least 1e-9) on the rows `bodies`."""
+    for b in bodies:
+        m = mass[b]
+        for i in range(3):
+            vel[b, i] += impulse[b, i] / m
+        k = vrow[b]
+        if k >= 0:
+            cg_a = cg_front[k]
+            inertia = m * cg_a * (wheelbase[k] - cg_a)
+        else:
+            inertia = m * (extent[b, 0] ** 2 + extent[b, 1] ** 2) / 3.0
+        angvel[b, 2] += np.degrees(ang_impulse[b, 2] / max(inertia, 1e-9))
+
+
+@njit(cache=True)
+def _finish_pushes(
+    alive: np.ndarray,
+    vel: np.ndarray,
+    prev_vel: np.ndarray,
+    dt: float,
+    acc: np.ndarray,
+    impulse: np.ndarray,
+    force: np.ndarray,
+    ang_impulse: np.ndarray,
+    torque: np.ndarray,
+) -> None:
+    """Each live row's acceleration over the tick (0 for dead rows) from its velocity
+    before it (`prev_vel`); the tick's pushes spent (zeroed)."""
+    for r in range(len(alive)):
+        for i in range(3):
+            acc[r, i] = (vel[r, i] - prev_vel[r, i]) / dt if alive[r] else 0.0
+            impulse[r, i] = force[r, i] = ang_impulse[r, i] = torque[r, i] = 0.0
 
 
 def _merge_pairs(

@@ -1,0 +1,195 @@
+"""The compiled ground query (world.ground_query, behind `Map.ground`) gives exactly what the
+batch numpy query it replaced gives (tests/ground_reference.py): the same z, normal and
+found, bit for bit, on seeded points around the roads of the medium town and of Town04
+(whose overpasses stack two surfaces), on points far off or not finite, and on the points
+the physics asks about while bodies drive for many ticks, under an overpass too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ground_reference import reference_ground
+
+from world import Map, VehicleControl, WalkerControl, World, WorldSettings
+from world.geometry import Location, Transform, Vector3D
+from world.traffic_scene import populate_traffic
+
+MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
+# road 5: 60 m along +x with a superelevation of 0.1 rad (tests/test_map_api.py)
+BANKED = Path(__file__).resolve().parent / "maps" / "banked.xodr"
+# Town04's road 39 (z = 11) passes over road 47 (z = 0) here (tests/test_map_topology.py)
+OVERPASS = (15.607, 37.975)
+
+
+@pytest.fixture(scope="module")
+def town04(shared) -> Map:
+    return Map.from_file(shared / "maps" / "carla" / "Town04.xodr")
+
+
+@pytest.fixture(scope="module")
+def medium() -> Map:
+    return Map.from_file(MEDIUM_TOWN)
+
+
+def _bits(x: np.ndarray) -> bytes:
+    return np.ascontiguousarray(x).tobytes()
+
+
+def assert_same(m: Map, points: np.ndarray, ground=None) -> tuple[np.ndarray, ...]:
+    """Map.ground (or `ground`) and the reference agree bit for bit on `points`; the
+    reference's answer."""
+    with np.errstate(invalid="ignore"):  # the reference casts NaN cells to integers
+        want = reference_ground(m._ground(), points)
+    got = (ground or m.ground)(points)
+    for name, w, g in zip(
+        ("z", "normal", "found"), want, (got.z, got.normal, got.found), strict=True
+    ):
+        assert g.dtype == w.dtype and g.shape == w.shape, name
+        if _bits(g) != _bits(w):
+            bad = np.flatnonzero(
+                ~np.all((g == w) | (np.isnan(g) & np.isnan(w)), axis=-1)
+                if g.ndim > 1
+                else ~((g == w) | (np.isnan(g) & np.isnan(w)))
+            )
+            raise AssertionError(f"{name} differs at {points[bad[:5]]}: {w[bad[:5]]} {g[bad[:5]]}")
+    return want
+
+
+def seeded_points(m: Map, seed: int, near: int, spread: int) -> np.ndarray:
+    """`near` points around lane centre lines (up to a few m across, +-2 m in z) and `spread`
+    uniform over the roads' box (20 m beyond it, 5 m below to 15 m above)."""
+    sg = m._ground().segments
+    rng = np.random.default_rng(seed)
+    k = rng.integers(0, len(sg), near)
+    on = sg.a[k] + rng.random(near)[:, None] * (sg.b[k] - sg.a[k])
+    around = on + rng.normal(0.0, [1.5, 1.5, 0.7], (near, 3))
+    lo = np.minimum(sg.a, sg.b).min(axis=0) - np.array([20.0, 20.0, 5.0])
+    hi = np.maximum(sg.a, sg.b).max(axis=0) + np.array([20.0, 20.0, 15.0])
+    return np.vstack([around, rng.uniform(lo, hi, (spread, 3))])
+
+
+def test_seeded_points_on_the_medium_town(medium):
+    z, _, found = assert_same(medium, seeded_points(medium, 21, 4000, 1000))
+    assert 0.5 < found.mean() < 0.95  # both answers are exercised
+    assert np.isnan(z[~found]).all()
+
+
+def test_seeded_points_on_town04(town04):
+    pts = seeded_points(town04, 22, 4000, 2000)
+    # and a column of heights under and over the overpass
+    column = np.column_stack([np.full(60, OVERPASS[0]), np.full(60, OVERPASS[1])])
+    pts = np.vstack([pts, np.column_stack([column, np.linspace(-3.0, 14.0, 60)])])
+    z, _, found = assert_same(town04, pts)
+    assert found.sum() > 3000
+    under = z[-60:][found[-60:]]
+    # z = 0 below the overpass's reach, z = 11 from 1 m below its deck up
+    assert np.isclose(under, 0.0, atol=1e-6).any() and np.isclose(under, 11.0, atol=1e-6).any()
+
+
+def test_seeded_points_on_a_banked_road():
+    """The towns have no superelevation; this road's lanes slope across by 0.1 rad."""
+    banked = Map.from_file(BANKED)
+    _, normal, found = assert_same(banked, seeded_points(banked, 23, 3000, 500))
+    assert found.sum() > 1500
+    # a cross slope of 0.1 rad tilts the normal by as much from the vertical
+    assert np.allclose(np.arccos(normal[found, 2]), 0.1, atol=1e-9)
+
+
+def test_points_off_every_road_or_not_finite(town04):
+    pts = np.array(
+        [
+            [np.nan, 0.0, 0.0],
+            [OVERPASS[0], np.nan, 0.0],
+            [OVERPASS[0], OVERPASS[1], np.nan],
+            [np.inf, OVERPASS[1], 0.0],
+            [-np.inf, -np.inf, 0.0],
+            [OVERPASS[0], OVERPASS[1], np.inf],
+            [OVERPASS[0], OVERPASS[1], -np.inf],
+            [1e300, OVERPASS[1], 0.0],
+            [OVERPASS[0], -1e300, 0.0],
+            [1e7, 1e7, 0.0],
+            [OVERPASS[0], OVERPASS[1], 0.3],
+        ]
+    )
+    z, normal, found = assert_same(town04, pts)
+    # +inf in z takes the highest deck; only the last point (on road 47) and it are found
+    assert found.tolist() == [False] * 5 + [True] + [False] * 4 + [True]
+    assert z[-1] == pytest.approx(0.0, abs=1e-6)
+    assert (normal[~found] == [0.0, 0.0, 1.0]).all()
+    assert len(town04.ground(np.zeros((0, 3))).z) == 0
+
+
+class _Checked:
+    """Wraps a map's ground query so that every query the physics makes is checked against
+    the reference; counts the points checked and found."""
+
+    def __init__(self, m: Map) -> None:
+        self.map = m
+        self.fast = m.ground
+        self.points: list[np.ndarray] = []
+        self.found = 0
+
+    def __call__(self, points: np.ndarray):
+        _, _, found = assert_same(self.map, points, self.fast)
+        self.points.append(np.array(points))
+        self.found += int(found.sum())
+        return self.fast(points)
+
+
+def test_autopilot_traffic_on_the_medium_town(medium):
+    world = World(medium)
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    checked = _Checked(medium)
+    populate_traffic(world, 30, 15, seed=5)
+    medium.ground = checked
+    try:
+        for _ in range(200):
+            world.tick()
+    finally:
+        del medium.ground
+    points = np.vstack(checked.points)
+    assert len(points) == 200 * 45
+    assert checked.found > 0.9 * len(points)
+
+
+def test_bodies_driving_under_and_over_a_town04_overpass(town04):
+    world = World(town04, static_actor_providers=[])
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    library = world.get_blueprint_library()
+    car = library.find("vehicle.lincoln.mkz_2017")
+    below = town04.get_waypoint(Location(OVERPASS[0], OVERPASS[1], 0.3))
+    above = town04.get_waypoint(Location(OVERPASS[0], OVERPASS[1], 11.3))
+    starts = [w for wp in (below, above) for w in (*wp.previous(25.0), *wp.next(25.0))]
+    starts += [w for wp in starts for w in (wp.get_left_lane(), wp.get_right_lane()) if w]
+    cars = []
+    for wp in starts:
+        spot = wp.transform
+        spot.location.z += 0.3
+        actor = world.try_spawn_actor(car, spot)
+        if actor is not None:
+            actor.apply_control(VehicleControl(throttle=0.5))
+            cars.append(actor)
+    people = []
+    for k, dz in enumerate((0.0, 11.0) * 3):
+        here = Location(OVERPASS[0] + 4.0 * k - 10.0, OVERPASS[1] + 1.0, dz + 1.0)
+        walker = world.try_spawn_actor(library.find("walker.pedestrian.0001"), Transform(here))
+        if walker is not None:
+            walker.apply_control(WalkerControl(Vector3D(0.6, 0.8, 0.0), 1.4))
+            people.append(walker)
+    assert len(cars) >= 6 and len(people) >= 4
+    checked = _Checked(town04)
+    town04.ground = checked
+    try:
+        for _ in range(150):
+            world.tick()
+    finally:
+        del town04.ground
+    points = np.vstack(checked.points)
+    assert len(points) == 150 * (len(cars) + len(people))
+    # some of the queried points lay under a deck: a point 12 m higher finds a surface 5 m up
+    high = town04.ground(points + np.array([0.0, 0.0, 12.0]))
+    low = town04.ground(points)
+    assert (high.found & low.found & (high.z > low.z + 5.0)).sum() > 100
+    assert checked.found > 0.8 * len(points)

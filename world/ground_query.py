@@ -1,0 +1,173 @@
+"""The road-surface query of `Map.ground`, compiled: the highest lane surface over each point.
+
+For every point the compiled loop (numba, `_highest_surfaces`) walks the segments
+filed under the 3 x 3 cells of the ground grid's finest level around it (the
+cells and their order those of `SegmentGrid.covering`), keeps the ones whose
+lane covers the point in 2D (the point's projection on the segment, its
+distance across the lane at most half the lane width), measures each one's
+surface height there (the centre line's height plus the lane's cross slope
+times the distance across), and keeps the highest at most `reach` above the
+point; among equal heights the first in that walk. The answer's normal is a
+per-segment constant (lateral x forward, unit, pointing up).
+
+Every quantity that depends on a segment only (its direction, squared length,
+half width, the lateral's horizontal length, the normal) is computed once here
+in numpy, with the numpy expressions the batch query used; the loop evaluates
+the per-point expressions operation for operation in the same order, in IEEE
+float64 (no fastmath), so the answers are the batch query's bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from world.lane_index import SegmentGrid
+
+__all__ = ["SurfaceIndex"]
+
+# cell coordinates beyond this many cells from the table are not converted to integers:
+# such a point is nowhere near a segment, so no lane covers it
+_FAR_CELLS = 2.0**52
+
+
+class SurfaceIndex:
+    """The ground grid's finest level and per-segment constants, in the compiled loop's form."""
+
+    def __init__(self, grid: SegmentGrid, reach: float) -> None:
+        sg = grid.segments
+        level = grid.levels[0]
+        self.reach = float(reach)
+        self._cell = float(level.cell)
+        self._origin = level.origin.astype(np.int64)
+        self._shape = level.shape.astype(np.int64)
+        self._starts = np.ascontiguousarray(level.starts, dtype=np.int64)
+        self._counts = np.ascontiguousarray(level.counts, dtype=np.int64)
+        self._segment = np.ascontiguousarray(level.segment, dtype=np.int64)
+        self._a = np.ascontiguousarray(sg.a, dtype=np.float64)
+        forward = sg.b - sg.a
+        self._forward = np.ascontiguousarray(forward)
+        d = forward[:, :2]
+        dd = np.einsum("ij,ij->i", d, d)
+        self._dd_div = np.where(dd > 0.0, dd, 1.0)
+        self._dd_root = np.sqrt(np.maximum(dd, 1e-18))
+        self._half_width = 0.5 * sg.width
+        lat = np.ascontiguousarray(sg.lateral, dtype=np.float64)
+        self._lateral = lat
+        self._lat_h = np.hypot(lat[:, 0], lat[:, 1])
+        normal = np.cross(lat, forward)
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        normal *= np.where(normal[:, 2] < 0.0, -1.0, 1.0)[:, None]
+        self._normal = np.ascontiguousarray(normal)
+
+    def highest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(z, normal, found) for (N, 3) CARLA-frame points: the highest covering surface
+        at most `reach` above each point; NaN, (0, 0, 1), False where there is none."""
+        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
+        n = len(pts)
+        z = np.full(n, np.nan)
+        normal = np.zeros((n, 3))
+        normal[:, 2] = 1.0
+        found = np.zeros(n, dtype=np.bool_)
+        if n and len(self._a):
+            _highest_surfaces(
+                pts,
+                self.reach,
+                self._cell,
+                self._origin[0],
+                self._origin[1],
+                self._shape[0],
+                self._shape[1],
+                self._starts,
+                self._counts,
+                self._segment,
+                self._a,
+                self._forward,
+                self._dd_div,
+                self._dd_root,
+                self._half_width,
+                self._lateral,
+                self._lat_h,
+                self._normal,
+                z,
+                normal,
+                found,
+            )
+        return z, normal, found
+
+
+@njit(cache=True)
+def _cell_index(coordinate: float, cell: float, origin: int, size: int) -> int:
+    """The table index of the cell holding `coordinate`, clamped into [1, size - 2]; -1 for a
+    coordinate that is not finite or lies absurdly far off the table."""
+    c = np.floor(coordinate / cell)
+    if not (abs(c) < _FAR_CELLS):
+        return -1
+    k = int(c) - origin
+    return min(max(k, 1), size - 2)
+
+
+@njit(cache=True)
+def _highest_surfaces(
+    pts,
+    reach,
+    cell,
+    origin_x,
+    origin_y,
+    shape_x,
+    shape_y,
+    starts,
+    counts,
+    segment,
+    a,
+    forward,
+    dd_div,
+    dd_root,
+    half_width,
+    lateral,
+    lat_h,
+    seg_normal,
+    z_out,
+    normal_out,
+    found_out,
+):
+    """Fills z_out, normal_out, found_out for the points that have a surface."""
+    for i in range(len(pts)):
+        px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
+        cx = _cell_index(px, cell, origin_x, shape_x)
+        cy = _cell_index(py, cell, origin_y, shape_y)
+        if cx < 0 or cy < 0:
+            continue
+        limit = pz + reach
+        best = -1
+        best_z = 0.0
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                flat = (cx + dx) * shape_y + (cy + dy)
+                first = starts[flat]
+                for k in range(first, first + counts[flat]):
+                    s = segment[k]
+                    ax, ay = a[s, 0], a[s, 1]
+                    fx, fy = forward[s, 0], forward[s, 1]
+                    u_raw = ((px - ax) * fx + (py - ay) * fy) / dd_div[s]
+                    if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
+                        continue
+                    u = min(max(u_raw, 0.0), 1.0)
+                    cx_s = ax + u * fx
+                    cy_s = ay + u * fy
+                    across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / dd_root[s]
+                    if not (across <= half_width[s]):
+                        continue
+                    lx, ly = lateral[s, 0], lateral[s, 1]
+                    h = lat_h[s]
+                    side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
+                    surface = (a[s, 2] + u * forward[s, 2]) + side * lateral[s, 2] / h
+                    if surface <= limit and (best < 0 or surface > best_z):
+                        best = s
+                        best_z = surface
+        if best >= 0:
+            z_out[i] = best_z
+            normal_out[i, 0] = seg_normal[best, 0]
+            normal_out[i, 1] = seg_normal[best, 1]
+            normal_out[i, 2] = seg_normal[best, 2]
+            found_out[i] = True

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
+from world.autopilot_kernels import obstacle_distances
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
 
@@ -428,34 +429,19 @@ class AutopilotFleet:
 
     def _sample(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
-        n = len(route)
-        slot = (start[:, None, 1:] <= d[:, :, None]).sum(axis=2)
-        rows = np.arange(n)[:, None]
-        path = route[rows, slot]
-        local = d - start[rows, slot]
-        return self.paths.at(path, local)
+        return self.paths.sample_routes(route, start, d)
 
     def _obstacles(self, a, rows, pts, tangents, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
         n = len(rows)
-        out = np.full(n, np.inf)
         m = a.n
         bodies = np.flatnonzero(a.alive[:m] & (a.body[:m] | a.static_collider[:m]))
         if not len(bodies):
-            return out
+            return np.full(n, np.inf)
         kind = a.kind[bodies]
-        reach = d[:, -1] + 6.0
-        delta = a.pos[bodies][None, :, :2] - a.pos[rows][:, None, :2]
-        close = np.einsum("ijk,ijk->ij", delta, delta) < (reach**2)[:, None]
-        close &= bodies[None, :] != rows[:, None]
-        yaw = np.radians(a.rot[rows, 1])
-        ahead = delta[..., 0] * np.cos(yaw)[:, None] + delta[..., 1] * np.sin(yaw)[:, None]
-        close &= ahead > -BEHIND_REACH
-        ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
-        ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
-        close &= ~ignore_vehicle & ~ignore_walker
+        crossing = np.zeros((0, 0), dtype=bool)
         if pushing.any():
             turn = np.abs(
                 (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
@@ -463,45 +449,30 @@ class AutopilotFleet:
             crossing = (
                 pushing[:, None] & (kind == ActorType.Vehicle)[None, :] & (turn > CROSSING_ANGLE)
             )
-            close &= ~crossing
-        ii, jj = np.nonzero(close)
-        if not len(ii):
-            return out
-        # coarse pass: keep bodies within COARSE_REACH of every COARSE_STRIDE-th path sample
-        coarse = pts[ii, ::COARSE_STRIDE, :2] - a.pos[bodies[jj]][:, None, :2]
-        near = (np.einsum("pki,pki->pk", coarse, coarse) < COARSE_REACH**2).any(axis=1)
-        ii, jj = ii[near], jj[near]
-        if not len(ii):
-            return out
-        other = bodies[jj]
-        yaw = np.radians(a.rot[other, 1])
-        c, s = np.cos(yaw), np.sin(yaw)
-        centre = a.pos[other, :2] + np.stack([c, s], axis=1) * a.box_loc[other, 0:1]
-        rel = pts[ii, :, :2] - centre[:, None, :]
-        lx = rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]
-        ly = -rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]
-        # the other box grows by the vehicle's half width across the vehicle's path only
-        t = tangents[ii]
-        across_x = np.abs(-t[..., 1] * c[:, None] + t[..., 0] * s[:, None])
-        across_y = np.abs(t[..., 1] * s[:, None] + t[..., 0] * c[:, None])
-        reach = ext[ii, 1:2] + PATH_MARGIN
-        hx = a.extent[other, 0:1] + reach * across_x
-        hy = a.extent[other, 1:2] + reach * across_y
-        ox, oy = np.abs(lx) - hx, np.abs(ly) - hy
-        outside = np.hypot(np.maximum(ox, 0.0), np.maximum(oy, 0.0))
-        gap = np.where((ox <= 0.0) & (oy <= 0.0), np.maximum(ox, oy), outside)
-        hit = gap <= 0.0
-        any_hit = hit.any(axis=1)
-        if not any_hit.any():
-            return out
-        ii, gap, hit = ii[any_hit], gap[any_hit], hit[any_hit]
-        first = np.argmax(hit, axis=1)
-        r = np.arange(len(ii))
-        dd = d[ii]
-        at = dd[r, first]
-        prev = np.maximum(first - 1, 0)
-        g0, g1 = gap[r, prev], gap[r, first]
-        frac = np.where((first > 0) & (g0 > g1), g0 / np.where(g0 > g1, g0 - g1, 1.0), 1.0)
-        at = np.where(first > 0, dd[r, prev] + frac * (at - dd[r, prev]), at)
-        np.minimum.at(out, ii, at)
-        return out
+        yaw = np.radians(a.rot[rows, 1])
+        body_yaw = np.radians(a.rot[bodies, 1])
+        return obstacle_distances(
+            rows,
+            np.ascontiguousarray(a.pos[rows, :2]),
+            np.cos(yaw),
+            np.sin(yaw),
+            np.ascontiguousarray(ext[:, 1]),
+            np.ascontiguousarray(self.ignore[:, 2]),
+            np.ascontiguousarray(self.ignore[:, 3]),
+            bodies,
+            np.ascontiguousarray(a.pos[bodies, :2]),
+            np.cos(body_yaw),
+            np.sin(body_yaw),
+            kind == ActorType.Vehicle,
+            kind == ActorType.Walker,
+            np.ascontiguousarray(a.box_loc[bodies, 0]),
+            np.ascontiguousarray(a.extent[bodies, :2]),
+            crossing,
+            pts,
+            tangents,
+            np.ascontiguousarray(d, dtype=float),
+            BEHIND_REACH,
+            COARSE_STRIDE,
+            COARSE_REACH,
+            PATH_MARGIN,
+        )

@@ -1,0 +1,226 @@
+"""Compiled loops of the autopilot's tick: path sampling, localisation and the obstacle search.
+
+Each kernel does, element for element, the arithmetic of the numpy expression it replaces
+(the same operations in the same order, no fast-math), so the controls come out bit for bit
+the same; it only skips the temporary arrays and the pairs that a cheaper test already
+rules out. Trigonometry stays in numpy (the callers pass cosines and sines), so no libm
+difference can creep in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["locate_on_paths", "obstacle_distances", "sample_paths", "sample_routes"]
+
+
+@njit(cache=True, inline="always")
+def _last_at_most(values, x, lo, hi):
+    """The last index in [lo, hi) whose value is <= x, lo - 1 if none (values non-decreasing):
+    numpy's searchsorted(values[lo:hi], x, side="right") - 1 + lo."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if values[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+@njit(cache=True)
+def sample_paths(points, cum, base, length, first, count, path, dist):
+    """LanePaths.at for flat arrays of paths and distances: points (K, 3), tangents (K, 2)."""
+    k = len(path)
+    pt = np.empty((k, 3))
+    tan = np.empty((k, 2))
+    for o in range(k):
+        p = path[o]
+        d = dist[o]
+        if d < 0.0:
+            d = 0.0
+        if d > length[p]:
+            d = length[p]
+        g = base[p] + d
+        lo = first[p]
+        hi = lo + count[p] - 1
+        # g >= cum[lo], so searching the path's own points gives the clipped global answer
+        i = _last_at_most(cum, g, lo, hi + 1)
+        top = hi - 1 if hi - 1 > lo else lo
+        if i < lo:
+            i = lo
+        if i > top:
+            i = top
+        j = i + 1 if i + 1 < hi else hi
+        span = cum[j] - cum[i]
+        u = (g - cum[i]) / span if span > 0.0 else 0.0
+        for c in range(3):
+            pt[o, c] = points[i, c] + u * (points[j, c] - points[i, c])
+        tx = points[j, 0] - points[i, 0]
+        ty = points[j, 1] - points[i, 1]
+        norm = np.sqrt(tx * tx + ty * ty)
+        if norm > 0.0:
+            tan[o, 0] = tx / norm
+            tan[o, 1] = ty / norm
+        else:
+            tan[o, 0] = 1.0
+            tan[o, 1] = 0.0
+    return pt, tan
+
+
+@njit(cache=True)
+def sample_routes(points, cum, base, length, first, count, route, start, d):
+    """Points (N, M, 3) and tangents (N, M, 2) at distances d (N, M) along each route, whose
+    paths begin at `start` (N, R) metres from the vehicle (inf for empty slots)."""
+    n, m = d.shape
+    slots = route.shape[1]
+    path = np.empty(n * m, dtype=np.int64)
+    local = np.empty(n * m)
+    for v in range(n):
+        for s in range(m):
+            x = d[v, s]
+            slot = 0
+            for r in range(1, slots):
+                if start[v, r] <= x:
+                    slot += 1
+            path[v * m + s] = route[v, slot]
+            local[v * m + s] = x - start[v, slot]
+    pt, tan = sample_paths(points, cum, base, length, first, count, path, local)
+    return pt.reshape((n, m, 3)), tan.reshape((n, m, 2))
+
+
+@njit(cache=True)
+def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
+    """LanePaths.locate: arc and lateral distance of each point on its path, searching the
+    segments around the arc `near`."""
+    n = len(path)
+    arc = np.empty(n)
+    lateral = np.empty(n)
+    for v in range(n):
+        p = path[v]
+        lo = first[p]
+        hi = lo + count[p] - 2
+        top = hi if hi > lo else lo
+        centre = _last_at_most(cum, base[p] + near[v], 0, len(cum))
+        best = np.inf
+        best_k = lo
+        best_u = 0.0
+        for off in range((-window) // 2, window + 1):
+            i = centre + off
+            if i < lo:
+                i = lo
+            if i > top:
+                i = top
+            j = i + 1 if i + 1 < hi + 1 else hi + 1
+            ax, ay = points[i, 0], points[i, 1]
+            abx, aby = points[j, 0] - ax, points[j, 1] - ay
+            apx, apy = xy[v, 0] - ax, xy[v, 1] - ay
+            den = abx * abx + aby * aby
+            u = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+            if u < 0.0:
+                u = 0.0
+            if u > 1.0:
+                u = 1.0
+            fx = xy[v, 0] - (ax + u * abx)
+            fy = xy[v, 1] - (ay + u * aby)
+            dist = np.sqrt(fx * fx + fy * fy)
+            if dist < best:
+                best, best_k, best_u = dist, i, u
+        k1 = best_k + 1 if best_k + 1 < hi + 1 else hi + 1
+        arc[v] = cum[best_k] + best_u * (cum[k1] - cum[best_k]) - base[p]
+        lateral[v] = best
+    return arc, lateral
+
+
+@njit(cache=True)
+def obstacle_distances(
+    rows,
+    row_xy,
+    row_cos,
+    row_sin,
+    half_width,
+    ignore_vehicles,
+    ignore_walkers,
+    bodies,
+    body_xy,
+    body_cos,
+    body_sin,
+    body_is_vehicle,
+    body_is_walker,
+    box_x,
+    body_ext,
+    crossing,
+    pts,
+    tangents,
+    d,
+    behind_reach,
+    coarse_stride,
+    coarse_reach,
+    path_margin,
+):
+    """Distance along each vehicle's sampled path to the first body whose footprint, grown by
+    the vehicle's half width (plus margin) across the path, covers it; inf when none.
+    `crossing` (N, B) marks pairs to skip (empty when no vehicle pushes on)."""
+    n, m = d.shape
+    nb = len(bodies)
+    out = np.full(n, np.inf)
+    use_crossing = crossing.shape[0] > 0
+    coarse_sq = coarse_reach * coarse_reach
+    for v in range(n):
+        reach = d[v, m - 1] + 6.0
+        reach_sq = reach * reach
+        grow = half_width[v] + path_margin
+        for b in range(nb):
+            if bodies[b] == rows[v]:
+                continue
+            dx = body_xy[b, 0] - row_xy[v, 0]
+            dy = body_xy[b, 1] - row_xy[v, 1]
+            if not dx * dx + dy * dy < reach_sq:
+                continue
+            if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
+                continue
+            if ignore_vehicles[v] and body_is_vehicle[b]:
+                continue
+            if ignore_walkers[v] and body_is_walker[b]:
+                continue
+            if use_crossing and crossing[v, b]:
+                continue
+            near = False
+            for s in range(0, m, coarse_stride):
+                cx = pts[v, s, 0] - body_xy[b, 0]
+                cy = pts[v, s, 1] - body_xy[b, 1]
+                if cx * cx + cy * cy < coarse_sq:
+                    near = True
+                    break
+            if not near:
+                continue
+            c, sn = body_cos[b], body_sin[b]
+            ox0 = body_xy[b, 0] + c * box_x[b]
+            oy0 = body_xy[b, 1] + sn * box_x[b]
+            prev_gap = 0.0
+            for s in range(m):
+                rx = pts[v, s, 0] - ox0
+                ry = pts[v, s, 1] - oy0
+                lx = rx * c + ry * sn
+                ly = -rx * sn + ry * c
+                t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
+                across_x = abs(-t1 * c + t0 * sn)
+                across_y = abs(t1 * sn + t0 * c)
+                hx = body_ext[b, 0] + grow * across_x
+                hy = body_ext[b, 1] + grow * across_y
+                ox = abs(lx) - hx
+                oy = abs(ly) - hy
+                if ox <= 0.0 and oy <= 0.0:
+                    gap = ox if ox > oy else oy
+                else:
+                    gap = np.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
+                if gap <= 0.0:
+                    at = d[v, s]
+                    if s > 0:
+                        frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
+                        at = d[v, s - 1] + frac * (at - d[v, s - 1])
+                    if at < out[v]:
+                        out[v] = at
+                    break
+                prev_gap = gap
+    return out

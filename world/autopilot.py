@@ -29,9 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
-from world.autopilot_kernels import obstacle_distances
+from world.autopilot_kernels import junction_stops, obstacle_distances
 from world.lane_paths import LanePaths
-from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
+from world.vehicle_state import ActorType, VehicleLightState
 
 __all__ = ["AutopilotFleet"]
 
@@ -58,6 +58,9 @@ LOCALISE_JUNCTION_PENALTY = 0.5  # m
 HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
 CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
+JUNCTION_CONSTANTS = np.array(
+    [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
+)
 
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
@@ -301,62 +304,30 @@ class AutopilotFleet:
             target, np.min(np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead), axis=1)
         )
 
-        # junction entry ahead
-        in_j = valid & (lp.junction[np.maximum(route, 0)] >= 0)
-        entering = in_j[:, 1:] & ~in_j[:, :-1]
-        has_entry = entering.any(axis=1)
-        r_entry = np.argmax(entering, axis=1) + 1
-        ix = np.arange(n)
-        d_entry = np.where(has_entry, start[ix, r_entry], np.inf)
-        entry_path = np.where(has_entry, route[ix, r_entry], -1)
-        approach_path = np.where(has_entry, route[ix, r_entry - 1], -1)
-        inside = in_j[:, 0]
-        front_to_entry = d_entry - ext[:, 0]
-        stop = np.where(valid[:, -1], np.inf, route_end - ext[:, 0] - 0.5)
-        reason = np.where(valid[:, -1], STOP_NONE, STOP_ROUTE_END)
-
-        # lights
-        light = np.where(approach_path >= 0, lp.light[np.maximum(approach_path, 0)], -1)
+        # the route's end, the light and sign before the next junction entry, yielding there
         traffic = getattr(world, "_traffic", None)
-        held = np.zeros(n, dtype=bool)
-        if traffic is not None and (light >= 0).any():
-            state = np.where(light >= 0, traffic.system.groups.state[np.maximum(light, 0)], 2)
-            # a vehicle already slow for the light stops (its nose may pass the line a little)
-            stoppable = (front_to_entry > speed**2 / (2.0 * MAX_DECEL)) | (speed < SLOW)
-            red = (state == TrafficLightState.Red) | (
-                (state == TrafficLightState.Yellow) & stoppable
-            )
-            held = red & (light >= 0) & ~self.ignore[:, 0] & (front_to_entry > -ext[:, 0])
-            stop = np.where(held, np.minimum(stop, front_to_entry - STOP_LINE_GAP), stop)
-            reason = np.where(held, STOP_LIGHT, reason)
-
-        # stop and yield signs: crawl to the sign, stop while its red holds the vehicle
-        sign = (approach_path >= 0) & lp.give_way[np.maximum(approach_path, 0)]
-        sign &= ~self.ignore[:, 1] & ~inside
-        crawl = np.sqrt(SIGN_CRAWL**2 + 2.0 * COMFORT_DECEL * np.maximum(d_entry - SIGN_ZONE, 0.0))
-        target = np.where(sign, np.minimum(target, crawl), target)
-        sign_red = (v.tl_actor[k] < 0) & (v.tl_state[k] != TrafficLightState.Green)
-        sign_red &= ~self.ignore[:, 1] & ~inside
-        stop = np.where(sign_red, np.minimum(stop, 0.0), stop)
-        reason = np.where(sign_red, STOP_SIGN, reason)
-        held |= sign_red
-
-        # yield at junctions: to vehicles on conflicting paths inside, or arriving first
+        light_state = (
+            traffic.system.groups.state if traffic is not None else np.zeros(0, dtype=np.int8)
+        )
+        stop, reason, target, inside = junction_stops(
+            route,
+            start,
+            route_end,
+            lp.junction,
+            lp.light,
+            lp.give_way,
+            lp.conflicts,
+            light_state,
+            np.ascontiguousarray(ext[:, 0]),
+            speed,
+            target,
+            np.ascontiguousarray(self.ignore[:, 0]),
+            np.ascontiguousarray(self.ignore[:, 1]),
+            v.tl_actor[k],
+            v.tl_state[k],
+            JUNCTION_CONSTANTS,
+        )
         pushing = self.override > 0.0
-        near = has_entry & ~inside & (d_entry < APPROACH)
-        gives_way = np.zeros(n, dtype=bool)
-        if near.any():
-            cur = route[:, 0]
-            conflict_in = lp.conflicts[np.maximum(entry_path, 0)][:, cur] & inside[None, :]
-            arriving = near & ~held
-            key = d_entry + 1e-6 * ix
-            first = key[None, :] < key[:, None]
-            conflict_arr = lp.conflicts[np.maximum(entry_path, 0)][:, np.maximum(entry_path, 0)]
-            conflict_arr &= arriving[None, :] & first
-            gives_way = near & (conflict_in.any(axis=1) | conflict_arr.any(axis=1))
-            yields = gives_way & (front_to_entry - STOP_LINE_GAP < stop)
-            stop = np.where(yields, front_to_entry - STOP_LINE_GAP, stop)
-            reason = np.where(yields, STOP_YIELD, reason)
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)

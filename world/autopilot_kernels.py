@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["locate_on_paths", "obstacle_distances", "sample_paths", "sample_routes"]
+__all__ = [
+    "junction_stops",
+    "locate_on_paths",
+    "obstacle_distances",
+    "sample_paths",
+    "sample_routes",
+]
 
 
 @njit(cache=True, inline="always")
@@ -224,3 +230,105 @@ def obstacle_distances(
                     break
                 prev_gap = gap
     return out
+
+
+@njit(cache=True)
+def junction_stops(
+    route,
+    start,
+    route_end,
+    path_junction,
+    path_light,
+    path_give_way,
+    conflicts,
+    light_state,
+    front,
+    speed,
+    target,
+    ignore_lights,
+    ignore_signs,
+    sign_actor,
+    sign_state,
+    c,
+):
+    """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
+    whether the vehicle is inside a junction
+    for each vehicle, from its route's end, the light and sign before its next junction entry
+    and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
+    the half length; `light_state` is empty without traffic lights; `c` holds the constants
+    (see autopilot.JUNCTION_CONSTANTS)."""
+    stop_line, max_decel, slow, crawl_speed, comfort, sign_zone, approach = (
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+    )
+    red, yellow, green = 0, 1, 2
+    n, slots = route.shape
+    stop = np.empty(n)
+    reason = np.zeros(n, dtype=np.int64)
+    target = target.copy()
+    d_entry = np.full(n, np.inf)
+    entry_path = np.full(n, -1, dtype=np.int64)
+    inside = np.zeros(n, dtype=np.bool_)
+    held = np.zeros(n, dtype=np.bool_)
+    near = np.zeros(n, dtype=np.bool_)
+    for v in range(n):
+        if route[v, slots - 1] >= 0:
+            stop[v] = np.inf
+        else:
+            stop[v] = route_end[v] - front[v] - 0.5
+            reason[v] = 1
+        was_in = route[v, 0] >= 0 and path_junction[route[v, 0]] >= 0
+        inside[v] = was_in
+        approach_path = -1
+        for r in range(1, slots):
+            now_in = route[v, r] >= 0 and path_junction[route[v, r]] >= 0
+            if now_in and not was_in:
+                d_entry[v] = start[v, r]
+                entry_path[v] = route[v, r]
+                approach_path = route[v, r - 1]
+                break
+            was_in = now_in
+        front_to_entry = d_entry[v] - front[v]
+        light = path_light[approach_path] if approach_path >= 0 else -1
+        if light >= 0 and len(light_state) > 0:
+            state = light_state[light]
+            stoppable = front_to_entry > speed[v] * speed[v] / (2.0 * max_decel)
+            stoppable = stoppable or speed[v] < slow
+            is_red = state == red or (state == yellow and stoppable)
+            if is_red and not ignore_lights[v] and front_to_entry > -front[v]:
+                held[v] = True
+                stop[v] = min(stop[v], front_to_entry - stop_line)
+                reason[v] = 2
+        sign = approach_path >= 0 and path_give_way[approach_path]
+        if sign and not ignore_signs[v] and not inside[v]:
+            room = d_entry[v] - sign_zone
+            crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
+            target[v] = min(target[v], crawl)
+        if sign_actor[v] < 0 and sign_state[v] != green and not ignore_signs[v] and not inside[v]:
+            stop[v] = min(stop[v], 0.0)
+            reason[v] = 3
+            held[v] = True
+        near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
+    for v in range(n):
+        if not near[v]:
+            continue
+        gives_way = False
+        key = d_entry[v] + 1e-6 * v
+        for u in range(n):
+            if inside[u] and conflicts[entry_path[v], route[u, 0]]:
+                gives_way = True
+                break
+            first = near[u] and not held[u] and d_entry[u] + 1e-6 * u < key
+            if first and conflicts[entry_path[v], entry_path[u]]:
+                gives_way = True
+                break
+        line = d_entry[v] - front[v] - stop_line
+        if gives_way and line < stop[v]:
+            stop[v] = line
+            reason[v] = 4
+    return stop, reason, target, inside

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
-from world.autopilot_kernels import junction_stops, obstacle_distances
+from world.autopilot_kernels import curve_speed_cap, junction_stops, obstacle_distances
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
 
@@ -274,7 +274,9 @@ class AutopilotFleet:
         n = len(rows)
 
         # samples ahead and the look-ahead point
-        d = np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
+        d = np.ascontiguousarray(
+            np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
+        )
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
         axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
@@ -296,12 +298,15 @@ class AutopilotFleet:
         target = v.speed_limit[k] / 3.6 * (1.0 - pct / 100.0)
         target = np.where(np.isnan(tm._desired), target, tm._desired / 3.6)
         target = np.maximum(target, 0.0)
-        heading = np.unwrap(np.arctan2(tangents[..., 1], tangents[..., 0]), axis=1)
-        curvature = np.abs(np.diff(heading, axis=1)) / PATH_STEP
-        v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
-        ahead = np.maximum(d[:, :-1] - ext[:, 0:1], 0.0)
-        target = np.minimum(
-            target, np.min(np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead), axis=1)
+        heading = np.arctan2(tangents[..., 1], tangents[..., 0])
+        target = curve_speed_cap(
+            heading,
+            d,
+            np.ascontiguousarray(ext[:, 0]),
+            target,
+            LATERAL_ACCEL,
+            COMFORT_DECEL,
+            PATH_STEP,
         )
 
         # the route's end, the light and sign before the next junction entry, yielding there

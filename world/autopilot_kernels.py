@@ -332,3 +332,38 @@ def junction_stops(
             stop[v] = line
             reason[v] = 4
     return stop, reason, target, inside
+
+
+@njit(cache=True)
+def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
+    """Each target speed capped so that the vehicle can brake at `comfort` to the speed that
+    every curve of its sampled path allows at `lateral_accel`. `heading` (N, M) is the raw
+    path heading in radians, unwrapped here exactly as numpy.unwrap does (the wrapped steps
+    corrected, the corrections summed along the path)."""
+    n, m = heading.shape
+    out = target.copy()
+    period = 2.0 * np.pi
+    for v in range(n):
+        correction = 0.0
+        before = heading[v, 0]
+        best = np.inf
+        for s in range(1, m):
+            dd = heading[v, s] - heading[v, s - 1]
+            ddmod = (dd + np.pi) % period + -np.pi
+            if ddmod == -np.pi and dd > 0.0:
+                ddmod = np.pi
+            fix = ddmod - dd
+            if abs(dd) < np.pi:
+                fix = 0.0
+            correction += fix
+            now = heading[v, s] + correction
+            curvature = abs(now - before) / step
+            before = now
+            v_curve = np.sqrt(lateral_accel / max(curvature, 1e-4))
+            ahead = max(d[v, s - 1] - front[v], 0.0)
+            cap = np.sqrt(v_curve * v_curve + 2.0 * comfort * ahead)
+            if cap < best:
+                best = cap
+        if best < out[v]:
+            out[v] = best
+    return out

@@ -168,15 +168,30 @@ def obstacle_distances(
     the vehicle's half width (plus margin) across the path, covers it; inf when none.
     `crossing` (N, B) marks pairs to skip (empty when no vehicle pushes on)."""
     n, m = d.shape
-    nb = len(bodies)
     out = np.full(n, np.inf)
     use_crossing = crossing.shape[0] > 0
     coarse_sq = coarse_reach * coarse_reach
+    # a body passing the coarse test lies within coarse_reach of a coarse sample in x and in
+    # y, so only bodies in the samples' box grown by that much (and a rounding margin) are
+    # visited: by x through the bodies sorted on x, then by y
+    box = coarse_reach + 0.01
+    order = np.argsort(body_xy[:, 0])
+    xs = body_xy[order, 0]
     for v in range(n):
         reach = d[v, m - 1] + 6.0
         reach_sq = reach * reach
         grow = half_width[v] + path_margin
-        for b in range(nb):
+        x0 = y0 = np.inf
+        x1 = y1 = -np.inf
+        for s in range(0, m, coarse_stride):
+            x0, x1 = min(x0, pts[v, s, 0]), max(x1, pts[v, s, 0])
+            y0, y1 = min(y0, pts[v, s, 1]), max(y1, pts[v, s, 1])
+        first = np.searchsorted(xs, x0 - box)
+        last = np.searchsorted(xs, x1 + box, side="right")
+        for o in range(first, last):
+            b = order[o]
+            if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
+                continue
             if bodies[b] == rows[v]:
                 continue
             dx = body_xy[b, 0] - row_xy[v, 0]

@@ -1,8 +1,8 @@
 """Ticks per second with autopilot vehicles, AI walkers and traffic lights on the medium town.
 
 Prints the whole tick rate, the share of each tick phase (traffic manager and walkers,
-physics, the rest), and the ratios to the goal (1000 ticks/s) and to CARLA with its
-traffic manager (about 15 ticks/s).
+physics, the rest; the traffic manager phase also split into autopilot and walkers), and the
+ratios to the goal (1000 ticks/s) and to CARLA with its traffic manager (about 15 ticks/s).
 
     .venv/bin/python benchmarks/bench_traffic.py [--vehicles 100] [--walkers 50] [--ticks 2000]
 """
@@ -45,9 +45,26 @@ def main() -> int:
 
         systems.append((phase, timed))
     world._systems = systems
+    parts: dict[str, float] = {}
+    for name, owner, method in (
+        ("autopilot", world._traffic_managers[8000], "_tick"),
+        ("walkers", world.__dict__.get("_walker_ai"), "tick"),
+    ):
+        if owner is None:
+            continue
+
+        call = getattr(owner, method)
+
+        def part(dt, call=call, name=name):
+            t0 = time.perf_counter()
+            call(dt)
+            parts[name] = parts.get(name, 0.0) + time.perf_counter() - t0
+
+        setattr(owner, method, part)
     for _ in range(args.warmup):
         world.tick()
     spent.clear()
+    parts.clear()
     t0 = time.perf_counter()
     for _ in range(args.ticks):
         world.tick()
@@ -60,6 +77,10 @@ def main() -> int:
     print(f"{args.ticks} ticks in {total:.2f} s: {rate:.1f} ticks/s ({1000.0 / rate:.2f} ms/tick)")
     for phase, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
         print(f"  {phase:16s} {1000.0 * seconds / args.ticks:7.3f} ms/tick  {seconds / total:6.1%}")
+        if phase == "traffic_manager":
+            for name, part in parts.items():
+                share = part / total
+                print(f"    {name:14s} {1000.0 * part / args.ticks:7.3f} ms/tick  {share:6.1%}")
     print(f"goal {GOAL:.0f} ticks/s: ratio {rate / GOAL:.3f}")
     ratio = rate / CARLA_WITH_TM
     print(f"CARLA with traffic manager ~{CARLA_WITH_TM:.0f} ticks/s: ratio {ratio:.1f}x")

@@ -29,8 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
+from world.autopilot_kernels import curve_speed_cap, junction_stops, obstacle_distances
 from world.lane_paths import LanePaths
-from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
+from world.vehicle_state import ActorType, VehicleLightState
 
 __all__ = ["AutopilotFleet"]
 
@@ -57,6 +58,9 @@ LOCALISE_JUNCTION_PENALTY = 0.5  # m
 HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
 CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
+JUNCTION_CONSTANTS = np.array(
+    [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
+)
 
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
@@ -270,7 +274,9 @@ class AutopilotFleet:
         n = len(rows)
 
         # samples ahead and the look-ahead point
-        d = np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
+        d = np.ascontiguousarray(
+            np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
+        )
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
         axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
@@ -292,70 +298,41 @@ class AutopilotFleet:
         target = v.speed_limit[k] / 3.6 * (1.0 - pct / 100.0)
         target = np.where(np.isnan(tm._desired), target, tm._desired / 3.6)
         target = np.maximum(target, 0.0)
-        heading = np.unwrap(np.arctan2(tangents[..., 1], tangents[..., 0]), axis=1)
-        curvature = np.abs(np.diff(heading, axis=1)) / PATH_STEP
-        v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
-        ahead = np.maximum(d[:, :-1] - ext[:, 0:1], 0.0)
-        target = np.minimum(
-            target, np.min(np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead), axis=1)
+        heading = np.arctan2(tangents[..., 1], tangents[..., 0])
+        target = curve_speed_cap(
+            heading,
+            d,
+            np.ascontiguousarray(ext[:, 0]),
+            target,
+            LATERAL_ACCEL,
+            COMFORT_DECEL,
+            PATH_STEP,
         )
 
-        # junction entry ahead
-        in_j = valid & (lp.junction[np.maximum(route, 0)] >= 0)
-        entering = in_j[:, 1:] & ~in_j[:, :-1]
-        has_entry = entering.any(axis=1)
-        r_entry = np.argmax(entering, axis=1) + 1
-        ix = np.arange(n)
-        d_entry = np.where(has_entry, start[ix, r_entry], np.inf)
-        entry_path = np.where(has_entry, route[ix, r_entry], -1)
-        approach_path = np.where(has_entry, route[ix, r_entry - 1], -1)
-        inside = in_j[:, 0]
-        front_to_entry = d_entry - ext[:, 0]
-        stop = np.where(valid[:, -1], np.inf, route_end - ext[:, 0] - 0.5)
-        reason = np.where(valid[:, -1], STOP_NONE, STOP_ROUTE_END)
-
-        # lights
-        light = np.where(approach_path >= 0, lp.light[np.maximum(approach_path, 0)], -1)
+        # the route's end, the light and sign before the next junction entry, yielding there
         traffic = getattr(world, "_traffic", None)
-        held = np.zeros(n, dtype=bool)
-        if traffic is not None and (light >= 0).any():
-            state = np.where(light >= 0, traffic.system.groups.state[np.maximum(light, 0)], 2)
-            # a vehicle already slow for the light stops (its nose may pass the line a little)
-            stoppable = (front_to_entry > speed**2 / (2.0 * MAX_DECEL)) | (speed < SLOW)
-            red = (state == TrafficLightState.Red) | (
-                (state == TrafficLightState.Yellow) & stoppable
-            )
-            held = red & (light >= 0) & ~self.ignore[:, 0] & (front_to_entry > -ext[:, 0])
-            stop = np.where(held, np.minimum(stop, front_to_entry - STOP_LINE_GAP), stop)
-            reason = np.where(held, STOP_LIGHT, reason)
-
-        # stop and yield signs: crawl to the sign, stop while its red holds the vehicle
-        sign = (approach_path >= 0) & lp.give_way[np.maximum(approach_path, 0)]
-        sign &= ~self.ignore[:, 1] & ~inside
-        crawl = np.sqrt(SIGN_CRAWL**2 + 2.0 * COMFORT_DECEL * np.maximum(d_entry - SIGN_ZONE, 0.0))
-        target = np.where(sign, np.minimum(target, crawl), target)
-        sign_red = (v.tl_actor[k] < 0) & (v.tl_state[k] != TrafficLightState.Green)
-        sign_red &= ~self.ignore[:, 1] & ~inside
-        stop = np.where(sign_red, np.minimum(stop, 0.0), stop)
-        reason = np.where(sign_red, STOP_SIGN, reason)
-        held |= sign_red
-
-        # yield at junctions: to vehicles on conflicting paths inside, or arriving first
+        light_state = (
+            traffic.system.groups.state if traffic is not None else np.zeros(0, dtype=np.int8)
+        )
+        stop, reason, target, inside = junction_stops(
+            route,
+            start,
+            route_end,
+            lp.junction,
+            lp.light,
+            lp.give_way,
+            lp.conflicts,
+            light_state,
+            np.ascontiguousarray(ext[:, 0]),
+            speed,
+            target,
+            np.ascontiguousarray(self.ignore[:, 0]),
+            np.ascontiguousarray(self.ignore[:, 1]),
+            v.tl_actor[k],
+            v.tl_state[k],
+            JUNCTION_CONSTANTS,
+        )
         pushing = self.override > 0.0
-        near = has_entry & ~inside & (d_entry < APPROACH)
-        gives_way = np.zeros(n, dtype=bool)
-        if near.any():
-            cur = route[:, 0]
-            conflict_in = lp.conflicts[np.maximum(entry_path, 0)][:, cur] & inside[None, :]
-            arriving = near & ~held
-            key = d_entry + 1e-6 * ix
-            first = key[None, :] < key[:, None]
-            conflict_arr = lp.conflicts[np.maximum(entry_path, 0)][:, np.maximum(entry_path, 0)]
-            conflict_arr &= arriving[None, :] & first
-            gives_way = near & (conflict_in.any(axis=1) | conflict_arr.any(axis=1))
-            yields = gives_way & (front_to_entry - STOP_LINE_GAP < stop)
-            stop = np.where(yields, front_to_entry - STOP_LINE_GAP, stop)
-            reason = np.where(yields, STOP_YIELD, reason)
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
@@ -428,34 +405,19 @@ class AutopilotFleet:
 
     def _sample(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
-        n = len(route)
-        slot = (start[:, None, 1:] <= d[:, :, None]).sum(axis=2)
-        rows = np.arange(n)[:, None]
-        path = route[rows, slot]
-        local = d - start[rows, slot]
-        return self.paths.at(path, local)
+        return self.paths.sample_routes(route, start, d)
 
     def _obstacles(self, a, rows, pts, tangents, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
         n = len(rows)
-        out = np.full(n, np.inf)
         m = a.n
         bodies = np.flatnonzero(a.alive[:m] & (a.body[:m] | a.static_collider[:m]))
         if not len(bodies):
-            return out
+            return np.full(n, np.inf)
         kind = a.kind[bodies]
-        reach = d[:, -1] + 6.0
-        delta = a.pos[bodies][None, :, :2] - a.pos[rows][:, None, :2]
-        close = np.einsum("ijk,ijk->ij", delta, delta) < (reach**2)[:, None]
-        close &= bodies[None, :] != rows[:, None]
-        yaw = np.radians(a.rot[rows, 1])
-        ahead = delta[..., 0] * np.cos(yaw)[:, None] + delta[..., 1] * np.sin(yaw)[:, None]
-        close &= ahead > -BEHIND_REACH
-        ignore_vehicle = self.ignore[:, 2][:, None] & (kind == ActorType.Vehicle)[None, :]
-        ignore_walker = self.ignore[:, 3][:, None] & (kind == ActorType.Walker)[None, :]
-        close &= ~ignore_vehicle & ~ignore_walker
+        crossing = np.zeros((0, 0), dtype=bool)
         if pushing.any():
             turn = np.abs(
                 (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
@@ -463,45 +425,30 @@ class AutopilotFleet:
             crossing = (
                 pushing[:, None] & (kind == ActorType.Vehicle)[None, :] & (turn > CROSSING_ANGLE)
             )
-            close &= ~crossing
-        ii, jj = np.nonzero(close)
-        if not len(ii):
-            return out
-        # coarse pass: keep bodies within COARSE_REACH of every COARSE_STRIDE-th path sample
-        coarse = pts[ii, ::COARSE_STRIDE, :2] - a.pos[bodies[jj]][:, None, :2]
-        near = (np.einsum("pki,pki->pk", coarse, coarse) < COARSE_REACH**2).any(axis=1)
-        ii, jj = ii[near], jj[near]
-        if not len(ii):
-            return out
-        other = bodies[jj]
-        yaw = np.radians(a.rot[other, 1])
-        c, s = np.cos(yaw), np.sin(yaw)
-        centre = a.pos[other, :2] + np.stack([c, s], axis=1) * a.box_loc[other, 0:1]
-        rel = pts[ii, :, :2] - centre[:, None, :]
-        lx = rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]
-        ly = -rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]
-        # the other box grows by the vehicle's half width across the vehicle's path only
-        t = tangents[ii]
-        across_x = np.abs(-t[..., 1] * c[:, None] + t[..., 0] * s[:, None])
-        across_y = np.abs(t[..., 1] * s[:, None] + t[..., 0] * c[:, None])
-        reach = ext[ii, 1:2] + PATH_MARGIN
-        hx = a.extent[other, 0:1] + reach * across_x
-        hy = a.extent[other, 1:2] + reach * across_y
-        ox, oy = np.abs(lx) - hx, np.abs(ly) - hy
-        outside = np.hypot(np.maximum(ox, 0.0), np.maximum(oy, 0.0))
-        gap = np.where((ox <= 0.0) & (oy <= 0.0), np.maximum(ox, oy), outside)
-        hit = gap <= 0.0
-        any_hit = hit.any(axis=1)
-        if not any_hit.any():
-            return out
-        ii, gap, hit = ii[any_hit], gap[any_hit], hit[any_hit]
-        first = np.argmax(hit, axis=1)
-        r = np.arange(len(ii))
-        dd = d[ii]
-        at = dd[r, first]
-        prev = np.maximum(first - 1, 0)
-        g0, g1 = gap[r, prev], gap[r, first]
-        frac = np.where((first > 0) & (g0 > g1), g0 / np.where(g0 > g1, g0 - g1, 1.0), 1.0)
-        at = np.where(first > 0, dd[r, prev] + frac * (at - dd[r, prev]), at)
-        np.minimum.at(out, ii, at)
-        return out
+        yaw = np.radians(a.rot[rows, 1])
+        body_yaw = np.radians(a.rot[bodies, 1])
+        return obstacle_distances(
+            rows,
+            np.ascontiguousarray(a.pos[rows, :2]),
+            np.cos(yaw),
+            np.sin(yaw),
+            np.ascontiguousarray(ext[:, 1]),
+            np.ascontiguousarray(self.ignore[:, 2]),
+            np.ascontiguousarray(self.ignore[:, 3]),
+            bodies,
+            np.ascontiguousarray(a.pos[bodies, :2]),
+            np.cos(body_yaw),
+            np.sin(body_yaw),
+            kind == ActorType.Vehicle,
+            kind == ActorType.Walker,
+            np.ascontiguousarray(a.box_loc[bodies, 0]),
+            np.ascontiguousarray(a.extent[bodies, :2]),
+            crossing,
+            pts,
+            tangents,
+            np.ascontiguousarray(d, dtype=float),
+            BEHIND_REACH,
+            COARSE_STRIDE,
+            COARSE_REACH,
+            PATH_MARGIN,
+        )

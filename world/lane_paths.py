@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world.autopilot_kernels import locate_on_paths, sample_paths, sample_routes
 from world.lane_enums import LaneType
 
 __all__ = ["CONFLICT_DISTANCE", "LanePaths"]
@@ -114,44 +115,48 @@ class LanePaths:
 
     def at(self, path: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Points (…, 3) and unit travel directions (…, 2) `d` metres into each path."""
-        path = np.asarray(path)
-        d = np.clip(d, 0.0, self.length[path])
-        g = self.base[path] + d
-        lo = self.first[path]
-        hi = lo + self.count[path] - 1
-        i = np.clip(np.searchsorted(self.cum, g, side="right") - 1, lo, np.maximum(hi - 1, lo))
-        j = np.minimum(i + 1, hi)
-        span = self.cum[j] - self.cum[i]
-        u = np.where(span > 0.0, (g - self.cum[i]) / np.where(span > 0.0, span, 1.0), 0.0)
-        a, b = self.points[i], self.points[j]
-        point = a + u[..., None] * (b - a)
-        tangent = (b - a)[..., :2]
-        norm = np.linalg.norm(tangent, axis=-1, keepdims=True)
-        tangent = np.where(norm > 0.0, tangent / np.where(norm > 0.0, norm, 1.0), [1.0, 0.0])
-        return point, tangent
+        path, d = np.broadcast_arrays(np.asarray(path, dtype=np.int64), np.asarray(d, dtype=float))
+        point, tangent = sample_paths(
+            self.points,
+            self.cum,
+            self.base,
+            self.length,
+            self.first,
+            self.count,
+            path.ravel(),
+            d.ravel(),
+        )
+        return point.reshape((*path.shape, 3)), tangent.reshape((*path.shape, 2))
+
+    def sample_routes(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
+        """Points (N, M, 3) and unit directions (N, M, 2) at distances d (N, M) along routes of
+        paths (N, R) that begin `start` (N, R) metres ahead (inf for empty slots)."""
+        return sample_routes(
+            self.points,
+            self.cum,
+            self.base,
+            self.length,
+            self.first,
+            self.count,
+            route,
+            start,
+            np.ascontiguousarray(d, dtype=float),
+        )
 
     def locate(self, path: np.ndarray, near: np.ndarray, xy: np.ndarray, window: int = 6):
         """Arc position on each path of points `xy` (N, 2), searching the segments around the arc
         `near` (N,); returns (arc, lateral distance)."""
-        path = np.asarray(path)
-        lo = self.first[path]
-        hi = lo + self.count[path] - 2  # last segment start
-        centre = np.searchsorted(self.cum, self.base[path] + near, side="right") - 1
-        offsets = np.arange(-window // 2, window + 1)
-        i = np.clip(centre[:, None] + offsets[None, :], lo[:, None], np.maximum(hi, lo)[:, None])
-        a = self.points[i, :2]
-        b = self.points[np.minimum(i + 1, (hi + 1)[:, None]), :2]
-        ab = b - a
-        ap = xy[:, None, :] - a
-        den = np.einsum("nki,nki->nk", ab, ab)
-        u = np.clip(np.einsum("nki,nki->nk", ap, ab) / np.where(den > 0, den, 1.0), 0.0, 1.0)
-        foot = a + u[..., None] * ab
-        dist = np.linalg.norm(xy[:, None, :] - foot, axis=-1)
-        best = np.argmin(dist, axis=1)
-        rows = np.arange(len(path))
-        k = i[rows, best]
-        arc = self.cum[k] + u[rows, best] * (self.cum[np.minimum(k + 1, hi + 1)] - self.cum[k])
-        return arc - self.base[path], dist[rows, best]
+        return locate_on_paths(
+            self.points,
+            self.cum,
+            self.base,
+            self.first,
+            self.count,
+            np.asarray(path, dtype=np.int64),
+            np.asarray(near, dtype=float),
+            np.ascontiguousarray(xy, dtype=float),
+            int(window),
+        )
 
     def _conflicts(self) -> np.ndarray:
         """Junction paths of one junction whose centres pass within CONFLICT_DISTANCE, unless

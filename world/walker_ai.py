@@ -30,6 +30,7 @@ from world.actors import Actor
 from world.errors import WorldError
 from world.geometry import Location
 from world.vehicle_state import ActorType
+from world.walker_kernels import blocked_pairs
 
 __all__ = [
     "ARRIVE_RADIUS",
@@ -201,26 +202,24 @@ class WalkerAISystem:
         cars = np.flatnonzero(a.alive[:n] & (a.vrow[:n] >= 0))
         if not len(cars):
             return unit
-        delta = pos[:, None, :2] - a.pos[cars][None, :, :2]
-        close = np.einsum("wck,wck->wc", delta, delta) < VEHICLE_REACH**2
-        wi, ci = np.nonzero(close)
+        yaw = np.radians(a.rot[cars, 1])
+        wi, ci = blocked_pairs(
+            np.ascontiguousarray(pos[:, :2]),
+            np.ascontiguousarray(unit[:, :2]),
+            np.ascontiguousarray(a.pos[cars, :2]),
+            np.cos(yaw),
+            np.sin(yaw),
+            np.ascontiguousarray(a.extent[cars, :2]),
+            VEHICLE_REACH,
+            STEP_AHEAD,
+            WALKER_RADIUS,
+        )
         if not len(wi):
             return unit
-        car = cars[ci]
-        yaw = np.radians(a.rot[car, 1])
-        c, s = np.cos(yaw), np.sin(yaw)
-        step = pos[wi, :2] + unit[wi, :2] * STEP_AHEAD - a.pos[car, :2]
-        lx, ly = step[:, 0] * c + step[:, 1] * s, -step[:, 0] * s + step[:, 1] * c
-        ext = a.extent[car]
-        blocked = (np.abs(lx) < ext[:, 0] + WALKER_RADIUS) & (
-            np.abs(ly) < ext[:, 1] + WALKER_RADIUS
-        )
-        if not blocked.any():
-            return unit
         out = unit.copy()
-        for k in np.flatnonzero(blocked).tolist():
-            i = int(wi[k])
-            away = delta[i, ci[k]] / max(float(np.linalg.norm(delta[i, ci[k]])), 1e-9)
+        for i, c in zip(wi.tolist(), ci.tolist(), strict=True):
+            delta = pos[i, :2] - a.pos[cars[c], :2]
+            away = delta / max(float(np.linalg.norm(delta)), 1e-9)
             along = out[i, :2] - min(float(out[i, :2] @ away), 0.0) * away
             if np.linalg.norm(along) < 0.2:
                 along = np.array([-away[1], away[0]])

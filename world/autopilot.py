@@ -48,6 +48,7 @@ BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
 APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
 SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
 SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+SAMPLE_DISTANCES = PATH_STEP * np.arange(PATH_SAMPLES)  # m ahead of the vehicle's centre
 COARSE_STRIDE = 4  # path samples, PATH_STEP apart: one coarse sample every 8 m
 COARSE_REACH = 9.0  # m: half the stride, a car's half length and half width, the margin, room
 BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
@@ -58,6 +59,7 @@ LOCALISE_JUNCTION_PENALTY = 0.5  # m
 HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
 CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
+VEHICLE_KIND, WALKER_KIND = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints: fast
 JUNCTION_CONSTANTS = np.array(
     [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
 )
@@ -274,9 +276,7 @@ class AutopilotFleet:
         n = len(rows)
 
         # samples ahead and the look-ahead point
-        d = np.ascontiguousarray(
-            np.broadcast_to(PATH_STEP * np.arange(PATH_SAMPLES)[None, :], (n, PATH_SAMPLES))
-        )
+        d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
         axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
@@ -422,9 +422,7 @@ class AutopilotFleet:
             turn = np.abs(
                 (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
             )
-            crossing = (
-                pushing[:, None] & (kind == ActorType.Vehicle)[None, :] & (turn > CROSSING_ANGLE)
-            )
+            crossing = pushing[:, None] & (kind == VEHICLE_KIND)[None, :] & (turn > CROSSING_ANGLE)
         yaw = np.radians(a.rot[rows, 1])
         body_yaw = np.radians(a.rot[bodies, 1])
         return obstacle_distances(
@@ -439,8 +437,8 @@ class AutopilotFleet:
             np.ascontiguousarray(a.pos[bodies, :2]),
             np.cos(body_yaw),
             np.sin(body_yaw),
-            kind == ActorType.Vehicle,
-            kind == ActorType.Walker,
+            kind == VEHICLE_KIND,
+            kind == WALKER_KIND,
             np.ascontiguousarray(a.box_loc[bodies, 0]),
             np.ascontiguousarray(a.extent[bodies, :2]),
             crossing,

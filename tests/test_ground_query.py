@@ -14,6 +14,8 @@ from ground_reference import reference_ground
 
 from world import Map, VehicleControl, WalkerControl, World, WorldSettings
 from world.geometry import Location, Transform, Vector3D
+from world.ground_query import SurfaceIndex
+from world.lane_index import LaneSegments, SegmentGrid
 from world.traffic_scene import populate_traffic
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
@@ -95,6 +97,29 @@ def test_seeded_points_on_a_banked_road():
     assert found.sum() > 1500
     # a cross slope of 0.1 rad tilts the normal by as much from the vertical
     assert np.allclose(np.arccos(normal[found, 2]), 0.1, atol=1e-9)
+
+
+def test_random_segments_sloped_stacked_and_of_no_length():
+    """Seeded segments with slopes and cross slopes at three heights, some of no horizontal
+    length (covering, as the batch query tests it, refuses no point near those)."""
+    rng = np.random.default_rng(24)
+    n = 3000
+    a = np.column_stack([rng.uniform(0.0, 120.0, (n, 2)), rng.choice([0.0, 4.0, 4.5], n)])
+    b = a + np.column_stack([rng.normal(0.0, 1.0, (n, 2)), rng.normal(0.0, 0.1, n)])
+    b[::97, :2] = a[::97, :2]
+    lateral = np.column_stack([rng.normal(0.0, 1.0, (n, 2)), rng.normal(0.0, 0.1, n)])
+    lateral /= np.linalg.norm(lateral, axis=1, keepdims=True)
+    zero = np.zeros(n)
+    segments = LaneSegments(
+        a, b, np.arange(n), zero, zero, rng.uniform(2.0, 4.0, n), lateral, zero, zero
+    )
+    grid = SegmentGrid(segments, cell=4.0, levels=1)
+    pts = np.column_stack([rng.uniform(-10.0, 130.0, (20000, 2)), rng.uniform(-1.0, 6.0, 20000)])
+    want = reference_ground(grid, pts)
+    got = SurfaceIndex(grid, 1.0).highest(pts)
+    for w, g in zip(want, got, strict=True):
+        assert _bits(w) == _bits(g)
+    assert 0.2 < want[2].mean() < 0.9
 
 
 def test_points_off_every_road_or_not_finite(town04):

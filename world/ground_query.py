@@ -2,7 +2,8 @@
 
 For every point the compiled loop (numba, `_highest_surfaces`) walks the segments
 filed under the 3 x 3 cells of the ground grid's finest level around it (the
-cells and their order those of `SegmentGrid.covering`), keeps the ones whose
+cells and their order those of `SegmentGrid.covering`), skips those whose box,
+grown by what covering allows, does not hold the point, keeps the ones whose
 lane covers the point in 2D (the point's projection on the segment, its
 distance across the lane at most half the lane width), measures each one's
 surface height there (the centre line's height plus the lane's cross slope
@@ -52,6 +53,18 @@ class SurfaceIndex:
         self._dd_div = np.where(dd > 0.0, dd, 1.0)
         self._dd_root = np.sqrt(np.maximum(dd, 1e-18))
         self._half_width = 0.5 * sg.width
+        # a point the lane covers projects at most 1e-3 of the segment's length beyond its
+        # ends and lies at most half the width across it, so it lies in the segment's box
+        # grown by both; the margin on top dwarfs float64's rounding of the exact test, so
+        # a point outside the box (two compares per axis) is one the exact test would refuse
+        margin = 1e-6 * (1.0 + np.abs(sg.a[:, :2]).max(axis=1))
+        grow = 0.5 * sg.width + 1e-3 * np.sqrt(dd) + margin
+        # (the test refuses nothing near a segment of no horizontal length: no box for it)
+        grow = np.where(dd > 0.0, grow, np.inf)
+        lo = np.minimum(sg.a, sg.b)[:, :2] - grow[:, None]
+        hi = np.maximum(sg.a, sg.b)[:, :2] + grow[:, None]
+        # one row per filing of a segment under a cell, in the cells' order
+        self._box = np.ascontiguousarray(np.hstack([lo, hi])[level.segment])
         lat = np.ascontiguousarray(sg.lateral, dtype=np.float64)
         self._lateral = lat
         self._lat_h = np.hypot(lat[:, 0], lat[:, 1])
@@ -81,6 +94,7 @@ class SurfaceIndex:
                 self._starts,
                 self._counts,
                 self._segment,
+                self._box,
                 self._a,
                 self._forward,
                 self._dd_div,
@@ -119,6 +133,7 @@ def _highest_surfaces(
     starts,
     counts,
     segment,
+    box,
     a,
     forward,
     dd_div,
@@ -146,6 +161,8 @@ def _highest_surfaces(
                 flat = (cx + dx) * shape_y + (cy + dy)
                 first = starts[flat]
                 for k in range(first, first + counts[flat]):
+                    if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
+                        continue
                     s = segment[k]
                     ax, ay = a[s, 0], a[s, 1]
                     fx, fy = forward[s, 0], forward[s, 1]

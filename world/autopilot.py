@@ -28,8 +28,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
-from world.autopilot_kernels import curve_speed_cap, junction_stops, obstacle_distances
+from world.autopilot_control import lookahead_distance, pure_pursuit
+from world.autopilot_kernels import (
+    curve_speed_cap,
+    junction_stops,
+    obstacle_distances,
+    speed_controls,
+)
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
 
@@ -67,6 +72,9 @@ JUNCTION_CONSTANTS = np.array(
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
 STOP_NONE, STOP_ROUTE_END, STOP_LIGHT, STOP_SIGN, STOP_YIELD, STOP_OBSTACLE = range(6)
+CONTROL_CONSTANTS = np.array(
+    [COMFORT_DECEL, BRAKE_FROM_DECEL, BRAKE_DECEL_SCALE, HOLD_LIMIT, OVERRIDE_TIME]
+)
 
 
 class AutopilotFleet:
@@ -336,29 +344,23 @@ class AutopilotFleet:
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
-        obstacle = self._obstacles(a, rows, pts, tangents, d, ext, pushing) - ext[:, 0] - lead
-        blocked = obstacle < stop
-        stop = np.minimum(stop, obstacle)
-        reason = np.where(blocked, STOP_OBSTACLE, reason)
-        self.reason = reason
-
-        allowed = np.sqrt(2.0 * COMFORT_DECEL * np.maximum(stop, 0.0))
-        target = np.minimum(target, allowed)
-        target = np.where(stop <= 0.25, 0.0, target)
-        throttle, brake, self.integral = longitudinal(speed, target, self.integral, dt)
-        # braking that the stop point needs, beyond what the speed error asks for
-        need = speed**2 / (2.0 * np.maximum(stop, 0.05))
-        extra = np.clip((need - BRAKE_FROM_DECEL) / BRAKE_DECEL_SCALE, 0.0, 1.0)
-        brake = np.maximum(brake, np.where(np.isfinite(stop), extra, 0.0))
-        throttle = np.where(brake > 0.0, 0.0, throttle)
-
-        # a vehicle stuck in a junction behind an obstacle for long pushes on for a while,
-        # ignoring crossing traffic (two vehicles that block each other's paths)
-        stuck = (speed < 0.5) & (target <= 0.0) & blocked & inside
-        self.hold_time = np.where(stuck, self.hold_time + dt, 0.0)
-        start_push = self.hold_time > HOLD_LIMIT
-        self.override = np.where(start_push, OVERRIDE_TIME, np.maximum(self.override - dt, 0.0))
-        self.hold_time = np.where(start_push, 0.0, self.hold_time)
+        obstacle = self._obstacles(a, rows, pts, tangents, d, ext, pushing)
+        throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
+            obstacle,
+            np.ascontiguousarray(ext[:, 0]),
+            lead,
+            stop,
+            reason,
+            target,
+            speed,
+            self.integral,
+            inside,
+            self.hold_time,
+            self.override,
+            dt,
+            STOP_OBSTACLE,
+            CONTROL_CONSTANTS,
+        )
 
         v.throttle[k] = throttle.astype(np.float32)
         v.steer[k] = steer.astype(np.float32)

@@ -33,7 +33,10 @@ from world.autopilot_kernels import (
     curve_speed_cap,
     junction_stops,
     obstacle_distances,
+    route_starts,
     speed_controls,
+    speed_targets,
+    write_controls,
 )
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
@@ -274,12 +277,7 @@ class AutopilotFleet:
         self._advance(pos, tm)
         lp = self.paths
         route = self.route
-        valid = route >= 0
-        lengths = np.where(valid, lp.length[np.maximum(route, 0)], 0.0)
-        start = np.concatenate(
-            [-self.arc[:, None], -self.arc[:, None] + np.cumsum(lengths, axis=1)[:, :-1]], axis=1
-        )
-        start = np.where(valid, start, np.inf)
+        start, lengths = route_starts(route, self.arc, lp.length)
         route_end = -self.arc + lengths.sum(axis=1)
         n = len(rows)
 
@@ -302,10 +300,9 @@ class AutopilotFleet:
         )
 
         # speed target: limit less the difference, or the desired speed; curves
-        pct = np.where(np.isnan(tm._speed_pct), tm._global_speed_pct, tm._speed_pct)
-        target = v.speed_limit[k] / 3.6 * (1.0 - pct / 100.0)
-        target = np.where(np.isnan(tm._desired), target, tm._desired / 3.6)
-        target = np.maximum(target, 0.0)
+        target = speed_targets(
+            v.speed_limit[k], tm._speed_pct, float(tm._global_speed_pct), tm._desired
+        )
         heading = np.arctan2(tangents[..., 1], tangents[..., 0])
         target = curve_speed_cap(
             heading,
@@ -362,13 +359,8 @@ class AutopilotFleet:
             CONTROL_CONSTANTS,
         )
 
-        v.throttle[k] = throttle.astype(np.float32)
-        v.steer[k] = steer.astype(np.float32)
-        v.brake[k] = brake.astype(np.float32)
-        v.hand_brake[k] = False
-        v.reverse[k] = False
-        v.manual_gear_shift[k] = False
-        v.ackermann[k] = False
+        flags = (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann)
+        write_controls(k, throttle, steer, brake, v.throttle, v.steer, v.brake, flags)
         lights = tm._update_lights
         if lights.any():
             bits = v.lights[k] & ~np.uint32(

@@ -1,5 +1,5 @@
-"""Compiled loops of the autopilot's tick: path sampling, localisation, the obstacle search
-and the speed control.
+"""Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
+obstacle search, the speed targets and control, and the writing of the controls.
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
@@ -19,9 +19,12 @@ __all__ = [
     "junction_stops",
     "locate_on_paths",
     "obstacle_distances",
+    "route_starts",
     "sample_paths",
     "sample_routes",
     "speed_controls",
+    "speed_targets",
+    "write_controls",
 ]
 
 
@@ -447,3 +450,55 @@ def speed_controls(
             override[v] = left if left >= 0.0 else 0.0
         hold_time[v] = held
     return throttle, brake, integral, reason, hold_time, override
+
+
+@njit(cache=True)
+def route_starts(route, arc, length):
+    """Where each path of each route begins, in metres from the vehicle (inf for empty slots),
+    and the paths' lengths (0 for empty slots): the lengths summed left to right along the
+    route, as numpy's cumsum does."""
+    n, slots = route.shape
+    start = np.empty((n, slots))
+    lengths = np.empty((n, slots))
+    for v in range(n):
+        ahead = 0.0
+        for r in range(slots):
+            p = route[v, r]
+            size = length[p] if p >= 0 else 0.0
+            lengths[v, r] = size
+            if p < 0:
+                start[v, r] = np.inf
+            elif r == 0:
+                start[v, r] = -arc[v]
+            else:
+                start[v, r] = -arc[v] + ahead
+            ahead = size if r == 0 else ahead + size
+    return start, lengths
+
+
+@njit(cache=True)
+def speed_targets(speed_limit, speed_pct, global_pct, desired):
+    """Each vehicle's target speed (m/s): its desired speed if set, else the speed limit
+    (km/h) less its percentage difference (or the manager's when unset), at least 0."""
+    n = len(speed_limit)
+    out = np.empty(n)
+    for v in range(n):
+        pct = global_pct if np.isnan(speed_pct[v]) else speed_pct[v]
+        t = speed_limit[v] / 3.6 * (1.0 - pct / 100.0)
+        if not np.isnan(desired[v]):
+            t = desired[v] / 3.6
+        out[v] = t if t >= 0.0 or np.isnan(t) else 0.0
+    return out
+
+
+@njit(cache=True)
+def write_controls(k, throttle, steer, brake, v_throttle, v_steer, v_brake, v_flags):
+    """Writes the controls into the vehicle table rows k (as float32) and clears the hand
+    brake, reverse, manual gear shift and Ackermann flags (`v_flags`, four bool columns)."""
+    for i in range(len(k)):
+        row = k[i]
+        v_throttle[row] = np.float32(throttle[i])
+        v_steer[row] = np.float32(steer[i])
+        v_brake[row] = np.float32(brake[i])
+        for flag in v_flags:
+            flag[row] = False

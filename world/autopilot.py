@@ -271,7 +271,8 @@ class AutopilotFleet:
         pos = a.pos[rows]
         yaw = a.rot[rows, 1]
         rad = np.radians(yaw)
-        speed = a.vel[rows, 0] * np.cos(rad) + a.vel[rows, 1] * np.sin(rad)
+        cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
+        speed = a.vel[rows, 0] * cos_yaw + a.vel[rows, 1] * sin_yaw
         speed = np.maximum(speed, 0.0)
         ext = a.extent[rows]
         self._advance(pos, tm)
@@ -285,13 +286,14 @@ class AutopilotFleet:
         d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
-        axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
         look_d = lookahead_distance(speed) - rear
         look, _ = self._sample(route, start, look_d[:, None])
         steer = pure_pursuit(
-            axle,
-            yaw,
-            look[:, 0, :2],
+            pos,
+            cos_yaw,
+            sin_yaw,
+            rear,
+            look[:, 0],
             v.wheelbase[k],
             v.max_steer[k],
             v.steer_kmh[k],
@@ -341,7 +343,7 @@ class AutopilotFleet:
 
         # vehicles and walkers on the path
         lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
-        obstacle = self._obstacles(a, rows, pts, tangents, d, ext, pushing)
+        obstacle = self._obstacles(a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
         throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
             obstacle,
             np.ascontiguousarray(ext[:, 0]),
@@ -401,7 +403,7 @@ class AutopilotFleet:
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
         return self.paths.sample_routes(route, start, d)
 
-    def _obstacles(self, a, rows, pts, tangents, d, ext, pushing) -> np.ndarray:
+    def _obstacles(self, a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
@@ -417,13 +419,12 @@ class AutopilotFleet:
                 (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
             )
             crossing = pushing[:, None] & (kind == VEHICLE_KIND)[None, :] & (turn > CROSSING_ANGLE)
-        yaw = np.radians(a.rot[rows, 1])
         body_yaw = np.radians(a.rot[bodies, 1])
         return obstacle_distances(
             rows,
             np.ascontiguousarray(a.pos[rows, :2]),
-            np.cos(yaw),
-            np.sin(yaw),
+            cos_yaw,
+            sin_yaw,
             np.ascontiguousarray(ext[:, 1]),
             np.ascontiguousarray(self.ignore[:, 2]),
             np.ascontiguousarray(self.ignore[:, 3]),

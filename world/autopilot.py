@@ -275,6 +275,7 @@ class AutopilotFleet:
         speed = a.vel[rows, 0] * cos_yaw + a.vel[rows, 1] * sin_yaw
         speed = np.maximum(speed, 0.0)
         ext = a.extent[rows]
+        front = np.ascontiguousarray(ext[:, 0])  # half lengths
         self._advance(pos, tm)
         lp = self.paths
         route = self.route
@@ -309,7 +310,7 @@ class AutopilotFleet:
         target = curve_speed_cap(
             heading,
             d,
-            np.ascontiguousarray(ext[:, 0]),
+            front,
             target,
             LATERAL_ACCEL,
             COMFORT_DECEL,
@@ -330,7 +331,7 @@ class AutopilotFleet:
             lp.give_way,
             lp.conflicts,
             light_state,
-            np.ascontiguousarray(ext[:, 0]),
+            front,
             speed,
             target,
             np.ascontiguousarray(self.ignore[:, 0]),
@@ -342,12 +343,12 @@ class AutopilotFleet:
         pushing = self.override > 0.0
 
         # vehicles and walkers on the path
-        lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
         obstacle = self._obstacles(a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
         throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
             obstacle,
-            np.ascontiguousarray(ext[:, 0]),
-            lead,
+            front,
+            tm._lead,
+            float(tm._global_lead),
             stop,
             reason,
             target,

@@ -396,6 +396,7 @@ def speed_controls(
     obstacle,
     front,
     lead,
+    global_lead,
     stop,
     reason,
     target,
@@ -410,9 +411,9 @@ def speed_controls(
 ):
     """Throttle and brake of each vehicle from its stop point (the nearer of `stop` and the
     obstacle on its path, `obstacle` metres from its centre, less its half length `front` and
-    its leading distance), with the reason, integral, hold time and push-on time that follow.
-    `stop_obstacle` is the reason code for an obstacle; `c` holds the constants (see
-    autopilot.CONTROL_CONSTANTS)."""
+    its leading distance, `lead` or `global_lead` where unset), with the reason, integral,
+    hold time and push-on time that follow. `stop_obstacle` is the reason code for an
+    obstacle; `c` holds the constants (see autopilot.CONTROL_CONSTANTS)."""
     comfort, brake_from, brake_scale, hold_limit, override_time = c[0], c[1], c[2], c[3], c[4]
     n = len(stop)
     throttle = np.empty(n)
@@ -422,7 +423,8 @@ def speed_controls(
     hold_time = hold_time.copy()
     override = override.copy()
     for v in range(n):
-        ahead = obstacle[v] - front[v] - lead[v]
+        gap = global_lead if np.isnan(lead[v]) else lead[v]
+        ahead = obstacle[v] - front[v] - gap
         blocked = ahead < stop[v]
         at = stop[v] if stop[v] <= ahead else ahead
         if blocked:

@@ -28,8 +28,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.autopilot_control import longitudinal, lookahead_distance, pure_pursuit
-from world.autopilot_kernels import curve_speed_cap, junction_stops, obstacle_distances
+from world.autopilot_control import lookahead_distance, pure_pursuit
+from world.autopilot_kernels import (
+    curve_speed_cap,
+    junction_stops,
+    obstacle_distances,
+    route_starts,
+    speed_controls,
+    speed_targets,
+    write_controls,
+)
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
 
@@ -67,6 +75,9 @@ JUNCTION_CONSTANTS = np.array(
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
 STOP_NONE, STOP_ROUTE_END, STOP_LIGHT, STOP_SIGN, STOP_YIELD, STOP_OBSTACLE = range(6)
+CONTROL_CONSTANTS = np.array(
+    [COMFORT_DECEL, BRAKE_FROM_DECEL, BRAKE_DECEL_SCALE, HOLD_LIMIT, OVERRIDE_TIME]
+)
 
 
 class AutopilotFleet:
@@ -260,18 +271,15 @@ class AutopilotFleet:
         pos = a.pos[rows]
         yaw = a.rot[rows, 1]
         rad = np.radians(yaw)
-        speed = a.vel[rows, 0] * np.cos(rad) + a.vel[rows, 1] * np.sin(rad)
+        cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
+        speed = a.vel[rows, 0] * cos_yaw + a.vel[rows, 1] * sin_yaw
         speed = np.maximum(speed, 0.0)
         ext = a.extent[rows]
+        front = np.ascontiguousarray(ext[:, 0])  # half lengths
         self._advance(pos, tm)
         lp = self.paths
         route = self.route
-        valid = route >= 0
-        lengths = np.where(valid, lp.length[np.maximum(route, 0)], 0.0)
-        start = np.concatenate(
-            [-self.arc[:, None], -self.arc[:, None] + np.cumsum(lengths, axis=1)[:, :-1]], axis=1
-        )
-        start = np.where(valid, start, np.inf)
+        start, lengths = route_starts(route, self.arc, lp.length)
         route_end = -self.arc + lengths.sum(axis=1)
         n = len(rows)
 
@@ -279,13 +287,14 @@ class AutopilotFleet:
         d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
-        axle = pos[:, :2] - rear[:, None] * np.stack([np.cos(rad), np.sin(rad)], axis=1)
         look_d = lookahead_distance(speed) - rear
         look, _ = self._sample(route, start, look_d[:, None])
         steer = pure_pursuit(
-            axle,
-            yaw,
-            look[:, 0, :2],
+            pos,
+            cos_yaw,
+            sin_yaw,
+            rear,
+            look[:, 0],
             v.wheelbase[k],
             v.max_steer[k],
             v.steer_kmh[k],
@@ -294,15 +303,14 @@ class AutopilotFleet:
         )
 
         # speed target: limit less the difference, or the desired speed; curves
-        pct = np.where(np.isnan(tm._speed_pct), tm._global_speed_pct, tm._speed_pct)
-        target = v.speed_limit[k] / 3.6 * (1.0 - pct / 100.0)
-        target = np.where(np.isnan(tm._desired), target, tm._desired / 3.6)
-        target = np.maximum(target, 0.0)
+        target = speed_targets(
+            v.speed_limit[k], tm._speed_pct, float(tm._global_speed_pct), tm._desired
+        )
         heading = np.arctan2(tangents[..., 1], tangents[..., 0])
         target = curve_speed_cap(
             heading,
             d,
-            np.ascontiguousarray(ext[:, 0]),
+            front,
             target,
             LATERAL_ACCEL,
             COMFORT_DECEL,
@@ -323,7 +331,7 @@ class AutopilotFleet:
             lp.give_way,
             lp.conflicts,
             light_state,
-            np.ascontiguousarray(ext[:, 0]),
+            front,
             speed,
             target,
             np.ascontiguousarray(self.ignore[:, 0]),
@@ -335,38 +343,27 @@ class AutopilotFleet:
         pushing = self.override > 0.0
 
         # vehicles and walkers on the path
-        lead = np.where(np.isnan(tm._lead), tm._global_lead, tm._lead)
-        obstacle = self._obstacles(a, rows, pts, tangents, d, ext, pushing) - ext[:, 0] - lead
-        blocked = obstacle < stop
-        stop = np.minimum(stop, obstacle)
-        reason = np.where(blocked, STOP_OBSTACLE, reason)
-        self.reason = reason
+        obstacle = self._obstacles(a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
+        throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
+            obstacle,
+            front,
+            tm._lead,
+            float(tm._global_lead),
+            stop,
+            reason,
+            target,
+            speed,
+            self.integral,
+            inside,
+            self.hold_time,
+            self.override,
+            dt,
+            STOP_OBSTACLE,
+            CONTROL_CONSTANTS,
+        )
 
-        allowed = np.sqrt(2.0 * COMFORT_DECEL * np.maximum(stop, 0.0))
-        target = np.minimum(target, allowed)
-        target = np.where(stop <= 0.25, 0.0, target)
-        throttle, brake, self.integral = longitudinal(speed, target, self.integral, dt)
-        # braking that the stop point needs, beyond what the speed error asks for
-        need = speed**2 / (2.0 * np.maximum(stop, 0.05))
-        extra = np.clip((need - BRAKE_FROM_DECEL) / BRAKE_DECEL_SCALE, 0.0, 1.0)
-        brake = np.maximum(brake, np.where(np.isfinite(stop), extra, 0.0))
-        throttle = np.where(brake > 0.0, 0.0, throttle)
-
-        # a vehicle stuck in a junction behind an obstacle for long pushes on for a while,
-        # ignoring crossing traffic (two vehicles that block each other's paths)
-        stuck = (speed < 0.5) & (target <= 0.0) & blocked & inside
-        self.hold_time = np.where(stuck, self.hold_time + dt, 0.0)
-        start_push = self.hold_time > HOLD_LIMIT
-        self.override = np.where(start_push, OVERRIDE_TIME, np.maximum(self.override - dt, 0.0))
-        self.hold_time = np.where(start_push, 0.0, self.hold_time)
-
-        v.throttle[k] = throttle.astype(np.float32)
-        v.steer[k] = steer.astype(np.float32)
-        v.brake[k] = brake.astype(np.float32)
-        v.hand_brake[k] = False
-        v.reverse[k] = False
-        v.manual_gear_shift[k] = False
-        v.ackermann[k] = False
+        flags = (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann)
+        write_controls(k, throttle, steer, brake, v.throttle, v.steer, v.brake, flags)
         lights = tm._update_lights
         if lights.any():
             bits = v.lights[k] & ~np.uint32(
@@ -407,7 +404,7 @@ class AutopilotFleet:
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
         return self.paths.sample_routes(route, start, d)
 
-    def _obstacles(self, a, rows, pts, tangents, d, ext, pushing) -> np.ndarray:
+    def _obstacles(self, a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
@@ -423,13 +420,12 @@ class AutopilotFleet:
                 (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
             )
             crossing = pushing[:, None] & (kind == VEHICLE_KIND)[None, :] & (turn > CROSSING_ANGLE)
-        yaw = np.radians(a.rot[rows, 1])
         body_yaw = np.radians(a.rot[bodies, 1])
         return obstacle_distances(
             rows,
             np.ascontiguousarray(a.pos[rows, :2]),
-            np.cos(yaw),
-            np.sin(yaw),
+            cos_yaw,
+            sin_yaw,
             np.ascontiguousarray(ext[:, 1]),
             np.ascontiguousarray(self.ignore[:, 2]),
             np.ascontiguousarray(self.ignore[:, 3]),

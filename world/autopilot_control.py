@@ -5,12 +5,14 @@ wheel angle that puts the vehicle on the circle through that point,
 atan(2 L sin(alpha) / Ld), turned into a steer command by the vehicle's
 maximum wheel angle and its steering curve. Speed is a PI controller on the
 speed error with a feed-forward term for rolling and air resistance; braking is
-proportional to the excess speed, and a target of zero holds the brake.
+proportional to the excess speed, and a target of zero holds the brake. The speed
+controller works on one vehicle at a time, compiled, for the autopilot's compiled tick.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from world.vehicle_dynamics import piecewise
 
@@ -33,7 +35,9 @@ def lookahead_distance(speed: np.ndarray) -> np.ndarray:
 
 def pure_pursuit(
     pos: np.ndarray,
-    yaw_deg: np.ndarray,
+    cos_yaw: np.ndarray,
+    sin_yaw: np.ndarray,
+    rear: np.ndarray,
     target: np.ndarray,
     wheelbase: np.ndarray,
     max_steer: np.ndarray,
@@ -42,32 +46,66 @@ def pure_pursuit(
     speed: np.ndarray,
 ) -> np.ndarray:
     """Steer commands in [-1, 1] (+ = right) toward `target` points (N, 2); `pos` is the
-    rear axle's."""
-    yaw = np.radians(yaw_deg)
-    c, s = np.cos(yaw), np.sin(yaw)
-    dx, dy = target[:, 0] - pos[:, 0], target[:, 1] - pos[:, 1]
-    fwd = dx * c + dy * s
-    side = -dx * s + dy * c
-    dist2 = np.maximum(fwd * fwd + side * side, 1e-6)
-    curvature = 2.0 * side / dist2
-    delta = np.arctan(wheelbase * curvature)
+    vehicle's, its rear axle `rear` metres behind along the heading (cosine, sine). The arc
+    tangent stays in numpy; the arithmetic around it is compiled."""
+    delta = np.arctan(_pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase))
+    return _steer_commands(delta, max_steer, steer_kmh, steer_factor, speed)
+
+
+@njit(cache=True)
+def _pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase):
+    """The tangent of each front wheel angle: wheelbase times the curvature of the circle from
+    the rear axle, tangent to the heading, through the target point."""
+    n = len(rear)
+    out = np.empty(n)
+    for v in range(n):
+        c, s = cos_yaw[v], sin_yaw[v]
+        dx = target[v, 0] - (pos[v, 0] - rear[v] * c)
+        dy = target[v, 1] - (pos[v, 1] - rear[v] * s)
+        fwd = dx * c + dy * s
+        side = -dx * s + dy * c
+        dist2 = fwd * fwd + side * side
+        dist2 = dist2 if dist2 >= 1e-6 else 1e-6
+        out[v] = wheelbase[v] * (2.0 * side / dist2)
+    return out
+
+
+@njit(cache=True)
+def _steer_commands(delta, max_steer, steer_kmh, steer_factor, speed):
+    """Front wheel angles (rad) as steer commands: over the maximum angle that the steering
+    curve allows at each speed, clipped to [-1, 1]."""
     factor = piecewise(steer_kmh, steer_factor, speed * 3.6)
-    return np.clip(delta / np.maximum(max_steer * factor, 1e-6), -1.0, 1.0)
+    out = np.empty(len(delta))
+    for v in range(len(delta)):
+        most = max_steer[v] * factor[v]
+        out[v] = _clip(delta[v] / (most if most >= 1e-6 else 1e-6), -1.0, 1.0)
+    return out
 
 
+@njit(cache=True, inline="always")
+def _clip(x: float, lo: float, hi: float) -> float:
+    """numpy.clip for one finite float: the lower bound first, each taken only if exceeded."""
+    x = x if x > lo else lo
+    return x if x < hi else hi
+
+
+@njit(cache=True)
 def longitudinal(
-    speed: np.ndarray, target: np.ndarray, integral: np.ndarray, dt: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Throttle and brake for `target` speeds (m/s), and the updated integral of the error."""
+    speed: float, target: float, integral: float, dt: float
+) -> tuple[float, float, float]:
+    """Throttle and brake for a `target` speed (m/s), and the updated integral of the error."""
     err = target - speed
-    integral = np.clip(integral + err * dt, -INTEGRAL_LIMIT, INTEGRAL_LIMIT)
-    integral = np.where(target <= 0.0, 0.0, integral)
-    ff = np.where(target > 0.0, FEED_FORWARD + FEED_FORWARD_PER_SPEED * target, 0.0)
-    throttle = np.clip(ff + KP * err + KI * integral, 0.0, 1.0)
+    integral = _clip(integral + err * dt, -INTEGRAL_LIMIT, INTEGRAL_LIMIT)
+    if target <= 0.0:
+        integral = 0.0
+    ff = FEED_FORWARD + FEED_FORWARD_PER_SPEED * target if target > 0.0 else 0.0
+    throttle = _clip(ff + KP * err + KI * integral, 0.0, 1.0)
     over = -err - BRAKE_DEADBAND
-    brake = np.clip(KB * over, 0.0, 1.0)
-    throttle = np.where(over > 0.0, 0.0, throttle)
-    hold = (target <= 0.0) & (speed < HOLD_SPEED)
-    brake = np.where(hold, 1.0, brake)
-    throttle = np.where(target <= 0.0, 0.0, throttle)
+    brake = _clip(KB * over, 0.0, 1.0)
+    if over > 0.0:
+        throttle = 0.0
+    if target <= 0.0 and speed < HOLD_SPEED:
+        brake = 1.0
+    if target <= 0.0:
+        throttle = 0.0
     return throttle, brake, integral

@@ -1,4 +1,5 @@
-"""Compiled loops of the autopilot's tick: path sampling, localisation and the obstacle search.
+"""Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
+obstacle search, the speed targets and control, and the writing of the controls.
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
@@ -12,12 +13,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from world.autopilot_control import _clip, longitudinal
+
 __all__ = [
     "junction_stops",
     "locate_on_paths",
     "obstacle_distances",
+    "route_starts",
     "sample_paths",
     "sample_routes",
+    "speed_controls",
+    "speed_targets",
+    "write_controls",
 ]
 
 
@@ -382,3 +389,118 @@ def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
         if best < out[v]:
             out[v] = best
     return out
+
+
+@njit(cache=True)
+def speed_controls(
+    obstacle,
+    front,
+    lead,
+    global_lead,
+    stop,
+    reason,
+    target,
+    speed,
+    integral,
+    inside,
+    hold_time,
+    override,
+    dt,
+    stop_obstacle,
+    c,
+):
+    """Throttle and brake of each vehicle from its stop point (the nearer of `stop` and the
+    obstacle on its path, `obstacle` metres from its centre, less its half length `front` and
+    its leading distance, `lead` or `global_lead` where unset), with the reason, integral,
+    hold time and push-on time that follow. `stop_obstacle` is the reason code for an
+    obstacle; `c` holds the constants (see autopilot.CONTROL_CONSTANTS)."""
+    comfort, brake_from, brake_scale, hold_limit, override_time = c[0], c[1], c[2], c[3], c[4]
+    n = len(stop)
+    throttle = np.empty(n)
+    brake = np.empty(n)
+    integral = integral.copy()
+    reason = reason.copy()
+    hold_time = hold_time.copy()
+    override = override.copy()
+    for v in range(n):
+        gap = global_lead if np.isnan(lead[v]) else lead[v]
+        ahead = obstacle[v] - front[v] - gap
+        blocked = ahead < stop[v]
+        at = stop[v] if stop[v] <= ahead else ahead
+        if blocked:
+            reason[v] = stop_obstacle
+        allowed = np.sqrt(2.0 * comfort * (at if at >= 0.0 else 0.0))
+        aim = target[v] if target[v] <= allowed else allowed
+        if at <= 0.25:
+            aim = 0.0
+        th, br, integral[v] = longitudinal(speed[v], aim, integral[v], dt)
+        # braking that the stop point needs, beyond what the speed error asks for
+        need = speed[v] * speed[v] / (2.0 * (at if at >= 0.05 else 0.05))
+        extra = _clip((need - brake_from) / brake_scale, 0.0, 1.0) if np.isfinite(at) else 0.0
+        br = br if br >= extra else extra
+        brake[v] = br
+        throttle[v] = 0.0 if br > 0.0 else th
+        # a vehicle stuck in a junction behind an obstacle for long pushes on for a while,
+        # ignoring crossing traffic (two vehicles that block each other's paths)
+        stuck = speed[v] < 0.5 and aim <= 0.0 and blocked and inside[v]
+        held = hold_time[v] + dt if stuck else 0.0
+        if held > hold_limit:
+            override[v] = override_time
+            held = 0.0
+        else:
+            left = override[v] - dt
+            override[v] = left if left >= 0.0 else 0.0
+        hold_time[v] = held
+    return throttle, brake, integral, reason, hold_time, override
+
+
+@njit(cache=True)
+def route_starts(route, arc, length):
+    """Where each path of each route begins, in metres from the vehicle (inf for empty slots),
+    and the paths' lengths (0 for empty slots): the lengths summed left to right along the
+    route, as numpy's cumsum does."""
+    n, slots = route.shape
+    start = np.empty((n, slots))
+    lengths = np.empty((n, slots))
+    for v in range(n):
+        ahead = 0.0
+        for r in range(slots):
+            p = route[v, r]
+            size = length[p] if p >= 0 else 0.0
+            lengths[v, r] = size
+            if p < 0:
+                start[v, r] = np.inf
+            elif r == 0:
+                start[v, r] = -arc[v]
+            else:
+                start[v, r] = -arc[v] + ahead
+            ahead = size if r == 0 else ahead + size
+    return start, lengths
+
+
+@njit(cache=True)
+def speed_targets(speed_limit, speed_pct, global_pct, desired):
+    """Each vehicle's target speed (m/s): its desired speed if set, else the speed limit
+    (km/h) less its percentage difference (or the manager's when unset), at least 0."""
+    n = len(speed_limit)
+    out = np.empty(n)
+    for v in range(n):
+        pct = global_pct if np.isnan(speed_pct[v]) else speed_pct[v]
+        t = speed_limit[v] / 3.6 * (1.0 - pct / 100.0)
+        if not np.isnan(desired[v]):
+            t = desired[v] / 3.6
+        out[v] = t if t >= 0.0 or np.isnan(t) else 0.0
+    return out
+
+
+@njit(cache=True)
+def write_controls(k, throttle, steer, brake, v_throttle, v_steer, v_brake, v_flags):
+    """Writes the controls into the vehicle table rows k (as float32) and clears the hand
+    brake, reverse, manual gear shift and Ackermann flags (`v_flags`, four bool columns)."""
+    for i in range(len(k)):
+        row = k[i]
+        v_throttle[row] = np.float32(throttle[i])
+        v_steer[row] = np.float32(steer[i])
+        v_brake[row] = np.float32(brake[i])
+        for flag in v_flags:
+            flag[row] = False

@@ -33,6 +33,7 @@ from world.autopilot_kernels import (
     curve_speed_cap,
     junction_stops,
     obstacle_distances,
+    past_path_ends,
     route_starts,
     speed_controls,
     speed_targets,
@@ -109,6 +110,7 @@ class AutopilotFleet:
         self.commands: list[list[str]] = []
         self.targets: list[list[np.ndarray]] = []
         self.reason = np.zeros(0, dtype=np.int64)
+        self._distances = np.zeros((0, PATH_SAMPLES))  # SAMPLE_DISTANCES per vehicle, read-only
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -284,7 +286,7 @@ class AutopilotFleet:
         n = len(rows)
 
         # samples ahead and the look-ahead point
-        d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
+        d = self._sample_distances(n)
         pts, tangents = self._sample(route, start, d)
         rear = v.wheelbase[k] - v.cg_front[k]
         look_d = lookahead_distance(speed) - rear
@@ -382,10 +384,9 @@ class AutopilotFleet:
         lp = self.paths
         arc, lat = lp.locate(self.route[:, 0], self.arc, pos[:, :2])
         for _ in range(ROUTE_SLOTS - 1):
-            over = (arc >= lp.length[self.route[:, 0]] - 1e-6) & (self.route[:, 1] >= 0)
-            if not over.any():
+            idx = past_path_ends(self.route, arc, lp.length)
+            if not len(idx):
                 break
-            idx = np.flatnonzero(over)
             arc[idx] -= lp.length[self.route[idx, 0]]
             self.route[idx, :-1] = self.route[idx, 1:]
             self.route[idx, -1] = -1
@@ -399,6 +400,15 @@ class AutopilotFleet:
         self.arc = arc
         for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
             self.relocate(i)
+
+    def _sample_distances(self, n: int) -> np.ndarray:
+        """SAMPLE_DISTANCES for each of n vehicles (N, PATH_SAMPLES), kept from tick to tick
+        while the fleet's size stays the same (the kernels only read it)."""
+        if len(self._distances) != n:
+            d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
+            d.flags.writeable = False
+            self._distances = d
+        return self._distances
 
     def _sample(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""

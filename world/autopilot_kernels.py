@@ -19,6 +19,7 @@ __all__ = [
     "junction_stops",
     "locate_on_paths",
     "obstacle_distances",
+    "past_path_ends",
     "route_starts",
     "sample_paths",
     "sample_routes",
@@ -504,3 +505,17 @@ def write_controls(k, throttle, steer, brake, v_throttle, v_steer, v_brake, v_fl
         v_brake[row] = np.float32(brake[i])
         for flag in v_flags:
             flag[row] = False
+
+
+@njit(cache=True)
+def past_path_ends(route, arc, length):
+    """The vehicles (indices, ascending) whose arc reached their current path's end (less a
+    micrometre) and whose route goes on after it."""
+    n = route.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    found = 0
+    for v in range(n):
+        if arc[v] >= length[route[v, 0]] - 1e-6 and route[v, 1] >= 0:
+            out[found] = v
+            found += 1
+    return out[:found]

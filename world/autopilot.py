@@ -30,6 +30,7 @@ import numpy as np
 
 from world.autopilot_control import lookahead_distance, pure_pursuit
 from world.autopilot_kernels import (
+    body_arrays,
     curve_speed_cap,
     junction_stops,
     obstacle_distances,
@@ -345,7 +346,7 @@ class AutopilotFleet:
         pushing = self.override > 0.0
 
         # vehicles and walkers on the path
-        obstacle = self._obstacles(a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
+        obstacle = self._obstacles(a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
         throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
             obstacle,
             front,
@@ -414,43 +415,53 @@ class AutopilotFleet:
         """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
         return self.paths.sample_routes(route, start, d)
 
-    def _obstacles(self, a, rows, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing) -> np.ndarray:
+    def _obstacles(
+        self, a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing
+    ) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
         ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
         n = len(rows)
-        m = a.n
-        bodies = np.flatnonzero(a.alive[:m] & (a.body[:m] | a.static_collider[:m]))
+        bodies, body_xy, body_yaw, is_vehicle, is_walker, box_x, body_ext = body_arrays(
+            a.alive,
+            a.body,
+            a.static_collider,
+            a.n,
+            a.pos,
+            a.rot,
+            a.kind,
+            a.box_loc,
+            a.extent,
+            VEHICLE_KIND,
+            WALKER_KIND,
+        )
         if not len(bodies):
             return np.full(n, np.inf)
-        kind = a.kind[bodies]
         crossing = np.zeros((0, 0), dtype=bool)
         if pushing.any():
-            turn = np.abs(
-                (a.rot[bodies, 1][None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0
-            )
-            crossing = pushing[:, None] & (kind == VEHICLE_KIND)[None, :] & (turn > CROSSING_ANGLE)
-        body_yaw = np.radians(a.rot[bodies, 1])
+            turn = np.abs((body_yaw[None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0)
+            crossing = pushing[:, None] & is_vehicle[None, :] & (turn > CROSSING_ANGLE)
+        body_rad = np.radians(body_yaw)
         return obstacle_distances(
             rows,
-            np.ascontiguousarray(a.pos[rows, :2]),
+            pos,
             cos_yaw,
             sin_yaw,
             np.ascontiguousarray(ext[:, 1]),
             np.ascontiguousarray(self.ignore[:, 2]),
             np.ascontiguousarray(self.ignore[:, 3]),
             bodies,
-            np.ascontiguousarray(a.pos[bodies, :2]),
-            np.cos(body_yaw),
-            np.sin(body_yaw),
-            kind == VEHICLE_KIND,
-            kind == WALKER_KIND,
-            np.ascontiguousarray(a.box_loc[bodies, 0]),
-            np.ascontiguousarray(a.extent[bodies, :2]),
+            body_xy,
+            np.cos(body_rad),
+            np.sin(body_rad),
+            is_vehicle,
+            is_walker,
+            box_x,
+            body_ext,
             crossing,
             pts,
             tangents,
-            np.ascontiguousarray(d, dtype=float),
+            d,
             BEHIND_REACH,
             COARSE_STRIDE,
             COARSE_REACH,

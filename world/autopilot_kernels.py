@@ -16,6 +16,7 @@ from numba import njit
 from world.autopilot_control import _clip, longitudinal
 
 __all__ = [
+    "body_arrays",
     "junction_stops",
     "locate_on_paths",
     "obstacle_distances",
@@ -519,3 +520,34 @@ def past_path_ends(route, arc, length):
             out[found] = v
             found += 1
     return out[:found]
+
+
+@njit(cache=True)
+def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent, vehicle, walker):
+    """The first m actor rows that are alive bodies or props, in row order, for the obstacle
+    search: rows, x y (B, 2), yaw (degrees), is-vehicle and is-walker flags, box centre x in
+    the actor's frame, half extents x y (B, 2)."""
+    rows = np.empty(m, dtype=np.int64)
+    count = 0
+    for r in range(m):
+        if alive[r] and (body[r] or static_collider[r]):
+            rows[count] = r
+            count += 1
+    rows = rows[:count]
+    xy = np.empty((count, 2))
+    yaw = np.empty(count)
+    is_vehicle = np.empty(count, dtype=np.bool_)
+    is_walker = np.empty(count, dtype=np.bool_)
+    box_x = np.empty(count)
+    ext = np.empty((count, 2))
+    for b in range(count):
+        r = rows[b]
+        xy[b, 0] = pos[r, 0]
+        xy[b, 1] = pos[r, 1]
+        yaw[b] = rot[r, 1]
+        is_vehicle[b] = kind[r] == vehicle
+        is_walker[b] = kind[r] == walker
+        box_x[b] = box_loc[r, 0]
+        ext[b, 0] = extent[r, 0]
+        ext[b, 1] = extent[r, 1]
+    return rows, xy, yaw, is_vehicle, is_walker, box_x, ext

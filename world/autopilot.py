@@ -32,6 +32,7 @@ from world.autopilot_control import lookahead_distance, pure_pursuit
 from world.autopilot_kernels import (
     body_arrays,
     curve_speed_cap,
+    fleet_rows,
     junction_stops,
     obstacle_distances,
     past_path_ends,
@@ -270,15 +271,13 @@ class AutopilotFleet:
         if not len(self.actor):
             return
         rows = self.actor
-        k = a.vrow[rows]
-        pos = a.pos[rows]
-        yaw = a.rot[rows, 1]
+        k, pos, yaw, vx, vy, front, half_width = fleet_rows(
+            rows, a.vrow, a.pos, a.rot, a.vel, a.extent
+        )
         rad = np.radians(yaw)
         cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
-        speed = a.vel[rows, 0] * cos_yaw + a.vel[rows, 1] * sin_yaw
+        speed = vx * cos_yaw + vy * sin_yaw
         speed = np.maximum(speed, 0.0)
-        ext = a.extent[rows]
-        front = np.ascontiguousarray(ext[:, 0])  # half lengths
         self._advance(pos, tm)
         lp = self.paths
         route = self.route
@@ -346,7 +345,9 @@ class AutopilotFleet:
         pushing = self.override > 0.0
 
         # vehicles and walkers on the path
-        obstacle = self._obstacles(a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing)
+        obstacle = self._obstacles(
+            a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, half_width, pushing
+        )
         throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
             obstacle,
             front,
@@ -416,7 +417,7 @@ class AutopilotFleet:
         return self.paths.sample_routes(route, start, d)
 
     def _obstacles(
-        self, a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, ext, pushing
+        self, a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, half_width, pushing
     ) -> np.ndarray:
         """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
         the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
@@ -447,7 +448,7 @@ class AutopilotFleet:
             pos,
             cos_yaw,
             sin_yaw,
-            np.ascontiguousarray(ext[:, 1]),
+            half_width,
             np.ascontiguousarray(self.ignore[:, 2]),
             np.ascontiguousarray(self.ignore[:, 3]),
             bodies,

@@ -17,6 +17,7 @@ from world.autopilot_control import _clip, longitudinal
 
 __all__ = [
     "body_arrays",
+    "fleet_rows",
     "junction_stops",
     "locate_on_paths",
     "obstacle_distances",
@@ -551,3 +552,28 @@ def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent
         ext[b, 0] = extent[r, 0]
         ext[b, 1] = extent[r, 1]
     return rows, xy, yaw, is_vehicle, is_walker, box_x, ext
+
+
+@njit(cache=True)
+def fleet_rows(rows, vrow, pos, rot, vel, extent):
+    """The actor table's columns the tick reads for the vehicles at `rows`: vehicle rows,
+    positions (N, 3), yaws (degrees), velocity x and y, half lengths and half widths."""
+    n = len(rows)
+    k = np.empty(n, dtype=vrow.dtype)
+    xyz = np.empty((n, 3))
+    yaw = np.empty(n)
+    vx = np.empty(n)
+    vy = np.empty(n)
+    front = np.empty(n)
+    half_width = np.empty(n)
+    for v in range(n):
+        r = rows[v]
+        k[v] = vrow[r]
+        for c in range(3):
+            xyz[v, c] = pos[r, c]
+        yaw[v] = rot[r, 1]
+        vx[v] = vel[r, 0]
+        vy[v] = vel[r, 1]
+        front[v] = extent[r, 0]
+        half_width[v] = extent[r, 1]
+    return k, xyz, yaw, vx, vy, front, half_width

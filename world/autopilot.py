@@ -39,6 +39,7 @@ from world.autopilot_kernels import (
     route_starts,
     speed_controls,
     speed_targets,
+    vehicle_columns,
     write_controls,
 )
 from world.lane_paths import LanePaths
@@ -288,7 +289,9 @@ class AutopilotFleet:
         # samples ahead and the look-ahead point
         d = self._sample_distances(n)
         pts, tangents = self._sample(route, start, d)
-        rear = v.wheelbase[k] - v.cg_front[k]
+        wheelbase, rear, max_steer, speed_limit, tl_actor, tl_state = vehicle_columns(
+            k, v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state
+        )
         look_d = lookahead_distance(speed) - rear
         look, _ = self._sample(route, start, look_d[:, None])
         steer = pure_pursuit(
@@ -297,17 +300,15 @@ class AutopilotFleet:
             sin_yaw,
             rear,
             look[:, 0],
-            v.wheelbase[k],
-            v.max_steer[k],
+            wheelbase,
+            max_steer,
             v.steer_kmh[k],
             v.steer_factor[k],
             speed,
         )
 
         # speed target: limit less the difference, or the desired speed; curves
-        target = speed_targets(
-            v.speed_limit[k], tm._speed_pct, float(tm._global_speed_pct), tm._desired
-        )
+        target = speed_targets(speed_limit, tm._speed_pct, float(tm._global_speed_pct), tm._desired)
         heading = np.arctan2(tangents[..., 1], tangents[..., 0])
         target = curve_speed_cap(
             heading,
@@ -338,8 +339,8 @@ class AutopilotFleet:
             target,
             np.ascontiguousarray(self.ignore[:, 0]),
             np.ascontiguousarray(self.ignore[:, 1]),
-            v.tl_actor[k],
-            v.tl_state[k],
+            tl_actor,
+            tl_state,
             JUNCTION_CONSTANTS,
         )
         pushing = self.override > 0.0

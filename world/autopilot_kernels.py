@@ -27,6 +27,7 @@ __all__ = [
     "sample_routes",
     "speed_controls",
     "speed_targets",
+    "vehicle_columns",
     "write_controls",
 ]
 
@@ -577,3 +578,26 @@ def fleet_rows(rows, vrow, pos, rot, vel, extent):
         front[v] = extent[r, 0]
         half_width[v] = extent[r, 1]
     return k, xyz, yaw, vx, vy, front, half_width
+
+
+@njit(cache=True)
+def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state):
+    """The vehicle table's scalar columns the tick reads for vehicle rows k: wheelbase, rear
+    axle to centre of gravity (wheelbase less CG to front axle), maximum steer angle, speed
+    limit, affecting light's row and state."""
+    n = len(k)
+    base = np.empty(n)
+    rear = np.empty(n)
+    steer = np.empty(n)
+    limit = np.empty(n)
+    light = np.empty(n, dtype=tl_actor.dtype)
+    state = np.empty(n, dtype=tl_state.dtype)
+    for v in range(n):
+        r = k[v]
+        base[v] = wheelbase[r]
+        rear[v] = wheelbase[r] - cg_front[r]
+        steer[v] = max_steer[r]
+        limit[v] = speed_limit[r]
+        light[v] = tl_actor[r]
+        state[v] = tl_state[r]
+    return base, rear, steer, limit, light, state

@@ -9,6 +9,7 @@ as pitch, yaw, roll.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from world.geometry import rotation_matrices
 from world.state import ActorTable
@@ -31,11 +32,47 @@ def _matrices(rot: np.ndarray) -> np.ndarray:
 def compose(
     parent_pos: np.ndarray, parent_rot: np.ndarray, rel_pos: np.ndarray, rel_rot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """World poses (pos (N,3), rot (N,3)) of poses given in their parents' frames."""
-    rp = _matrices(parent_rot)
+    """World poses (pos (N,3), rot (N,3)) of poses given in their parents' frames.
+
+    The sines and cosines, the rotated offsets, the matrix product (BLAS) and the angles read
+    back stay in numpy; the matrices' entries are compiled (`_fill_matrices`), with the
+    operations of `rotation_matrices` in their order, so the poses are the same to the bit."""
+    parent_rad, rel_rad = np.radians(parent_rot), np.radians(rel_rot)
+    rp, rr = _fill_matrices(
+        np.cos(parent_rad), np.sin(parent_rad), np.cos(rel_rad), np.sin(rel_rad)
+    )
     pos = parent_pos + np.einsum("nij,nj->ni", rp, rel_pos)
-    rot = euler_from_matrices(rp @ _matrices(rel_rot))
-    return pos, rot
+    return pos, euler_from_matrices(rp @ rr)
+
+
+@njit(cache=True)
+def _fill_matrix(m: np.ndarray, c: np.ndarray, s: np.ndarray) -> None:
+    """CARLA's rotation matrix (as `rotation_matrices`) from cos and sin of pitch, yaw, roll."""
+    cp, cy, cr = c[0], c[1], c[2]
+    sp, sy, sr = s[0], s[1], s[2]
+    m[0, 0] = cp * cy
+    m[1, 0] = cp * sy
+    m[2, 0] = sp
+    m[0, 1] = cy * sp * sr - sy * cr
+    m[1, 1] = sy * sp * sr + cy * cr
+    m[2, 1] = -cp * sr
+    m[0, 2] = -cy * sp * cr - sy * sr
+    m[1, 2] = -sy * sp * cr + cy * sr
+    m[2, 2] = cp * cr
+
+
+@njit(cache=True)
+def _fill_matrices(
+    parent_cos: np.ndarray, parent_sin: np.ndarray, rel_cos: np.ndarray, rel_sin: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The parents' and the relative rotation matrices (N, 3, 3) from their angles' cos, sin."""
+    n = len(parent_cos)
+    rp = np.empty((n, 3, 3))
+    rr = np.empty((n, 3, 3))
+    for k in range(n):
+        _fill_matrix(rp[k], parent_cos[k], parent_sin[k])
+        _fill_matrix(rr[k], rel_cos[k], rel_sin[k])
+    return rp, rr
 
 
 def relative_pose(

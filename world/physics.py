@@ -144,10 +144,14 @@ def step(
     n = a.n
     alive = a.alive[:n]
     prev_vel = a.vel[:n].copy()
-    bodies = np.flatnonzero(alive & a.body[:n] & a.simulate_physics[:n])
-    kind = a.kind[bodies]
-    cars = bodies[kind == ActorType.Vehicle]
-    people = bodies[kind == ActorType.Walker]
+    bodies, cars, people = _choose_bodies(
+        alive,
+        a.body[:n],
+        a.simulate_physics[:n],
+        a.kind[:n],
+        int(ActorType.Vehicle),
+        int(ActorType.Walker),
+    )
     _apply_impulses(
         a.vel,
         a.angvel,
@@ -201,18 +205,22 @@ class _Contacts:
 
     def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
         n = a.n
-        # props attached to an actor move with it and do not collide (not even with it)
-        props = a.static_collider[:n] & (a.depth[:n] == 0)
-        colliders = np.flatnonzero(alive & (a.body[:n] | props))
+        colliders, moving, walk_speed = _choose_colliders(
+            alive,
+            a.body[:n],
+            a.simulate_physics[:n],
+            a.static_collider[:n],
+            a.depth[:n],
+            a.wrow[:n],
+            w.speed,
+        )
         self.rows = self.i = self.j = np.zeros(0, dtype=np.int64)
         self.inv_mass = np.zeros(0)
         if len(colliders) < 2:
             return
-        wrow = a.wrow[colliders]
-        walk_speed = np.where(wrow >= 0, w.speed[np.maximum(wrow, 0)], 0.0).astype(np.float64)
         self.rows, self.i, self.j, self.inv_mass = collisions.contact_candidates(
             colliders,
-            a.body[colliders] & a.simulate_physics[colliders],
+            moving,
             a.mass,
             a.vel,
             a.force,
@@ -224,6 +232,62 @@ class _Contacts:
             MAX_ACCELERATION,
             dt,
         )
+
+
+@njit(cache=True)
+def _choose_bodies(
+    alive: np.ndarray,
+    body: np.ndarray,
+    simulate: np.ndarray,
+    kind: np.ndarray,
+    vehicle: int,
+    walker: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows, ascending, of the live simulated bodies: all of them, the vehicles', the
+    walkers'."""
+    n = len(alive)
+    bodies = np.empty(n, dtype=np.int64)
+    cars = np.empty(n, dtype=np.int64)
+    people = np.empty(n, dtype=np.int64)
+    nb = nc = nw = 0
+    for r in range(n):
+        if alive[r] and body[r] and simulate[r]:
+            bodies[nb] = r
+            nb += 1
+            if kind[r] == vehicle:
+                cars[nc] = r
+                nc += 1
+            elif kind[r] == walker:
+                people[nw] = r
+                nw += 1
+    return bodies[:nb], cars[:nc], people[:nw]
+
+
+@njit(cache=True)
+def _choose_colliders(
+    alive: np.ndarray,
+    body: np.ndarray,
+    simulate: np.ndarray,
+    static_collider: np.ndarray,
+    depth: np.ndarray,
+    wrow: np.ndarray,
+    walker_speed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows, ascending, of the live colliders (bodies and props; a prop attached to an
+    actor moves with it and does not collide, not even with it), whether each is a simulated
+    body, and each one's walking speed (0 for non-walkers)."""
+    n = len(alive)
+    rows = np.empty(n, dtype=np.int64)
+    moving = np.empty(n, dtype=np.bool_)
+    speed = np.empty(n, dtype=np.float64)
+    k = 0
+    for r in range(n):
+        if alive[r] and (body[r] or (static_collider[r] and depth[r] == 0)):
+            rows[k] = r
+            moving[k] = body[r] and simulate[r]
+            speed[k] = np.float64(walker_speed[wrow[r]]) if wrow[r] >= 0 else 0.0
+            k += 1
+    return rows[:k], moving[:k], speed[:k]
 
 
 @njit(cache=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from world.geometry import Transform, Vector3D, rotation_matrices
 
@@ -110,26 +111,59 @@ class OrientedBoxes:
 
     def contains(self, points: np.ndarray) -> np.ndarray:
         """(N, B) bool: whether point n lies in box b (borders included)."""
-        pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
         inside = np.zeros((len(pts), len(self.boxes)), dtype=bool)
-        if len(pts) == 0 or len(self._keys) == 0:
-            return inside
-        cells = np.floor(pts[:, :2] / self._cell).astype(np.int64)
-        key = _cell_key(cells[:, 0], cells[:, 1])
-        slot = np.minimum(np.searchsorted(self._keys, key), len(self._keys) - 1)
-        hit = self._keys[slot] == key
-        start = np.where(hit, self._starts[slot], 0)
-        count = np.where(hit, self._ends[slot] - self._starts[slot], 0)
-        total = int(count.sum())
-        if total == 0:
-            return inside
-        n_idx = np.repeat(np.arange(len(pts)), count)
-        offset = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-        b_idx = self._members[np.repeat(start, count) + offset]
-        delta = pts[n_idx] - self.centre[b_idx]
-        local = np.einsum("ki,kij->kj", delta, self.axes[b_idx])
-        inside[n_idx, b_idx] = np.all(np.abs(local) <= self.extent[b_idx], axis=1)
+        if len(pts) and len(self._keys):
+            _contains(
+                pts,
+                self._cell,
+                self._keys,
+                self._starts,
+                self._ends,
+                self._members,
+                self.centre,
+                self.axes,
+                self.extent,
+                inside,
+            )
         return inside
+
+
+@njit(cache=True)
+def _contains(
+    pts: np.ndarray,
+    cell: float,
+    keys: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    members: np.ndarray,
+    centre: np.ndarray,
+    axes: np.ndarray,
+    extent: np.ndarray,
+    inside: np.ndarray,
+) -> None:
+    """Marks in `inside` (N, B) the boxes of each point's grid cell that hold the point: its
+    offset from the centre, in the box's axes (summed over x, y, z in that order), within the
+    half-extents."""
+    for n in range(len(pts)):
+        ix = np.int64(np.floor(pts[n, 0] / cell))
+        iy = np.int64(np.floor(pts[n, 1] / cell))
+        key = (ix << 32) + (iy & 0xFFFFFFFF)
+        slot = min(np.searchsorted(keys, key), len(keys) - 1)
+        if keys[slot] != key:
+            continue
+        for m in range(starts[slot], ends[slot]):
+            b = members[m]
+            d0 = pts[n, 0] - centre[b, 0]
+            d1 = pts[n, 1] - centre[b, 1]
+            d2 = pts[n, 2] - centre[b, 2]
+            held = True
+            for j in range(3):
+                local = d0 * axes[b, 0, j] + d1 * axes[b, 1, j] + d2 * axes[b, 2, j]
+                if not abs(local) <= extent[b, j]:
+                    held = False
+                    break
+            inside[n, b] = held
 
 
 def _cell_key(ix, iy):

@@ -227,6 +227,8 @@ class World:
         """Gives new sensor actors their behaviour, forgets dead ones, steps them in id order."""
         a, n = self._actors, self._actors.n
         rows = np.flatnonzero(a.alive[:n] & (a.kind[:n] == ActorType.Sensor))
+        if len(rows) == 0 and not self._sensors.ids():
+            return  # no sensor to forget, make or step
         live = set((rows + 1).tolist())
         for actor_id in self._sensors.ids():
             if actor_id not in live:
@@ -253,7 +255,11 @@ class World:
     def _take_snapshot(self) -> WorldSnapshot:
         a, n = self._actors, self._actors.n
         rows = np.flatnonzero(a.alive[:n])
-        columns = {name: getattr(a, name)[rows] for name in ("pos", "rot", "vel", "angvel", "acc")}
+        names = ("pos", "rot", "vel", "angvel", "acc")
+        if len(rows) == n:  # every row alive (the usual case): copies of the leading rows
+            columns = {name: getattr(a, name)[:n].copy() for name in names}
+        else:
+            columns = {name: getattr(a, name)[rows] for name in names}
         stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
         return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
 

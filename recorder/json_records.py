@@ -10,7 +10,6 @@ with the schema extension `"rpc": true`.
 
 from __future__ import annotations
 
-import bisect
 import struct
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
@@ -29,7 +28,7 @@ from recorder.packets import (
     WheelInfo,
 )
 from recorder.packets.base import FixedLayout
-from recorder.packets.physics_control import WHEEL_LAYOUTS
+from recorder.packets.physics_control import WHEEL_LAYOUTS, rich_curve_keys
 
 # Lists of nested records inside a record.
 _NESTED: dict[type, dict[str, type]] = {
@@ -144,18 +143,6 @@ def _check_nans(records: np.ndarray) -> None:
 
 
 # -- physics control ----------------------------------------------------------------------------
-
-
-def rich_curve_keys(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """FRichCurve::AddKey for each point in turn: each goes before the first key whose time is
-    at least its own, so the keys come out sorted by time, equal times in reverse order."""
-    keys: list[tuple[float, float]] = []
-    times: list[float] = []
-    for t, v in points:
-        at = bisect.bisect_left(times, t)
-        keys.insert(at, (t, v))
-        times.insert(at, t)
-    return keys
 
 
 def _points_for_keys(keys: list[tuple[float, float]]) -> list[tuple[float, float]] | None:

@@ -44,7 +44,8 @@ def _physics() -> bytes:
         0.5, 0, -0.25, 180, 140, 0.3, 0, 1, 1, 1, 10, 0.866, False,
     )  # fmt: skip
     curves = struct.pack("<I4f", 2, 0, 400, 6000, 300) + struct.pack("<I2f", 2, 3.5, 2)
-    curves += struct.pack("<If", 1, 3) + struct.pack("<I4f", 2, 0, 1, 100, 0.5)
+    # The steering curve is stored out of time order; the query prints it sorted (AddKey).
+    curves += struct.pack("<If", 1, 3) + struct.pack("<I4f", 2, 100, 0.5, 0, 1)
     wheel = _WHEEL.pack(
         1, 0, 0, 0, 35.5, 30, 30, 1000, 3, 1, 20, 20, 70, True, True, True, True, False, False,
         30, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 10, 10, 0.5, 0.5, 250, 50, 0, 0.15, 0, 0, 1500, 3000,

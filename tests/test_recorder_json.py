@@ -98,6 +98,14 @@ def test_rich_curve_add_key_order():
     ]
 
 
+def test_rich_curve_nan_time_goes_first():
+    # AddKey walks past keys whose time is less than the new one; no time is less than NaN,
+    # so NaN lands at the front, and later no key is passed while NaN leads:
+    # [(5,1)] -> [(nan,2), (5,1)] -> [(3,3), (nan,2), (5,1)].
+    keys = rich_curve_keys([(5.0, 1.0), (float("nan"), 2.0), (3.0, 3.0)])
+    assert [value for _, value in keys] == [3.0, 2.0, 1.0]
+
+
 def test_centre_of_mass_as_carla_converts_it(shared):
     # all_packets frame 1's first physics control (actor 24) has centre of mass
     # [45.93916702270508, -0.5, -32.29999923706055] cm. Its record in recording.log starts at

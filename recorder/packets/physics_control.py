@@ -173,6 +173,19 @@ _HEAD = struct.Struct("<I5fB4f3f")
 _PAIR = struct.Struct("<2f")
 
 
+def rich_curve_keys(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The keys Unreal's FRichCurve::AddKey builds from points added in turn: each goes before
+    the first key whose time is not less than its own, so the keys come out sorted by time,
+    equal times in reverse order (and a NaN time, less than nothing, goes first)."""
+    keys: list[tuple[float, float]] = []
+    for t, v in points:
+        at = 0
+        while at < len(keys) and keys[at][0] < t:
+            at += 1
+        keys.insert(at, (t, v))
+    return keys
+
+
 def pack_pairs(points: list[tuple[float, float]]) -> bytes:
     return U32.pack(len(points)) + b"".join(_PAIR.pack(*p) for p in points)
 

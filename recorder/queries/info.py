@@ -25,6 +25,7 @@ from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
+from recorder.packets.physics_control import rich_curve_keys
 from recorder.queries.common import (
     QueryTable,
     Source,
@@ -303,16 +304,6 @@ def _widened(array: np.ndarray) -> np.ndarray:
         return structured_to_unstructured(array, np.float64)
 
 
-def rich_curve(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The keys FRichCurve::AddKey builds from points in order: each key goes before the
-    first key whose time is at least its own (so equal times come out reversed)."""
-    keys: list[tuple[float, float]] = []
-    for time, value in points:
-        at = next((i for i, key in enumerate(keys) if key[0] >= time), len(keys))
-        keys.insert(at, (time, value))
-    return keys
-
-
 def _centre_of_mass(x: float) -> float:
     """rpc metres -> UE centimetres -> rpc metres, in float arithmetic."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -341,8 +332,10 @@ def _physics_text(r) -> str:
         f"   mass = {c_general(r.mass)}\n",
         f"   drag_coefficient = {c_general(r.drag_coefficient)}\n",
         f"   center_of_mass = ({_g(_centre_of_mass(v) for v in r.center_of_mass)})\n",
-        "   torque_curve =" + "".join(f" ({_g(k)})" for k in rich_curve(r.torque_curve)) + "\n",
-        "   steering_curve =" + "".join(f" ({_g(k)})" for k in rich_curve(r.steering_curve)),
+        "   torque_curve ="
+        + "".join(f" ({_g(k)})" for k in rich_curve_keys(r.torque_curve))
+        + "\n",
+        "   steering_curve =" + "".join(f" ({_g(k)})" for k in rich_curve_keys(r.steering_curve)),
         "\n   forward_gears:\n",
     ]
     for number, gear in enumerate(r.forward_gears):

@@ -3,16 +3,19 @@
 The UE5 query prints the rpc control's fields with the stream's defaults (6 significant
 digits; a uint8 as its character, a bool as 0 or 1), each wheel on a line of its own after
 `wheel #N:`, and its vectors with `snprintf("%f")` (the UE5 query's formatting when the
-compiler has no std::format, as clang's library on Linux). Two things are not reproduced:
-the values are printed as the file holds them, without CARLA's rpc -> UE -> rpc round trip
-(its Chaos conversions are not confirmed here), and the lateral slip graph, which the file
-holds as three pointers of the writing process, prints as the empty curve `[]`.
+compiler has no std::format, as clang's library on Linux). CARLA prints the control after
+an rpc -> UE -> rpc round trip; of it, the curves' FRichCurve::AddKey order is reproduced
+(LibCarla's UE5 VehiclePhysicsControl adds each point as a key). Not reproduced: the centre
+of mass's metre -> centimetre -> metre conversion in UE5's double FVector and the wheels'
+FWheelPhysicsControl conversions (not confirmed here; the values print as stored), and the
+lateral slip graph, which the file holds as three pointers of the writing process and which
+prints as the empty curve `[]`.
 """
 
 from __future__ import annotations
 
 from recorder.cformat import c_general
-from recorder.packets.physics_control import Wheel208
+from recorder.packets.physics_control import Wheel208, rich_curve_keys
 
 _ENGINE = (
     ("max_torque", "max_torque"),
@@ -53,8 +56,9 @@ def _value(name: str, value) -> str:
     return c_general(value)
 
 
-def _pairs(points) -> str:
-    return "".join(f" ({c_general(x)}, {c_general(y)})" for x, y in points)
+def _curve(points) -> str:
+    """A curve's keys as FRichCurve::AddKey orders them."""
+    return "".join(f" ({c_general(x)}, {c_general(y)})" for x, y in rich_curve_keys(points))
 
 
 def physics_text_ue5(r) -> str:
@@ -62,8 +66,8 @@ def physics_text_ue5(r) -> str:
     lines = [f"  Id: {r.id}\n"]
     lines += [f"   {label} = {_value(name, getattr(r, name))}\n" for label, name in _ENGINE]
     lines.append("   center_of_mass = (" + ", ".join(map(c_general, r.center_of_mass)) + ")\n")
-    lines.append(f"   torque_curve ={_pairs(r.torque_curve)}\n")
-    lines.append(f"   steering_curve ={_pairs(r.steering_curve)}\n")
+    lines.append(f"   torque_curve ={_curve(r.torque_curve)}\n")
+    lines.append(f"   steering_curve ={_curve(r.steering_curve)}\n")
     for title, ratios in (("forward", r.forward_gear_ratios), ("reverse", r.reverse_gear_ratios)):
         lines.append(f"   {title}_gear_ratios:\n")
         lines += [f"    gear {n}: ratio {c_general(v)}\n" for n, v in enumerate(ratios)]

@@ -2,10 +2,10 @@
 
 Boxes turn with their actor's yaw only (pitch and roll are small on roads) and
 overlap when their footprints overlap (separating axes of two rectangles) and
-their z ranges overlap. The broad phase sorts the boxes' x ranges and sweeps
-(vectorised with searchsorted), once per tick; the narrow phase and the response
-run after every substep in a compiled loop (numba) over the candidate pairs,
-testing each pair's four axes. The response is deterministic: each pair is
+their z ranges overlap. The broad phase sorts the boxes' x ranges and sweeps,
+once per tick; the narrow phase and the response run after every substep over
+the candidate pairs, testing each pair's four axes. Both are loops compiled with
+numba (no fastmath: IEEE float64). The response is deterministic: each pair is
 pushed apart along the axis of least penetration (mass-weighted, props do not
 move) and, when approaching, exchanges an impulse along that normal with
 restitution RESTITUTION. Pairs are handled in (row, row) order and their pushes

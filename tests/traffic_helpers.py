@@ -1,19 +1,13 @@
-"""Helpers for the traffic and sensor suites: catalogue blueprints, worlds on map files."""
+"""Helpers for the traffic and sensor suites: worlds on map files (blueprints: world_helpers)."""
 
 from __future__ import annotations
 
-from world.blueprints import ActorBlueprint, blueprint_library
+from tests.world_helpers import blueprint
 from world.map import Map
 from world.settings import WorldSettings
 from world.world import World
 
-
-def blueprint(blueprint_id: str, **values: str) -> ActorBlueprint:
-    """A catalogue blueprint with some attributes set."""
-    bp = blueprint_library().find(blueprint_id)
-    for key, value in values.items():
-        bp.set_attribute(key, value)
-    return bp
+__all__ = ["blueprint", "world_on"]
 
 
 def world_on(map_: Map, dt: float = 0.05) -> World:

@@ -11,11 +11,14 @@ from world.world import World
 _LIBRARY = blueprint_library()
 
 
-def blueprint(blueprint_id: str, role_name: str | None = None) -> ActorBlueprint:
-    """A fresh copy of CARLA's blueprint `blueprint_id`, with `role_name` when given."""
+def blueprint(blueprint_id: str, role_name: str | None = None, **values: str) -> ActorBlueprint:
+    """A fresh copy of CARLA's blueprint `blueprint_id`, with `role_name` and other attributes
+    set when given."""
     bp = _LIBRARY.find(blueprint_id).copy()
     if role_name is not None:
         bp.set_attribute("role_name", role_name)
+    for key, value in values.items():
+        bp.set_attribute(key, value)
     return bp
 
 
@@ -27,7 +30,3 @@ def flat_world(dt: float = 0.05, **settings) -> World:
 
 def at(x: float = 0.0, y: float = 0.0, z: float = 0.0, yaw: float = 0.0) -> Transform:
     return Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0))
-
-
-# The name the traffic-manager suites import (their blueprints by id, as `blueprint`).
-Blueprint = blueprint

@@ -16,6 +16,7 @@ from world import Map, VehicleControl, WalkerControl, World, WorldSettings
 from world.geometry import Location, Transform, Vector3D
 from world.ground_query import SurfaceIndex
 from world.lane_index import LaneSegments, SegmentGrid
+from world.map import GroundSample
 from world.traffic_scene import populate_traffic
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
@@ -147,12 +148,14 @@ def test_points_off_every_road_or_not_finite(town04):
 
 
 class _Checked:
-    """Wraps a map's ground query so that every query the physics makes is checked against
-    the reference; counts the points checked and found."""
+    """Stands in for a map's ground query so that every query the physics makes is checked
+    against the reference; counts the points checked and found. While it is installed the
+    map offers no `surface_index`, so the physics asks `ground` as it asks any other map."""
 
     def __init__(self, m: Map) -> None:
         self.map = m
-        self.fast = m.ground
+        index = m.surface_index()
+        self.fast = lambda points: GroundSample(*index.highest(points))
         self.points: list[np.ndarray] = []
         self.found = 0
 
@@ -162,24 +165,46 @@ class _Checked:
         self.found += int(found.sum())
         return self.fast(points)
 
+    def __enter__(self) -> _Checked:
+        self.map.ground = self
+        self.map.surface_index = None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        del self.map.ground, self.map.surface_index
+
+
+def _states(world: World, ticks: int) -> list[bytes]:
+    """The bodies' pose and motion after each of `ticks` ticks."""
+    out = []
+    for _ in range(ticks):
+        world.tick()
+        a = world._actors.arrays()
+        out.append(b"".join(a[name].tobytes() for name in ("pos", "rot", "vel", "angvel")))
+    return out
+
+
+def _traffic(m: Map) -> World:
+    world = World(m)
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    populate_traffic(world, 30, 15, seed=5)
+    return world
+
 
 def test_autopilot_traffic_on_the_medium_town(medium):
-    world = World(medium)
-    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
-    checked = _Checked(medium)
-    populate_traffic(world, 30, 15, seed=5)
-    medium.ground = checked
-    try:
-        for _ in range(200):
-            world.tick()
-    finally:
-        del medium.ground
+    """Every query is the reference's, and the query the physics runs inside its compiled
+    tick moves the bodies exactly as the map's `ground` answers do."""
+    with _Checked(medium) as checked:
+        asked = _states(_traffic(medium), 200)
     points = np.vstack(checked.points)
     assert len(points) == 200 * 45
     assert checked.found > 0.9 * len(points)
+    assert _states(_traffic(medium), 200) == asked
 
 
-def test_bodies_driving_under_and_over_a_town04_overpass(town04):
+def _overpass_traffic(town04: Map) -> tuple[World, int]:
+    """Cars at throttle 0.5 and walkers around the overpass, on both levels; the world and
+    how many bodies it holds."""
     world = World(town04, static_actor_providers=[])
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
     library = world.get_blueprint_library()
@@ -204,17 +229,20 @@ def test_bodies_driving_under_and_over_a_town04_overpass(town04):
             walker.apply_control(WalkerControl(Vector3D(0.6, 0.8, 0.0), 1.4))
             people.append(walker)
     assert len(cars) >= 6 and len(people) >= 4
-    checked = _Checked(town04)
-    town04.ground = checked
-    try:
-        for _ in range(150):
-            world.tick()
-    finally:
-        del town04.ground
+    return world, len(cars) + len(people)
+
+
+def test_bodies_driving_under_and_over_a_town04_overpass(town04):
+    """As on the medium town: every query is the reference's, and the physics' own compiled
+    query moves the bodies exactly as those answers do."""
+    world, bodies = _overpass_traffic(town04)
+    with _Checked(town04) as checked:
+        asked = _states(world, 150)
     points = np.vstack(checked.points)
-    assert len(points) == 150 * (len(cars) + len(people))
+    assert len(points) == 150 * bodies
     # some of the queried points lay under a deck: a point 12 m higher finds a surface 5 m up
     high = town04.ground(points + np.array([0.0, 0.0, 12.0]))
     low = town04.ground(points)
     assert (high.found & low.found & (high.z > low.z + 5.0)).sum() > 100
     assert checked.found > 0.8 * len(points)
+    assert _states(_overpass_traffic(town04)[0], 150) == asked

@@ -32,24 +32,32 @@ def _matrices(rot: np.ndarray) -> np.ndarray:
 def compose(
     parent_pos: np.ndarray, parent_rot: np.ndarray, rel_pos: np.ndarray, rel_rot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """World poses (pos (N,3), rot (N,3)) of poses given in their parents' frames.
+    """World poses (pos (N,3), rot (N,3)) of poses given in their parents' frames."""
+    parent_rot, rel_rot = (np.asarray(x, dtype=np.float64) for x in (parent_rot, rel_rot))
+    index = np.arange(len(parent_rot))
+    rp, rr = _fill_matrices(parent_rot, rel_rot, index, index)
+    return _posed(parent_pos, rp, rel_pos, rr)
 
-    The sines and cosines, the rotated offsets, the matrix product (BLAS) and the angles read
-    back stay in numpy; the matrices' entries are compiled (`_fill_matrices`), with the
-    operations of `rotation_matrices` in their order, so the poses are the same to the bit."""
-    parent_rad, rel_rad = np.radians(parent_rot), np.radians(rel_rot)
-    rp, rr = _fill_matrices(
-        np.cos(parent_rad), np.sin(parent_rad), np.cos(rel_rad), np.sin(rel_rad)
-    )
+
+def _posed(
+    parent_pos: np.ndarray, rp: np.ndarray, rel_pos: np.ndarray, rr: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`compose` from the parents' and the relative rotation matrices.
+
+    The rotated offsets, the matrix product (BLAS) and the angles read back stay in numpy:
+    a compiled loop would add and round them in another order (and numba's arcsin and
+    arctan2 are not numpy's to the bit), so the poses would move by an ulp."""
     pos = parent_pos + np.einsum("nij,nj->ni", rp, rel_pos)
     return pos, euler_from_matrices(rp @ rr)
 
 
-@njit(cache=True)
-def _fill_matrix(m: np.ndarray, c: np.ndarray, s: np.ndarray) -> None:
-    """CARLA's rotation matrix (as `rotation_matrices`) from cos and sin of pitch, yaw, roll."""
-    cp, cy, cr = c[0], c[1], c[2]
-    sp, sy, sr = s[0], s[1], s[2]
+@njit
+def _fill_matrix(m: np.ndarray, rot: np.ndarray) -> None:
+    """CARLA's rotation matrix (as `rotation_matrices`) of pitch, yaw, roll in degrees, with
+    numpy's radians, cos and sin (numba's equal them to the bit)."""
+    pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
+    cp, cy, cr = np.cos(pitch), np.cos(yaw), np.cos(roll)
+    sp, sy, sr = np.sin(pitch), np.sin(yaw), np.sin(roll)
     m[0, 0] = cp * cy
     m[1, 0] = cp * sy
     m[2, 0] = sp
@@ -63,15 +71,15 @@ def _fill_matrix(m: np.ndarray, c: np.ndarray, s: np.ndarray) -> None:
 
 @njit(cache=True)
 def _fill_matrices(
-    parent_cos: np.ndarray, parent_sin: np.ndarray, rel_cos: np.ndarray, rel_sin: np.ndarray
+    parent_rot: np.ndarray, rel_rot: np.ndarray, parents: np.ndarray, rows: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The parents' and the relative rotation matrices (N, 3, 3) from their angles' cos, sin."""
-    n = len(parent_cos)
+    """The rotation matrices (N, 3, 3) of `parent_rot[parents]` and of `rel_rot[rows]`."""
+    n = len(rows)
     rp = np.empty((n, 3, 3))
     rr = np.empty((n, 3, 3))
     for k in range(n):
-        _fill_matrix(rp[k], parent_cos[k], parent_sin[k])
-        _fill_matrix(rr[k], rel_cos[k], rel_sin[k])
+        _fill_matrix(rp[k], parent_rot[parents[k]])
+        _fill_matrix(rr[k], rel_rot[rows[k]])
     return rp, rr
 
 
@@ -88,15 +96,38 @@ def relative_pose(
 def update_attached(actors: ActorTable) -> None:
     """Moves every live attached actor to its parent's pose composed with its relative pose."""
     n = actors.n
-    depth = actors.depth[:n]
-    max_depth = int(depth.max()) if n else 0
-    for d in range(1, max_depth + 1):
-        rows = np.flatnonzero((depth == d) & actors.alive[:n])
+    for d in range(1, _deepest(actors.depth[:n]) + 1):
+        rows, parents = _attached_rows(actors.depth[:n], actors.alive[:n], actors.parent, d)
         if rows.size == 0:
             continue
-        parents = actors.parent[rows]
-        pos, rot = compose(
-            actors.pos[parents], actors.rot[parents], actors.rel_pos[rows], actors.rel_rot[rows]
-        )
+        rp, rr = _fill_matrices(actors.rot, actors.rel_rot, parents, rows)
+        pos, rot = _posed(actors.pos[parents], rp, actors.rel_pos[rows], rr)
         actors.pos[rows] = pos
         actors.rot[rows] = rot
+
+
+@njit(cache=True)
+def _deepest(depth: np.ndarray) -> int:
+    """The largest attachment depth (0 for no rows)."""
+    deepest = 0
+    for d in depth:
+        deepest = max(deepest, int(d))
+    return deepest
+
+
+@njit(cache=True)
+def _attached_rows(
+    depth: np.ndarray, alive: np.ndarray, parent: np.ndarray, d: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The live rows, ascending, attached at depth `d`, and their parents' rows."""
+    rows = np.empty(len(depth), dtype=np.int64)
+    k = 0
+    for r in range(len(depth)):
+        if depth[r] == d and alive[r]:
+            rows[k] = r
+            k += 1
+    rows = rows[:k]
+    parents = np.empty(k, dtype=np.int64)
+    for m in range(k):
+        parents[m] = parent[rows[m]]
+    return rows, parents

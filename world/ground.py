@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-__all__ = ["GroundPlanes", "ground_height", "sample_ground"]
+__all__ = ["GroundPlanes", "ground_height", "planes_through", "sample_ground"]
 
 
 class GroundPlanes(NamedTuple):
@@ -44,9 +44,31 @@ def sample_ground(ground_map: object, points: np.ndarray) -> GroundPlanes:
             np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, dtype=bool)
         )
     sample = ground_map.ground(points)
-    normal = np.asarray(sample.normal, dtype=np.float64)
-    found = np.asarray(sample.found, dtype=bool) & (normal[:, 2] > 1e-6)
-    nz = np.where(found, normal[:, 2], 1.0)
-    grad = np.where(found[:, None], -normal[:, :2] / nz[:, None], 0.0)
-    z = np.where(found, np.asarray(sample.z, dtype=np.float64), -np.inf)
-    return GroundPlanes(points[:, :2].copy(), z, grad, found)
+    return planes_through(
+        np.ascontiguousarray(points, dtype=np.float64),
+        np.ascontiguousarray(sample.z, dtype=np.float64),
+        np.ascontiguousarray(sample.normal, dtype=np.float64),
+        np.ascontiguousarray(sample.found, dtype=np.bool_),
+    )
+
+
+@njit(cache=True)
+def planes_through(
+    points: np.ndarray, z: np.ndarray, normal: np.ndarray, found: np.ndarray
+) -> GroundPlanes:
+    """The planes through the surface samples (height, unit normal, found) under `points`;
+    a sample whose normal does not point up (z part <= 1e-6) is no ground."""
+    n = len(points)
+    ref, height, grad = np.empty((n, 2)), np.empty(n), np.empty((n, 2))
+    on = np.empty(n, dtype=np.bool_)
+    for b in range(n):
+        nz = normal[b, 2]
+        on[b] = found[b] and nz > 1e-6
+        ref[b, 0], ref[b, 1] = points[b, 0], points[b, 1]
+        if on[b]:
+            height[b] = z[b]
+            grad[b, 0], grad[b, 1] = -normal[b, 0] / nz, -normal[b, 1] / nz
+        else:
+            height[b] = -np.inf
+            grad[b, 0], grad[b, 1] = 0.0, 0.0
+    return GroundPlanes(ref, height, grad, on)

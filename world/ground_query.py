@@ -1,6 +1,6 @@
 """The road-surface query of `Map.ground`, compiled: the highest lane surface over each point.
 
-For every point the compiled loop (numba, `_highest_surfaces`) walks the segments
+For every point the compiled loop (numba, `highest_into`) walks the segments
 filed under the 3 x 3 cells of the ground grid's finest level around it (the
 cells and their order those of `SegmentGrid.covering`), skips those whose box,
 grown by what covering allows, does not hold the point, keeps the ones whose
@@ -15,44 +15,63 @@ Every quantity that depends on a segment only (its direction, squared length,
 half width, the lateral's horizontal length, the normal) is computed once here
 in numpy, with the numpy expressions the batch query used; the loop evaluates
 the per-point expressions operation for operation in the same order, in IEEE
-float64 (no fastmath), so the answers are the batch query's bit for bit.
+float64 (no fastmath), so the answers are the batch query's bit for bit. The loop's
+inputs are one NamedTuple (`SurfaceArrays`), so the physics tick runs the query inside its
+own compiled call (world.physics).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from world.lane_index import SegmentGrid
 
-__all__ = ["SurfaceIndex"]
+__all__ = ["SurfaceArrays", "SurfaceIndex", "highest_into"]
 
 # cell coordinates beyond this many cells from the table are not converted to integers:
 # such a point is nowhere near a segment, so no lane covers it
 _FAR_CELLS = 2.0**52
 
 
+class SurfaceArrays(NamedTuple):
+    """The compiled loop's inputs: the finest grid level, the filings' boxes and the
+    per-segment constants. A NamedTuple, so compiled callers (world.physics) take it as is."""
+
+    reach: float
+    cell: float
+    origin_x: int
+    origin_y: int
+    shape_x: int
+    shape_y: int
+    starts: np.ndarray
+    counts: np.ndarray
+    segment: np.ndarray
+    box: np.ndarray  # (filings, 4): x low, y low, x high, y high
+    a: np.ndarray
+    forward: np.ndarray
+    dd_div: np.ndarray
+    dd_root: np.ndarray
+    half_width: np.ndarray
+    lateral: np.ndarray
+    lat_h: np.ndarray
+    normal: np.ndarray
+
+
 class SurfaceIndex:
-    """The ground grid's finest level and per-segment constants, in the compiled loop's form."""
+    """The ground grid's finest level and per-segment constants, in the compiled loop's form
+    (`arrays`)."""
 
     def __init__(self, grid: SegmentGrid, reach: float) -> None:
         sg = grid.segments
         level = grid.levels[0]
-        self.reach = float(reach)
-        self._cell = float(level.cell)
-        self._origin = level.origin.astype(np.int64)
-        self._shape = level.shape.astype(np.int64)
-        self._starts = np.ascontiguousarray(level.starts, dtype=np.int64)
-        self._counts = np.ascontiguousarray(level.counts, dtype=np.int64)
-        self._segment = np.ascontiguousarray(level.segment, dtype=np.int64)
-        self._a = np.ascontiguousarray(sg.a, dtype=np.float64)
+        origin = level.origin.astype(np.int64)
+        shape = level.shape.astype(np.int64)
         forward = sg.b - sg.a
-        self._forward = np.ascontiguousarray(forward)
         d = forward[:, :2]
         dd = np.einsum("ij,ij->i", d, d)
-        self._dd_div = np.where(dd > 0.0, dd, 1.0)
-        self._dd_root = np.sqrt(np.maximum(dd, 1e-18))
-        self._half_width = 0.5 * sg.width
         # a point the lane covers projects at most 1e-3 of the segment's length beyond its
         # ends and lies at most half the width across it, so it lies in the segment's box
         # grown by both; the margin on top dwarfs float64's rounding of the exact test, so
@@ -63,51 +82,45 @@ class SurfaceIndex:
         grow = np.where(dd > 0.0, grow, np.inf)
         lo = np.minimum(sg.a, sg.b)[:, :2] - grow[:, None]
         hi = np.maximum(sg.a, sg.b)[:, :2] + grow[:, None]
-        # one row per filing of a segment under a cell, in the cells' order
-        self._box = np.ascontiguousarray(np.hstack([lo, hi])[level.segment])
         lat = np.ascontiguousarray(sg.lateral, dtype=np.float64)
-        self._lateral = lat
-        self._lat_h = np.hypot(lat[:, 0], lat[:, 1])
         normal = np.cross(lat, forward)
         normal /= np.linalg.norm(normal, axis=1, keepdims=True)
         normal *= np.where(normal[:, 2] < 0.0, -1.0, 1.0)[:, None]
-        self._normal = np.ascontiguousarray(normal)
+        self.arrays = SurfaceArrays(
+            float(reach),
+            float(level.cell),
+            int(origin[0]),
+            int(origin[1]),
+            int(shape[0]),
+            int(shape[1]),
+            np.ascontiguousarray(level.starts, dtype=np.int64),
+            np.ascontiguousarray(level.counts, dtype=np.int64),
+            np.ascontiguousarray(level.segment, dtype=np.int64),
+            # one row per filing of a segment under a cell, in the cells' order
+            np.ascontiguousarray(np.hstack([lo, hi])[level.segment]),
+            np.ascontiguousarray(sg.a, dtype=np.float64),
+            np.ascontiguousarray(forward),
+            np.where(dd > 0.0, dd, 1.0),
+            np.sqrt(np.maximum(dd, 1e-18)),
+            0.5 * sg.width,
+            lat,
+            np.hypot(lat[:, 0], lat[:, 1]),
+            np.ascontiguousarray(normal),
+        )
 
     def highest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(z, normal, found) for (N, 3) CARLA-frame points: the highest covering surface
         at most `reach` above each point; NaN, (0, 0, 1), False where there is none."""
         pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
-        n = len(pts)
-        z = np.full(n, np.nan)
-        normal = np.zeros((n, 3))
-        normal[:, 2] = 1.0
-        found = np.zeros(n, dtype=np.bool_)
-        if n and len(self._a):
-            _highest_surfaces(
-                pts,
-                self.reach,
-                self._cell,
-                self._origin[0],
-                self._origin[1],
-                self._shape[0],
-                self._shape[1],
-                self._starts,
-                self._counts,
-                self._segment,
-                self._box,
-                self._a,
-                self._forward,
-                self._dd_div,
-                self._dd_root,
-                self._half_width,
-                self._lateral,
-                self._lat_h,
-                self._normal,
-                z,
-                normal,
-                found,
-            )
-        return z, normal, found
+        return _highest(self.arrays, pts)
+
+
+@njit(cache=True)
+def _highest(surfaces: SurfaceArrays, pts: np.ndarray) -> tuple:
+    n = len(pts)
+    z, normal, found = np.empty(n), np.empty((n, 3)), np.empty(n, dtype=np.bool_)
+    highest_into(surfaces, pts, z, normal, found)
+    return z, normal, found
 
 
 @njit(cache=True)
@@ -121,32 +134,31 @@ def _cell_index(coordinate: float, cell: float, origin: int, size: int) -> int:
     return min(max(k, 1), size - 2)
 
 
-@njit(cache=True)
-def _highest_surfaces(
-    pts,
-    reach,
-    cell,
-    origin_x,
-    origin_y,
-    shape_x,
-    shape_y,
-    starts,
-    counts,
-    segment,
-    box,
-    a,
-    forward,
-    dd_div,
-    dd_root,
-    half_width,
-    lateral,
-    lat_h,
-    seg_normal,
-    z_out,
-    normal_out,
-    found_out,
-):
-    """Fills z_out, normal_out, found_out for the points that have a surface."""
+@njit
+def highest_into(
+    surfaces: SurfaceArrays,
+    pts: np.ndarray,
+    z_out: np.ndarray,
+    normal_out: np.ndarray,
+    found_out: np.ndarray,
+) -> None:
+    """`SurfaceIndex.highest` for compiled callers: fills the (N,) z, (N, 3) normal and (N,)
+    found of the (N, 3) points `pts`."""
+    z_out[:] = np.nan
+    normal_out[:] = 0.0
+    normal_out[:, 2] = 1.0
+    found_out[:] = False
+    reach, cell = surfaces.reach, surfaces.cell
+    origin_x, origin_y, shape_x, shape_y = (
+        surfaces.origin_x,
+        surfaces.origin_y,
+        surfaces.shape_x,
+        surfaces.shape_y,
+    )
+    starts, counts, segment, box = surfaces.starts, surfaces.counts, surfaces.segment, surfaces.box
+    a, forward, dd_div, dd_root = surfaces.a, surfaces.forward, surfaces.dd_div, surfaces.dd_root
+    half_width, lateral, lat_h = surfaces.half_width, surfaces.lateral, surfaces.lat_h
+    seg_normal = surfaces.normal
     for i in range(len(pts)):
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
         cx = _cell_index(px, cell, origin_x, shape_x)

@@ -302,10 +302,15 @@ class Map:
         """Road surface (any lane) under each (N, 3) CARLA-frame point: among the surfaces
         covering the point, the highest one at most 1.0 m above the point's z (compiled,
         world.ground_query)."""
+        z, normal, found = self.surface_index().highest(points)
+        return GroundSample(z, normal, found)
+
+    def surface_index(self) -> SurfaceIndex:
+        """The index behind `ground` (built on first use), for the physics tick, which runs
+        the same query inside its own compiled call."""
         if self._surfaces is None:
             self._surfaces = SurfaceIndex(self._ground(), _GROUND_REACH)
-        z, normal, found = self._surfaces.highest(points)
-        return GroundSample(z, normal, found)
+        return self._surfaces
 
     # -- lane-level rules (road::Map), used by Waypoint ----------------------------------
 

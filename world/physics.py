@@ -1,29 +1,32 @@
 """One tick of physics: impulses, substeps of vehicles, walkers and collisions, attachments.
 
-The substeps run in one compiled function (numba, `_substeps`): every substep advances
-the vehicles (world.vehicle_dynamics), then the walkers (world.walker_motion), then
-resolves the collision candidates (world.collisions), all in place on the tables'
-columns. Once per tick, the pushes (impulses before the substeps; accelerations and
-spent pushes after) and the collision broad phase run compiled too, the ground query
-is the map's (compiled on a real map, world.ground_query), and the selection of rows
-and the attachments stay in numpy. The ground under each body is sampled once per
-tick (world.ground). A pair that touched in any substep is one event of the
-tick, its impulses summed.
+The whole tick but the attachments runs in one compiled function (numba, `_tick`): it
+selects the bodies, applies the pushes (impulses), samples the ground under every body
+once (the map's compiled query, world.ground_query, run inside the same call on a real
+map; any other map's `ground` answer is sampled before it), finds the collision
+candidates (broad phase, world.collisions), then every substep advances the vehicles
+(world.vehicle_dynamics), then the walkers (world.walker_motion), then resolves the
+candidates, all in place on the tables' columns; last it writes the accelerations, spends
+the pushes and merges the collision records: a pair that touched in any substep is one
+event of the tick, its impulses summed. One call, because a compiled call taking the
+tables' columns costs microseconds to enter. The attachments follow (world.attachments).
 """
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from world import collisions, ground, vehicle_dynamics, walker_motion
+from world import collisions, ground, ground_query, vehicle_dynamics, walker_motion
 from world.attachments import update_attached
-from world.ground import GroundPlanes, sample_ground
+from world.ground import GroundPlanes, planes_through, sample_ground
+from world.ground_query import SurfaceArrays, highest_into
 from world.state import ActorTable, VehicleTable, WalkerTable
-from world.vehicle_dynamics import BodyColumns, VehicleColumns, columns, rest_height
+from world.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.vehicle_state import ActorType
 from world.walker_motion import WalkerColumns
 
@@ -38,15 +41,22 @@ def sources_digest(*modules: object) -> str:
     return digest.hexdigest()
 
 
-def _ground_points(a: ActorTable, rows: np.ndarray) -> np.ndarray:
-    """Query points: each body's origin, lowered to its box's bottom."""
-    points = a.pos[rows].copy()
-    points[:, 2] -= rest_height(a.extent[rows], a.box_loc[rows])
-    return points
+class TickColumns(NamedTuple):
+    """The actor table's columns the tick reads besides BodyColumns (world.state.ActorTable)."""
+
+    alive: np.ndarray
+    kind: np.ndarray
+    body: np.ndarray
+    simulate_physics: np.ndarray
+    static_collider: np.ndarray
+    depth: np.ndarray
+    acc: np.ndarray
+    impulse: np.ndarray
+    ang_impulse: np.ndarray
 
 
 class FleetCache:
-    """The tables' columns as the compiled substeps take them, kept between ticks.
+    """The tables' columns as the compiled tick takes them, kept between ticks.
 
     A table replaces its arrays when it grows, which `columns` notices; `stale()` drops
     them (the world calls it when a vehicle's physics parameters change).
@@ -67,65 +77,33 @@ class FleetCache:
                 columns(BodyColumns, a),
                 columns(VehicleColumns, v),
                 columns(WalkerColumns, w),
+                columns(TickColumns, a),
             )
         return cached
 
 
-def _compile_substeps(sources: str):
-    """The tick's compiled substep loop. numba keys its on-disk cache on the defining file
-    only, though the compiled loop holds the code of every kernel it calls (vehicles,
-    walkers, collisions, ground); it also keys it on a closure's contents, so the loop
-    closes over `sources`, the digest of those files, and recompiles when any changes."""
+# m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
+MAX_ACCELERATION = 15.0
 
-    @njit(cache=True)
-    def run(
-        body: BodyColumns,
-        veh: VehicleColumns,
-        walkers: WalkerColumns,
-        ground: GroundPlanes,
-        cars: np.ndarray,
-        people: np.ndarray,
-        contact_rows: np.ndarray,
-        inv_mass: np.ndarray,
-        pair_i: np.ndarray,
-        pair_j: np.ndarray,
-        h: float,
-        substeps: int,
-        out_i: np.ndarray,
-        out_j: np.ndarray,
-        out_impulse: np.ndarray,
-    ) -> int:
-        """Runs the tick's substeps of h; returns how many collision records `out_*` hold."""
-        sources  # noqa: B018 (the digest is part of the cache key)
-        steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
-        motion = walker_motion.crowd(body, walkers, people)
-        grounded = np.empty(len(cars), dtype=np.bool_)
-        count = 0
-        for _ in range(substeps):
-            vehicle_dynamics.substep(body, veh, ground, cars, steer_now, lifted, grounded, h)
-            walker_motion.substep(body, walkers, ground, len(cars), people, motion, h)
-            if len(pair_i):
-                count = collisions.resolve(
-                    body.pos,
-                    body.rot,
-                    body.vel,
-                    body.extent,
-                    body.box_loc,
-                    contact_rows,
-                    inv_mass,
-                    pair_i,
-                    pair_j,
-                    out_i,
-                    out_j,
-                    out_impulse,
-                    count,
-                )
-        return count
-
-    return run
-
-
-_substeps = _compile_substeps(sources_digest(collisions, ground, vehicle_dynamics, walker_motion))
+_NO_PLANES = GroundPlanes(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))
+_NO_SURFACES = SurfaceArrays(
+    1.0,
+    1.0,
+    0,
+    0,
+    0,
+    0,
+    *(np.zeros(0, np.int64),) * 3,
+    np.zeros((0, 4)),
+    np.zeros((0, 3)),
+    np.zeros((0, 3)),
+    np.zeros(0),
+    np.zeros(0),
+    np.zeros(0),
+    np.zeros((0, 3)),
+    np.zeros(0),
+    np.zeros((0, 3)),
+)
 
 
 def step(
@@ -141,97 +119,197 @@ def step(
 
     Returns the rows (i < j) of the pairs that collided and the impulse i received.
     """
+    index = getattr(ground_map, "surface_index", None)
+    if index is not None:
+        surfaces, planes, sampled = index().arrays, _NO_PLANES, False
+    else:  # a map without the compiled index: its own `ground`, sampled before the tick
+        surfaces, planes, sampled = _NO_SURFACES, _planes_of(a, ground_map), True
+    result = _tick(
+        *cache.columns(a, v, w),
+        a.n,
+        surfaces,
+        planes,
+        sampled,
+        int(ActorType.Vehicle),
+        int(ActorType.Walker),
+        dt,
+        substeps,
+        MAX_ACCELERATION,
+    )
+    update_attached(a)
+    return result
+
+
+def _planes_of(a: ActorTable, ground_map: object) -> GroundPlanes:
+    """The ground planes under every body, vehicles' first, from `ground_map.ground`."""
     n = a.n
-    alive = a.alive[:n]
-    prev_vel = a.vel[:n].copy()
-    bodies, cars, people = _choose_bodies(
-        alive,
+    _, cars, people = _choose_bodies(
+        a.alive[:n],
         a.body[:n],
         a.simulate_physics[:n],
         a.kind[:n],
         int(ActorType.Vehicle),
         int(ActorType.Walker),
     )
-    _apply_impulses(
-        a.vel,
-        a.angvel,
-        a.impulse,
-        a.ang_impulse,
-        a.mass,
-        a.extent,
-        a.vrow,
-        v.cg_front,
-        v.wheelbase,
-        bodies,
-    )
-    # one ground query for every body: the vehicles' planes first, then the walkers'
-    planes = sample_ground(ground_map, _ground_points(a, np.concatenate([cars, people])))
-    contacts = _Contacts(a, w, alive, dt)
-    records = substeps * len(contacts.i)
-    out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
-    out_impulse = np.empty((records, 3))
-    count = _substeps(
-        *cache.columns(a, v, w),
-        planes,
-        cars,
-        people,
-        contacts.rows,
-        contacts.inv_mass,
-        contacts.i,
-        contacts.j,
-        dt / substeps,
-        substeps,
-        out_i,
-        out_j,
-        out_impulse,
-    )
-    _finish_pushes(alive, a.vel, prev_vel, dt, a.acc, a.impulse, a.force, a.ang_impulse, a.torque)
-    update_attached(a)
-    return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
+    points = _ground_points(a.pos, a.extent, a.box_loc, np.concatenate([cars, people]))
+    return sample_ground(ground_map, points)
 
 
-# m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
-MAX_ACCELERATION = 15.0
+@njit(cache=True)
+def _ground_points(
+    pos: np.ndarray, extent: np.ndarray, box_loc: np.ndarray, rows: np.ndarray
+) -> np.ndarray:
+    """Query points: each body's origin, lowered to its box's bottom (`rest_height`)."""
+    points = np.empty((len(rows), 3))
+    for m in range(len(rows)):
+        r = rows[m]
+        points[m, 0], points[m, 1] = pos[r, 0], pos[r, 1]
+        points[m, 2] = pos[r, 2] - max(extent[r, 2] - box_loc[r, 2], 0.0)
+    return points
 
 
-class _Contacts:
-    """The colliders that may touch during a tick, found once per tick.
+def _compile_tick(sources: str):
+    """The tick's compiled function. numba keys its on-disk cache on the defining file
+    only, though the compiled tick holds the code of every kernel it calls (vehicles,
+    walkers, collisions, ground); it also keys it on a closure's contents, so the tick
+    closes over `sources`, the digest of those files, and recompiles when any changes."""
 
-    The broad phase (collisions.contact_candidates) grows each box by how far its body can
-    travel in the tick (its speed, a walker's control speed, MAX_ACCELERATION and its pushing
-    force), so the substeps only test those pairs. A body knocked faster by a collision meets
-    third bodies from the next tick.
-    """
-
-    def __init__(self, a: ActorTable, w: WalkerTable, alive: np.ndarray, dt: float) -> None:
-        n = a.n
-        colliders, moving, walk_speed = _choose_colliders(
+    @njit(cache=True)
+    def run(
+        body: BodyColumns,
+        veh: VehicleColumns,
+        walkers: WalkerColumns,
+        extra: TickColumns,
+        n: int,
+        surfaces: SurfaceArrays,
+        planes: GroundPlanes,
+        sampled: bool,
+        vehicle: int,
+        walker: int,
+        dt: float,
+        substeps: int,
+        max_acceleration: float,
+    ) -> tuple:
+        """The tick on the first n actor rows; `planes` are the bodies' ground when
+        `sampled`, else it is queried from `surfaces`. Returns the merged collisions."""
+        sources  # noqa: B018 (the digest is part of the cache key)
+        alive = extra.alive[:n]
+        prev_vel = body.vel[:n].copy()
+        bodies, cars, people = _choose_bodies(
+            alive, extra.body[:n], extra.simulate_physics[:n], extra.kind[:n], vehicle, walker
+        )
+        _apply_impulses(
+            body.vel,
+            body.angvel,
+            extra.impulse,
+            extra.ang_impulse,
+            body.mass,
+            body.extent,
+            body.vrow,
+            veh.cg_front,
+            veh.wheelbase,
+            bodies,
+        )
+        if not sampled:
+            # one ground query for every body: the vehicles' planes first, then the walkers'
+            points = _ground_points(
+                body.pos, body.extent, body.box_loc, np.concatenate((cars, people))
+            )
+            m = len(points)
+            z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
+            highest_into(surfaces, points, z, normal, found)
+            planes = planes_through(points, z, normal, found)
+        rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
+        records = substeps * len(pair_i)
+        out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
+        out_impulse = np.empty((records, 3))
+        h = dt / substeps
+        steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
+        motion = walker_motion.crowd(body, walkers, people)
+        grounded = np.empty(len(cars), dtype=np.bool_)
+        count = 0
+        for _ in range(substeps):
+            vehicle_dynamics.substep(body, veh, planes, cars, steer_now, lifted, grounded, h)
+            walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
+            if len(pair_i):
+                count = collisions.resolve(
+                    body.pos,
+                    body.rot,
+                    body.vel,
+                    body.extent,
+                    body.box_loc,
+                    rows,
+                    inv_mass,
+                    pair_i,
+                    pair_j,
+                    out_i,
+                    out_j,
+                    out_impulse,
+                    count,
+                )
+        _finish_pushes(
             alive,
-            a.body[:n],
-            a.simulate_physics[:n],
-            a.static_collider[:n],
-            a.depth[:n],
-            a.wrow[:n],
-            w.speed,
-        )
-        self.rows = self.i = self.j = np.zeros(0, dtype=np.int64)
-        self.inv_mass = np.zeros(0)
-        if len(colliders) < 2:
-            return
-        self.rows, self.i, self.j, self.inv_mass = collisions.contact_candidates(
-            colliders,
-            moving,
-            a.mass,
-            a.vel,
-            a.force,
-            walk_speed,
-            a.pos,
-            a.rot,
-            a.extent,
-            a.box_loc,
-            MAX_ACCELERATION,
+            body.vel,
+            prev_vel,
             dt,
+            extra.acc,
+            extra.impulse,
+            body.force,
+            extra.ang_impulse,
+            body.torque,
         )
+        return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
+
+    return run
+
+
+_tick = _compile_tick(
+    sources_digest(collisions, ground, ground_query, vehicle_dynamics, walker_motion)
+)
+
+
+@njit
+def _contacts(
+    body: BodyColumns,
+    walkers: WalkerColumns,
+    extra: TickColumns,
+    n: int,
+    max_acceleration: float,
+    dt: float,
+) -> tuple:
+    """The colliders that may touch during the tick: their rows, the candidate pairs (indices
+    into them) and their inverse masses (collisions.contact_candidates).
+
+    The broad phase grows each box by how far its body can travel in the tick (its speed,
+    a walker's control speed, `max_acceleration` and its pushing force), so the substeps
+    only test those pairs. A body knocked faster by a collision meets third bodies from the
+    next tick."""
+    colliders, moving, walk_speed = _choose_colliders(
+        extra.alive[:n],
+        extra.body[:n],
+        extra.simulate_physics[:n],
+        extra.static_collider[:n],
+        extra.depth[:n],
+        body.wrow[:n],
+        walkers.speed,
+    )
+    if len(colliders) < 2:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, none, np.zeros(0)
+    return collisions.contact_candidates(
+        colliders,
+        moving,
+        body.mass,
+        body.vel,
+        body.force,
+        walk_speed,
+        body.pos,
+        body.rot,
+        body.extent,
+        body.box_loc,
+        max_acceleration,
+        dt,
+    )
 
 
 @njit(cache=True)
@@ -339,14 +417,25 @@ def _finish_pushes(
             impulse[r, i] = force[r, i] = ang_impulse[r, i] = torque[r, i] = 0.0
 
 
+@njit(cache=True)
 def _merge_pairs(
     i: np.ndarray, j: np.ndarray, imp: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One record per pair (sorted by rows), its impulses summed in record order."""
-    if len(i) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros((0, 3))
-    keys, inverse = np.unique(i << 32 | j, return_inverse=True)
-    total = np.zeros((len(keys), 3))
-    np.add.at(total, inverse, imp)
-    return keys >> 32, keys & 0xFFFFFFFF, total
+    keys = (i << 32) | j
+    order = np.argsort(keys, kind="mergesort")
+    slot = np.empty(len(keys), dtype=np.int64)  # each record's pair, among the sorted pairs
+    unique = np.empty(len(keys), dtype=np.int64)
+    count = 0
+    for p in range(len(order)):
+        key = keys[order[p]]
+        if count == 0 or unique[count - 1] != key:
+            unique[count] = key
+            count += 1
+        slot[order[p]] = count - 1
+    total = np.zeros((count, 3))
+    for r in range(len(keys)):
+        for c in range(3):
+            total[slot[r], c] += imp[r, c]
+    unique = unique[:count]
+    return unique >> 32, unique & 0xFFFFFFFF, total

@@ -1,7 +1,7 @@
-"""AI walkers: `controller.ai.walker` actors that walk their walker along the sidewalks.
+"""AI walkers: the pedestrian system that walks `controller.ai.walker`s' walkers on sidewalks.
 
-A controller is spawned attached to its walker, as in CARLA
-(`world.spawn_actor(bp, Transform(), walker)`). `start()` hands the walker to the
+A controller (world.actors.WalkerAIController) is spawned attached to its walker, as
+in CARLA (`world.spawn_actor(bp, Transform(), walker)`). `start()` hands the walker to the
 world's pedestrian system, `go_to_location(loc)` routes it over the navigation
 graph (world.walker_navigation), `set_max_speed(speed)` sets its walking speed
 (DEFAULT_WALKER_SPEED until set), `stop()` halts it and gives it back. A walker
@@ -26,18 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from world import world as world_module
-from world.actors import Actor
 from world.errors import WorldError
 from world.geometry import Location
-from world.vehicle_state import ActorType
 from world.walker_kernels import DEAD, STEERED, steer
 
 __all__ = [
     "ARRIVE_RADIUS",
     "DEFAULT_CROSS_FACTOR",
     "DEFAULT_WALKER_SPEED",
-    "WalkerAIController",
     "WalkerAISystem",
     "walker_ai_of",
 ]
@@ -219,48 +215,3 @@ class WalkerAISystem:
         self._offset = np.concatenate([[0], np.cumsum(self._length)[:-1]]).astype(np.int64)
         self._flat = np.vstack(self.routes)
         self._dirty = False
-
-
-class WalkerAIController(Actor):
-    """CARLA's carla.WalkerAIController: an actor attached to a walker that walks it."""
-
-    __slots__ = ()
-
-    def _walker_row(self) -> int:
-        row = self._live_row()
-        parent = int(self._world._actors.parent[row])
-        if parent < 0 or self._world._actors.kind[parent] != ActorType.Walker:
-            raise WorldError(
-                f"controller.ai.walker {self.id}: spawn it attached to a walker "
-                "(world.spawn_actor(bp, Transform(), walker))"
-            )
-        return parent
-
-    def _system(self) -> WalkerAISystem:
-        return walker_ai_of(self._world)
-
-    def start(self) -> None:
-        self._system().start(self._row, self._walker_row())
-
-    def stop(self) -> None:
-        self._system().stop(self._row)
-
-    def _slot(self) -> int:
-        system = self._system()
-        i = system.slot(self._live_row())
-        if i < 0:
-            raise WorldError(f"controller.ai.walker {self.id}: call start() first")
-        return i
-
-    def go_to_location(self, destination: Location) -> None:
-        goal = np.array([destination.x, destination.y, destination.z], dtype=np.float64)
-        self._system().go_to(self._slot(), goal)
-
-    def set_max_speed(self, speed: float = DEFAULT_WALKER_SPEED) -> None:
-        self._system().set_speed(self._slot(), speed)
-
-    def __repr__(self) -> str:
-        return f"WalkerAIController(id={self.id})"
-
-
-world_module._TYPE_HANDLES["controller.ai.walker"] = WalkerAIController

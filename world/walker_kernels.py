@@ -107,16 +107,24 @@ def _around_vehicles(
     """Walkers whose next step (`step_ahead` along `unit`) lands in a vehicle's box grown by
     `radius` (vehicles within `reach` of the walker) turn `out` along the box's side, pair by
     pair in walker then vehicle order, so they never push it."""
+    cars = np.empty(n, dtype=np.int64)
+    count = 0
+    for c in range(n):
+        if alive[c] and vrow[c] >= 0:
+            cars[count] = c
+            count += 1
+    car_x, car_y = np.empty(count), np.empty(count)
+    for j in range(count):
+        car_x[j], car_y[j] = pos[cars[j], 0], pos[cars[j], 1]
     reach_sq = reach * reach
     for i in range(len(walker)):
         wx, wy = pos[walker[i], 0], pos[walker[i], 1]
-        for c in range(n):
-            if not (alive[c] and vrow[c] >= 0):
-                continue
-            dx = wx - pos[c, 0]
-            dy = wy - pos[c, 1]
+        for j in range(count):
+            dx = wx - car_x[j]
+            dy = wy - car_y[j]
             if not dx * dx + dy * dy < reach_sq:
                 continue
+            c = cars[j]
             yaw = np.radians(rot[c, 1])
             cos, sin = np.cos(yaw), np.sin(yaw)
             sx = wx + unit[i, 0] * step_ahead - pos[c, 0]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from world.errors import WorldError
-from world.traffic_light_logic import TrafficLightGroups
+from world.traffic_light_logic import STAGE_STATES, TrafficLightGroups
 from world.vehicle_state import TrafficLightState as S
 
 
@@ -97,3 +98,53 @@ def test_shortened_green_changes_after_the_new_time():
     states = run(groups, 5)
     assert states[3] == [S.Green]
     assert states[4] == [S.Yellow]
+
+
+def numpy_tick(g: TrafficLightGroups, delta_seconds: float) -> np.ndarray:
+    """The array form the compiled tick replaced, on the same columns."""
+    changed = np.zeros(len(g.stage), dtype=bool)
+    active = g.group_first + g.group_current
+    elapsed = g.elapsed[active] + np.float32(delta_seconds)
+    stage = g.stage[active]
+    expired = elapsed > g.stage_times[active, stage]
+    elapsed[expired] = 0.0
+    g.elapsed[active] = elapsed
+    finished = expired & (stage == len(STAGE_STATES) - 1)
+    advancing = active[expired & ~finished]
+    g.stage[advancing] += 1
+    changed[advancing] = True
+    done = np.nonzero(finished)[0]
+    g.group_current[done] = (g.group_current[done] + 1) % g.group_count[done]
+    starting = g.group_first[done] + g.group_current[done]
+    g.stage[starting] = 0
+    g.elapsed[starting] = 0.0
+    changed[starting] = True
+    lights = changed[g.light_controller]
+    g.state[lights] = STAGE_STATES[g.stage[g.light_controller[lights]]]
+    return lights
+
+
+def test_compiled_tick_equals_the_array_form():
+    # Groups of 1-4 controllers with 1-3 lights each, uneven stage times and tick lengths:
+    # every column and every tick's changed mask the same, bit for bit (float32 clocks).
+    rng = np.random.default_rng(3)
+    layout, light = [], 0
+    for _ in range(12):
+        group = []
+        for _ in range(int(rng.integers(1, 5))):
+            count = int(rng.integers(1, 4))
+            group.append(list(range(light, light + count)))
+            light += count
+        layout.append(group)
+    compiled, array = TrafficLightGroups(layout), TrafficLightGroups(layout)
+    times = rng.uniform(0.0, 4.0, compiled.stage_times.shape).astype(np.float32)
+    compiled.stage_times[:], array.stage_times[:] = times, times
+    changes = 0
+    for _ in range(400):
+        dt = float(rng.choice([0.05, 0.1, 0.25, 1.0 / 3.0]))
+        got, expected = compiled.tick(dt), numpy_tick(array, dt)
+        assert np.array_equal(got, expected)
+        changes += int(got.sum())
+        for name in ("state", "stage", "elapsed", "group_current"):
+            assert np.array_equal(getattr(compiled, name), getattr(array, name)), name
+    assert changes > 100

@@ -7,7 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world import LaneType, Map, Transform, WalkerAIController, World, WorldError, WorldSettings
+from world import (
+    Actor,
+    LaneType,
+    Map,
+    Transform,
+    WalkerAIController,
+    World,
+    WorldError,
+    WorldSettings,
+)
 from world.traffic_scene import TrafficMonitor, TrafficScene
 from world.walker_navigation import NODE_SPACING, WalkerNavigation
 
@@ -116,3 +125,19 @@ def test_max_speed_stop_and_errors(town_map):
         loose.start()
     with pytest.raises(WorldError, match=r"0\.\.1"):
         world.set_pedestrians_cross_factor(1.5)
+
+
+def test_the_world_hands_out_controllers_as_walker_ai_controllers(town_map):
+    world = town(town_map)
+    scene = _walkers(world, 2, cross=0.0)
+    ids = [c.id for c in scene.controllers]
+    # every way of getting an actor back gives the controller handle with its methods
+    assert all(type(world.get_actor(i)) is WalkerAIController for i in ids)
+    found = [a for a in world.get_actors() if a.type_id == "controller.ai.walker"]
+    assert [a.id for a in found] == ids
+    assert all(type(a) is WalkerAIController for a in found)
+    assert [world.get_actor(i).parent for i in ids] == scene.walkers
+    assert repr(world.get_actor(ids[0])) == f"WalkerAIController(id={ids[0]})"
+    # a blueprint of another kind with no handle of its own stays a plain Actor
+    prop = world.spawn_actor(world.get_blueprint_library().find("util.actor.empty"), Transform())
+    assert type(prop) is Actor and type(world.get_actor(prop.id)) is Actor

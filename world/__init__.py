@@ -1,7 +1,16 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
 from world.actor_list import ActorList
-from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.actors import (
+    Actor,
+    Sensor,
+    Spectator,
+    TrafficLight,
+    TrafficSign,
+    Vehicle,
+    Walker,
+    WalkerAIController,
+)
 from world.blueprints import (
     ActorAttribute,
     ActorAttributeType,
@@ -56,7 +65,6 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.walker_ai import WalkerAIController
 from world.waypoint import Waypoint
 from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World

@@ -1,7 +1,7 @@
 """Thin actor handles with CARLA's method names: an id and its world; the state lives in arrays.
 
 `Actor` covers every kind; `Vehicle`, `Walker`, `TrafficLight`, `TrafficSign`,
-`Sensor` and `Spectator` add their own methods. Getters return fresh objects;
+`Sensor`, `Spectator` and `WalkerAIController` add their own methods. Getters return fresh objects;
 setters write the world's arrays at once (a velocity or pose set between ticks
 is what the next tick starts from). Forces and torques act during the next
 tick; impulses are applied at its start.
@@ -28,11 +28,13 @@ from world.geometry import BoundingBox, Location, Rotation, Transform, Vector3D
 from world.physics_control import VehiclePhysicsControl
 from world.vehicle_state import (
     ActorState,
+    ActorType,
     TrafficLightState,
     VehicleDoor,
     VehicleLightState,
     VehicleWheelLocation,
 )
+from world.walker_ai import DEFAULT_WALKER_SPEED, WalkerAISystem, walker_ai_of
 
 if TYPE_CHECKING:
     from world.sensors import SensorBehaviour
@@ -48,6 +50,7 @@ __all__ = [
     "TrafficSign",
     "Vehicle",
     "Walker",
+    "WalkerAIController",
 ]
 
 
@@ -538,3 +541,46 @@ class Spectator(Actor):
     """The spectator, actor 1: a free camera pose."""
 
     __slots__ = ()
+
+
+class WalkerAIController(Actor):
+    """CARLA's carla.WalkerAIController: an actor attached to a walker that walks it, through
+    the world's pedestrian system (world.walker_ai)."""
+
+    __slots__ = ()
+
+    def _walker_row(self) -> int:
+        row = self._live_row()
+        parent = int(self._world._actors.parent[row])
+        if parent < 0 or self._world._actors.kind[parent] != ActorType.Walker:
+            raise WorldError(
+                f"controller.ai.walker {self.id}: spawn it attached to a walker "
+                "(world.spawn_actor(bp, Transform(), walker))"
+            )
+        return parent
+
+    def _system(self) -> WalkerAISystem:
+        return walker_ai_of(self._world)
+
+    def start(self) -> None:
+        self._system().start(self._row, self._walker_row())
+
+    def stop(self) -> None:
+        self._system().stop(self._row)
+
+    def _slot(self) -> int:
+        system = self._system()
+        i = system.slot(self._live_row())
+        if i < 0:
+            raise WorldError(f"controller.ai.walker {self.id}: call start() first")
+        return i
+
+    def go_to_location(self, destination: Location) -> None:
+        goal = np.array([destination.x, destination.y, destination.z], dtype=np.float64)
+        self._system().go_to(self._slot(), goal)
+
+    def set_max_speed(self, speed: float = DEFAULT_WALKER_SPEED) -> None:
+        self._system().set_speed(self._slot(), speed)
+
+    def __repr__(self) -> str:
+        return f"WalkerAIController(id={self.id})"

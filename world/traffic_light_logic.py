@@ -10,7 +10,7 @@ green turns yellow on tick 41. Times are float32, as UE4 keeps them, so the
 accumulated elapsed time has CARLA's rounding.
 
 Controllers are stored contiguously per group; one active controller per group
-advances each tick, vectorised over the groups.
+advances each tick, all groups in one compiled pass.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 from world.errors import WorldError
 from world.vehicle_state import TrafficLightState
@@ -89,29 +90,23 @@ class TrafficLightGroups:
 
     def tick(self, delta_seconds: float) -> np.ndarray:
         """Advances every unfrozen group by one tick; returns the mask of lights that changed."""
-        changed = np.zeros(len(self.stage), dtype=bool)
+        changed = np.zeros(len(self.state), dtype=bool)
         if self.frozen or len(self.group_first) == 0:
-            return changed[self.light_controller]
-        active = self.group_first + self.group_current
-        elapsed = self.elapsed[active] + np.float32(delta_seconds)
-        stage = self.stage[active]
-        expired = elapsed > self.stage_times[active, stage]
-        if not expired.any():
-            self.elapsed[active] = elapsed
-            return changed[self.light_controller]
-        elapsed[expired] = 0.0
-        self.elapsed[active] = elapsed
-        finished = expired & (stage == _LAST_STAGE)
-        advancing = active[expired & ~finished]
-        self.stage[advancing] += 1
-        changed[advancing] = True
-        done = np.nonzero(finished)[0]
-        self.group_current[done] = (self.group_current[done] + 1) % self.group_count[done]
-        starting = self.group_first[done] + self.group_current[done]
-        self.stage[starting] = _GREEN
-        self.elapsed[starting] = 0.0
-        changed[starting] = True
-        return self._show_stages(changed)
+            return changed
+        _advance_groups(
+            self.group_first,
+            self.group_count,
+            self.group_current,
+            self.stage,
+            self.elapsed,
+            self.stage_times,
+            np.float32(delta_seconds),
+            self.light_controller,
+            STAGE_STATES,
+            self.state,
+            changed,
+        )
+        return changed
 
     def _show_stages(self, controllers: np.ndarray) -> np.ndarray:
         """Sets the lights of the marked controllers to their stage; returns the lights' mask."""
@@ -175,6 +170,46 @@ class TrafficLightGroups:
     def pole_index(self, light: int) -> int:
         """The light's position in its group (CARLA's get_pole_index)."""
         return self.group_lights(light).index(light)
+
+
+@njit(cache=True)
+def _advance_groups(
+    group_first,
+    group_count,
+    group_current,
+    stage,
+    elapsed,
+    stage_times,
+    dt,
+    light_controller,
+    stage_states,
+    state,
+    changed,
+):
+    """One tick of every group's active controller (float32 clock, `dt` float32): a stage past
+    its time advances, the last one hands over to the group's next controller in green; the
+    lights of the controllers that changed take their stage's state and are marked."""
+    moved = np.zeros(len(stage), dtype=np.bool_)
+    for g in range(len(group_first)):
+        c = group_first[g] + group_current[g]
+        clock = elapsed[c] + dt
+        if not clock > stage_times[c, stage[c]]:
+            elapsed[c] = clock
+            continue
+        elapsed[c] = 0.0
+        if stage[c] == _LAST_STAGE:
+            group_current[g] = (group_current[g] + 1) % group_count[g]
+            c = group_first[g] + group_current[g]
+            stage[c] = _GREEN
+            elapsed[c] = 0.0
+        else:
+            stage[c] += 1
+        moved[c] = True
+    for light in range(len(light_controller)):
+        c = light_controller[light]
+        if moved[c]:
+            state[light] = stage_states[stage[c]]
+            changed[light] = True
 
 
 def _stage_index(state: TrafficLightState) -> int:

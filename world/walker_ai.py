@@ -1,7 +1,7 @@
-"""AI walkers: `controller.ai.walker` actors that walk their walker along the sidewalks.
+"""AI walkers: the pedestrian system that walks `controller.ai.walker`s' walkers on sidewalks.
 
-A controller is spawned attached to its walker, as in CARLA
-(`world.spawn_actor(bp, Transform(), walker)`). `start()` hands the walker to the
+A controller (world.actors.WalkerAIController) is spawned attached to its walker, as
+in CARLA (`world.spawn_actor(bp, Transform(), walker)`). `start()` hands the walker to the
 world's pedestrian system, `go_to_location(loc)` routes it over the navigation
 graph (world.walker_navigation), `set_max_speed(speed)` sets its walking speed
 (DEFAULT_WALKER_SPEED until set), `stop()` halts it and gives it back. A walker
@@ -9,9 +9,10 @@ that arrives picks its next destination from its controller's own generator
 (spawned from the pedestrians' seed and the controller's actor id) and goes on.
 
 Per tick ("traffic_manager" phase, before physics) the system steers every
-started walker toward the next point of its route, vectorised: one flat array
-holds all routes, each walker an offset, a length and its progress; a walker
-within ARRIVE_RADIUS of its point moves on to the next. The walker's
+started walker toward the next point of its route in one compiled call
+(world.walker_kernels.steer): one flat array holds all routes, each walker an
+offset, a length and its progress; a walker within ARRIVE_RADIUS of its point
+moves on to the next. The walker's
 WalkerControl (direction, speed) is written to the walker table and the
 world's walker motion moves it.
 
@@ -25,18 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from world import world as world_module
-from world.actors import Actor
 from world.errors import WorldError
 from world.geometry import Location
-from world.vehicle_state import ActorType
-from world.walker_kernels import blocked_pairs
+from world.walker_kernels import DEAD, STEERED, steer
 
 __all__ = [
     "ARRIVE_RADIUS",
     "DEFAULT_CROSS_FACTOR",
     "DEFAULT_WALKER_SPEED",
-    "WalkerAIController",
     "WalkerAISystem",
     "walker_ai_of",
 ]
@@ -44,6 +41,7 @@ __all__ = [
 DEFAULT_WALKER_SPEED = 1.4  # m/s
 DEFAULT_CROSS_FACTOR = 0.0  # share of walkers that cross roads, as CARLA's example scripts
 ARRIVE_RADIUS = 0.6  # m
+ARRIVAL_PASSES = 2  # route points a walker may pass in one tick
 VEHICLE_REACH = 6.0  # m: vehicles nearer than this are checked against a walker's next step
 STEP_AHEAD = 0.5  # m
 WALKER_RADIUS = 0.3  # m
@@ -109,7 +107,7 @@ class WalkerAISystem:
 
     def random_location(self, rng: np.random.Generator | None = None) -> Location:
         nav = self.navigation
-        sidewalk = np.flatnonzero(nav.lane_of >= 0)
+        sidewalk = nav.sidewalk
         point = nav.points[sidewalk[int((rng or self._rng).integers(len(sidewalk)))]]
         return Location(float(point[0]), float(point[1]), float(point[2]))
 
@@ -153,8 +151,7 @@ class WalkerAISystem:
     def go_to(self, i: int, goal: np.ndarray) -> None:
         nav = self.navigation
         here = self.world._actors.pos[self.walker[i]]
-        nodes = nav.route(here, goal, bool(self.cross[i]))
-        self.routes[i] = nav.points[nodes].copy()
+        self.routes[i] = nav.points[nav.route(here, goal, bool(self.cross[i]))]
         self.progress[i] = 0
         self._dirty = True
 
@@ -164,67 +161,48 @@ class WalkerAISystem:
     # -- the tick --------------------------------------------------------------------------
 
     def tick(self, dt: float) -> None:
+        """Steers every started walker (world.walker_kernels.steer); gives walkers past their
+        route's end a new one and drops controllers or walkers destroyed, between its calls."""
         if not len(self.controller):
             return
-        a = self.world._actors
-        alive = a.alive[self.controller] & a.alive[self.walker]
-        if not alive.all():
-            self._keep(alive)
-            if not len(self.controller):
+        a, w = self.world._actors, self.world._walkers
+        first_pass = 0
+        while True:
+            self._flatten()
+            status = steer(
+                a.alive,
+                a.pos,
+                a.rot,
+                a.extent,
+                a.vrow,
+                a.wrow,
+                a.n,
+                self.controller,
+                self.walker,
+                self._flat,
+                self._offset,
+                self._length,
+                self.progress,
+                self.speed,
+                w.direction,
+                w.speed,
+                first_pass,
+                ARRIVAL_PASSES,
+                ARRIVE_RADIUS,
+                VEHICLE_REACH,
+                STEP_AHEAD,
+                WALKER_RADIUS,
+            )
+            if status == STEERED:
                 return
-        pos = a.pos[self.walker]
-        for _ in range(2):
-            self._flatten()
-            done = self.progress >= self._length
-            for i in np.flatnonzero(done).tolist():
+            if status == DEAD:
+                self._keep(a.alive[self.controller] & a.alive[self.walker])
+                if not len(self.controller):
+                    return
+                continue
+            for i in np.flatnonzero(self.progress >= self._length).tolist():
                 self.go_to(i, self._next_goal(i))
-            self._flatten()
-            at = self._flat[self._offset + np.minimum(self.progress, self._length - 1)]
-            near = np.hypot(*(at[:, :2] - pos[:, :2]).T) < ARRIVE_RADIUS
-            if not near.any():
-                break
-            self.progress = self.progress + near
-        target = self._flat[self._offset + np.minimum(self.progress, self._length - 1)]
-        direction = target - pos
-        direction[:, 2] = 0.0
-        norm = np.linalg.norm(direction, axis=1)
-        unit = direction / np.where(norm > 0.0, norm, 1.0)[:, None]
-        unit = self._around_vehicles(a, pos, unit)
-        w = self.world._walkers
-        k = a.wrow[self.walker]
-        w.direction[k] = unit.astype(np.float32)
-        w.speed[k] = np.where(norm > 0.0, self.speed, 0.0).astype(np.float32)
-
-    def _around_vehicles(self, a, pos: np.ndarray, unit: np.ndarray) -> np.ndarray:
-        """Walkers whose next step would enter a vehicle's box walk along its side instead
-        (their direction loses the part toward the vehicle), so they never push it."""
-        n = a.n
-        cars = np.flatnonzero(a.alive[:n] & (a.vrow[:n] >= 0))
-        if not len(cars):
-            return unit
-        yaw = np.radians(a.rot[cars, 1])
-        wi, ci = blocked_pairs(
-            np.ascontiguousarray(pos[:, :2]),
-            np.ascontiguousarray(unit[:, :2]),
-            np.ascontiguousarray(a.pos[cars, :2]),
-            np.cos(yaw),
-            np.sin(yaw),
-            np.ascontiguousarray(a.extent[cars, :2]),
-            VEHICLE_REACH,
-            STEP_AHEAD,
-            WALKER_RADIUS,
-        )
-        if not len(wi):
-            return unit
-        out = unit.copy()
-        for i, c in zip(wi.tolist(), ci.tolist(), strict=True):
-            delta = pos[i, :2] - a.pos[cars[c], :2]
-            away = delta / max(float(np.linalg.norm(delta)), 1e-9)
-            along = out[i, :2] - min(float(out[i, :2] @ away), 0.0) * away
-            if np.linalg.norm(along) < 0.2:
-                along = np.array([-away[1], away[0]])
-            out[i, :2] = along / np.linalg.norm(along)
-        return out
+            first_pass = status
 
     def _next_goal(self, i: int) -> np.ndarray:
         loc = self.random_location(self.rngs[i])
@@ -237,48 +215,3 @@ class WalkerAISystem:
         self._offset = np.concatenate([[0], np.cumsum(self._length)[:-1]]).astype(np.int64)
         self._flat = np.vstack(self.routes)
         self._dirty = False
-
-
-class WalkerAIController(Actor):
-    """CARLA's carla.WalkerAIController: an actor attached to a walker that walks it."""
-
-    __slots__ = ()
-
-    def _walker_row(self) -> int:
-        row = self._live_row()
-        parent = int(self._world._actors.parent[row])
-        if parent < 0 or self._world._actors.kind[parent] != ActorType.Walker:
-            raise WorldError(
-                f"controller.ai.walker {self.id}: spawn it attached to a walker "
-                "(world.spawn_actor(bp, Transform(), walker))"
-            )
-        return parent
-
-    def _system(self) -> WalkerAISystem:
-        return walker_ai_of(self._world)
-
-    def start(self) -> None:
-        self._system().start(self._row, self._walker_row())
-
-    def stop(self) -> None:
-        self._system().stop(self._row)
-
-    def _slot(self) -> int:
-        system = self._system()
-        i = system.slot(self._live_row())
-        if i < 0:
-            raise WorldError(f"controller.ai.walker {self.id}: call start() first")
-        return i
-
-    def go_to_location(self, destination: Location) -> None:
-        goal = np.array([destination.x, destination.y, destination.z], dtype=np.float64)
-        self._system().go_to(self._slot(), goal)
-
-    def set_max_speed(self, speed: float = DEFAULT_WALKER_SPEED) -> None:
-        self._system().set_speed(self._slot(), speed)
-
-    def __repr__(self) -> str:
-        return f"WalkerAIController(id={self.id})"
-
-
-world_module._TYPE_HANDLES["controller.ai.walker"] = WalkerAIController

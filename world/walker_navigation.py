@@ -11,18 +11,17 @@ crosswalks gets crossings at junctions instead: each sidewalk lane end inside a
 junction is joined to the nearest other sidewalk lane end across the road
 (within JUNCTION_CROSSING_REACH).
 
-Routes are A* over the graph (ties broken by node index, so they are
-deterministic). A walker that may not cross stays in its sidewalk component:
+Routes are A* over the graph, compiled (world.walker_kernels.route; ties broken by
+node index, so they are deterministic). A walker that may not cross stays in its sidewalk component:
 a goal outside it is replaced by the component's node nearest the goal.
 """
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from world.lane_enums import LaneType
+from world.walker_kernels import route
 
 __all__ = ["NODE_SPACING", "WalkerNavigation"]
 
@@ -52,6 +51,8 @@ class WalkerNavigation:
         if not self.crossings and len(end_nodes):
             self._junction_crossings(world_map, end_nodes)
         self.component = self._components()
+        self.sidewalk = np.flatnonzero(self.lane_of >= 0)
+        self._first_edge, self._edge_to, self._edge_crossing = self._edge_arrays()
 
     # -- building ------------------------------------------------------------------------
 
@@ -154,6 +155,15 @@ class WalkerNavigation:
                         stack.append(other)
         return label
 
+    def _edge_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The edges as flat arrays for the compiled search: node j's neighbours, ascending,
+        are edge_to[first_edge[j]:first_edge[j + 1]], with their crossing flags."""
+        counts = np.array([len(edges) for edges in self._edges], dtype=np.int64)
+        first_edge = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        to = [other for edges in self._edges for other in sorted(edges)]
+        crossing = [edges[other] for edges in self._edges for other in sorted(edges)]
+        return first_edge, np.array(to, dtype=np.int64), np.array(crossing, dtype=np.bool_)
+
     # -- queries ---------------------------------------------------------------------------
 
     def __len__(self) -> int:
@@ -172,48 +182,20 @@ class WalkerNavigation:
         ]
         return np.array(segs, dtype=np.float64).reshape(-1, 2, 2)
 
-    def nearest_node(self, point: np.ndarray, sidewalk_only: bool = False) -> int:
-        among = np.flatnonzero(self.lane_of >= 0) if sidewalk_only else np.arange(len(self.points))
-        return self._nearest(np.asarray(point, dtype=np.float64), among)[0]
-
-    def route(self, start: np.ndarray, goal: np.ndarray, cross: bool) -> list[int]:
-        """Nodes from the one nearest `start` to the one nearest `goal` (A*, by distance)."""
-        a = self.nearest_node(start, sidewalk_only=True)
-        b = self.nearest_node(goal)
-        if not cross:
-            mine = np.flatnonzero(self.component == self.component[a])
-            b = self._nearest(np.asarray(goal, dtype=np.float64), mine)[0]
-        return self._astar(a, b, cross)
-
-    def _astar(self, a: int, b: int, cross: bool) -> list[int]:
-        pts = self.points
-        goal = pts[b, :2]
-        best = {a: 0.0}
-        came: dict[int, int] = {}
-        heap = [(float(np.linalg.norm(pts[a, :2] - goal)), a)]
-        done = set()
-        while heap:
-            _, node = heapq.heappop(heap)
-            if node == b:
-                break
-            if node in done:
-                continue
-            done.add(node)
-            for other in sorted(self._edges[node]):
-                if self._edges[node][other] and not cross:
-                    continue
-                cost = best[node] + float(np.linalg.norm(pts[other, :2] - pts[node, :2]))
-                if cost < best.get(other, np.inf):
-                    best[other] = cost
-                    came[other] = node
-                    h = float(np.linalg.norm(pts[other, :2] - goal))
-                    heapq.heappush(heap, (cost + h, other))
-        if b not in best:
-            return [a]
-        path = [b]
-        while path[-1] != a:
-            path.append(came[path[-1]])
-        return path[::-1]
+    def route(self, start: np.ndarray, goal: np.ndarray, cross: bool) -> np.ndarray:
+        """Nodes from the sidewalk node nearest `start` to the node nearest `goal` (A*, by
+        distance; compiled, world.walker_kernels.route)."""
+        return route(
+            self.points,
+            self.lane_of,
+            self.component,
+            self._first_edge,
+            self._edge_to,
+            self._edge_crossing,
+            np.asarray(start, dtype=np.float64),
+            np.asarray(goal, dtype=np.float64),
+            bool(cross),
+        )
 
 
 def _polygons(corners) -> list[list[np.ndarray]]:

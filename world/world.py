@@ -19,7 +19,16 @@ import numpy as np
 
 from world import collisions, physics
 from world.actor_list import ActorList
-from world.actors import Actor, Sensor, Spectator, TrafficLight, TrafficSign, Vehicle, Walker
+from world.actors import (
+    Actor,
+    Sensor,
+    Spectator,
+    TrafficLight,
+    TrafficSign,
+    Vehicle,
+    Walker,
+    WalkerAIController,
+)
 from world.attachments import compose, relative_pose, update_attached
 from world.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
 from world.body_models import body_of
@@ -34,6 +43,7 @@ from world.state import ActorTable, VehicleTable, WalkerTable
 from world.traffic_world import WorldTraffic, install_traffic
 from world.vehicle_dynamics import load_physics_control
 from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.walker_ai import walker_ai_of
 from world.weather import WeatherParameters
 
 __all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
@@ -61,8 +71,8 @@ _HANDLES: dict[int, type[Actor]] = {
     ActorType.TrafficSign: TrafficSign,
     ActorType.Sensor: Sensor,
 }
-# Handles for blueprint ids whose kind alone does not tell (e.g. "controller.ai.walker").
-_TYPE_HANDLES: dict[str, type[Actor]] = {}
+# Handles for blueprint ids whose kind alone does not tell.
+_TYPE_HANDLES: dict[str, type[Actor]] = {"controller.ai.walker": WalkerAIController}
 
 
 @dataclass(slots=True)
@@ -323,19 +333,13 @@ class World:
 
     def get_random_location_from_navigation(self) -> Any:
         """A random point on a sidewalk (world.walker_ai), from the pedestrians' generator."""
-        from world.walker_ai import walker_ai_of
-
         return walker_ai_of(self).random_location()
 
     def set_pedestrians_seed(self, seed: int) -> None:
-        from world.walker_ai import walker_ai_of
-
         walker_ai_of(self).set_seed(seed)
 
     def set_pedestrians_cross_factor(self, percentage: float) -> None:
         """Share (0..1) of AI walkers that cross roads on their way."""
-        from world.walker_ai import walker_ai_of
-
         walker_ai_of(self).set_cross_factor(percentage)
 
     # actors -------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ Per tick ("traffic_manager" phase, before physics) the system steers every
 started walker toward the next point of its route in one compiled call
 (world.walker_kernels.steer): one flat array holds all routes, each walker an
 offset, a length and its progress; a walker within ARRIVE_RADIUS of its point
-moves on to the next. The walker's
-WalkerControl (direction, speed) is written to the walker table and the
-world's walker motion moves it.
+moves on to the next. The walker's WalkerControl (direction, speed) is written
+to the walker table and the world's walker motion moves it.
 
 `world.set_pedestrians_cross_factor(p)`: a walker started afterwards may cross
 roads with probability p (drawn once at start); one that may not keeps to its

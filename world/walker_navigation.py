@@ -11,9 +11,10 @@ crosswalks gets crossings at junctions instead: each sidewalk lane end inside a
 junction is joined to the nearest other sidewalk lane end across the road
 (within JUNCTION_CROSSING_REACH).
 
-Routes are A* over the graph, compiled (world.walker_kernels.route; ties broken by
-node index, so they are deterministic). A walker that may not cross stays in its sidewalk component:
-a goal outside it is replaced by the component's node nearest the goal.
+Routes are A* over the graph, compiled (world.walker_kernels.route; ties broken
+by node index, so they are deterministic). A walker that may not cross stays in
+its sidewalk component: a goal outside it is replaced by the component's node
+nearest the goal.
 """
 
 from __future__ import annotations

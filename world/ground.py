@@ -29,7 +29,7 @@ class GroundPlanes(NamedTuple):
     found: np.ndarray
 
 
-@njit
+@njit(inline="always")  # (a compiled call taking arrays costs their reference counts)
 def ground_height(
     ref: np.ndarray, z: np.ndarray, grad: np.ndarray, b: int, x: float, y: float
 ) -> float:

@@ -227,9 +227,12 @@ def _compile_tick(sources: str):
         steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
         motion = walker_motion.crowd(body, walkers, people)
         grounded = np.empty(len(cars), dtype=np.bool_)
+        heading = np.full((len(cars), 3), np.nan)
         count = 0
         for _ in range(substeps):
-            vehicle_dynamics.substep(body, veh, planes, cars, steer_now, lifted, grounded, h)
+            vehicle_dynamics.substep(
+                body, veh, planes, cars, steer_now, lifted, grounded, heading, h
+            )
             walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
             if len(pair_i):
                 count = collisions.resolve(

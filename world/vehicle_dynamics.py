@@ -65,16 +65,18 @@ def rest_height(extent: np.ndarray, box_loc: np.ndarray) -> np.ndarray:
     return np.maximum(extent[..., 2] - box_loc[..., 2], 0.0)
 
 
-@njit
-def _curve(xs: np.ndarray, ys: np.ndarray, x: float) -> float:
-    """Linear interpolation of one curve (K,) (x ascending, padded) at x, clamped to its ends."""
-    k = xs.shape[0]
+@njit(inline="always")
+def _curve(xs: np.ndarray, ys: np.ndarray, row: int, x: float) -> float:
+    """Linear interpolation of curve `row` of (M, K) curves (x ascending, padded) at x,
+    clamped to its ends. (Inlined: a compiled call taking arrays, or a row view, costs two
+    atomic reference counts per array.)"""
+    k = xs.shape[1]
     count = 0
     for m in range(k):
-        if xs[m] <= x:
+        if xs[row, m] <= x:
             count += 1
     i1 = min(max(count, 1), k - 1)
-    x0, x1, y0, y1 = xs[i1 - 1], xs[i1], ys[i1 - 1], ys[i1]
+    x0, x1, y0, y1 = xs[row, i1 - 1], xs[row, i1], ys[row, i1 - 1], ys[row, i1]
     span = x1 - x0 if x1 > x0 else 1.0
     t = min(max((x - x0) / span, 0.0), 1.0)
     return y0 + t * (y1 - y0)
@@ -85,7 +87,7 @@ def piecewise(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Per-row linear interpolation of curves (M, K) (x ascending, padded) at x (M,), clamped."""
     out = np.empty(len(x))
     for i in range(len(x)):
-        out[i] = _curve(xs[i], ys[i], x[i])
+        out[i] = _curve(xs, ys, i, x[i])
     return out
 
 
@@ -239,9 +241,9 @@ def columns(kind: type, table: object) -> tuple:
     return kind(*(getattr(table, name) for name in kind._fields))
 
 
-# The helpers below take and return scalars (and single curve rows): a NamedTuple of arrays
-# handed to a compiled function costs a reference count per array, so only `tick_setup` and
-# `substep` take the tables' columns.
+# The helpers below take and return scalars: a compiled function taking an array (or a
+# NamedTuple of them, or a row view) costs two atomic reference counts per array and call, so
+# only `tick_setup` and `substep` take the tables' columns, once per tick and substep.
 
 
 @njit
@@ -257,20 +259,25 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tupl
         row = rows[i]
         k = vrow[row]
         kmh = math.hypot(vel[row, 0], vel[row, 1]) * 3.6
-        steer_now[i] = max_steer[k] * _curve(steer_kmh[k], steer_factor[k], kmh)
+        steer_now[i] = max_steer[k] * _curve(steer_kmh, steer_factor, k, kmh)
         lifted = lifted or force[row, 2] > 0.0 or vel[row, 2] > 0.0
     return steer_now, lifted
 
 
 @njit
-def _shift_rpm(
-    ratios: np.ndarray, max_rpm: float, share: float, gear: int, beyond: bool, none: float
-) -> float:
-    """The engine speed that shifts from forward `gear` (up or down by the `ratios` row);
-    `none` when `beyond` the last gear that can shift that way."""
+def _shift_rpm(ratio: float, max_rpm: float, share: float, beyond: bool, none: float) -> float:
+    """The engine speed that shifts from a forward gear (up or down by its `ratio`); `none`
+    when `beyond` the last gear that can shift that way."""
     if beyond:
         return none
-    return ratios[min(max(gear - 1, 0), ratios.shape[0] - 1)] * (max_rpm * share)
+    return ratio * (max_rpm * share)
+
+
+@njit(inline="always")
+def _gear_ratio(ratios: np.ndarray, row: int, gear: int) -> float:
+    """Forward `gear`'s entry in row `row` of the (M, K) gear table (the first or last one
+    beyond its ends)."""
+    return ratios[row, min(max(gear - 1, 0), ratios.shape[1] - 1)]
 
 
 @njit
@@ -284,8 +291,8 @@ def _update_gear(
     manual_gear: int,
     n_gears: int,
     switch_time: float,
-    up_ratios: np.ndarray,
-    down_ratios: np.ndarray,
+    up_ratio: float,
+    down_ratio: float,
     max_rpm: float,
     rpm: float,
     u: float,
@@ -293,7 +300,8 @@ def _update_gear(
     dt: float,
 ) -> tuple:
     """Runs the automatic gearbox (or the manual gear) one substep; returns the new gear,
-    target gear, shift timer and time since the last change."""
+    target gear, shift timer and time since the last change. `up_ratio` and `down_ratio` are
+    those of `gear`, read only when no shift ends (so `gear` is still that gear)."""
     shifting = timer > 0.0
     done = False
     if shifting:
@@ -311,9 +319,9 @@ def _update_gear(
     if gear == -1 and not reverse and moving_slow and pressing:
         want = 1
     if since >= AUTOBOX_LATENCY and not done and not reverse and gear >= 1:
-        if rpm > _shift_rpm(up_ratios, max_rpm, UPSHIFT_SHARE, gear, gear >= n_gears, np.inf):
+        if rpm > _shift_rpm(up_ratio, max_rpm, UPSHIFT_SHARE, gear >= n_gears, np.inf):
             want = gear + 1
-        elif rpm < _shift_rpm(down_ratios, max_rpm, DOWNSHIFT_SHARE, gear, gear <= 1, -np.inf):
+        elif rpm < _shift_rpm(down_ratio, max_rpm, DOWNSHIFT_SHARE, gear <= 1, -np.inf):
             want = gear - 1
     if auto and not shifting and want != gear:
         target = want
@@ -334,8 +342,7 @@ def _drivetrain(
     damp_full: float,
     damp_engaged: float,
     damp_disengaged: float,
-    torque_rpm: np.ndarray,
-    torque_nm: np.ndarray,
+    curve_torque: float,
     wheel_radius: float,
     mass: float,
     u: float,
@@ -347,7 +354,8 @@ def _drivetrain(
     """Advances the engine speed; returns it and the clutch's force at the wheels (N, < 0:
     braking).
 
-    The engine (inertia `moi`) turns under its torque at throttle and its damping (the
+    The engine (inertia `moi`) turns under its torque at throttle (`curve_torque`, the
+    torque curve at `rpm`, at full throttle) and its damping (the
     full-throttle and zero-throttle rates blended by throttle; the clutch-disengaged rate in
     neutral) and is tied to the wheels by the clutch, torque K (w_e - G w_wheels). The two
     are integrated together implicitly in the clutch coupling, so a stiff clutch stays stable;
@@ -360,7 +368,7 @@ def _drivetrain(
     inertia = max(moi, 1e-6)
     torque = 0.0
     if rpm <= max_rpm:
-        torque = throttle * _curve(torque_rpm, torque_nm, rpm)
+        torque = throttle * curve_torque
     per_radius = total_ratio / wheel_radius
     geared = max(abs(u) + dt * ahead, 0.0) * per_radius
     a = dt * clutch / inertia
@@ -404,7 +412,7 @@ def _lateral(
     one below DYNAMIC_ABOVE."""
     cg_b = wheelbase - cg_a
     w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
-    r_kin = u_new * math.tan(delta) / wheelbase
+    r_kin = u_new * _tan(delta) / wheelbase
     lat_new, r_new = r_kin * cg_b, r_kin
     if w <= 0.0:
         return lat_new, r_new
@@ -419,7 +427,7 @@ def _lateral(
     a12 = -(cg_a * cf - cg_b * cr) / (mass * uu) - uu
     a21 = -(cg_a * cf - cg_b * cr) / (iz * uu)
     a22 = -((cg_a * cg_a) * cf + (cg_b * cg_b) * cr) / (iz * uu)
-    rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * math.sin(roll)) / mass
+    rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * _sin(roll)) / mass
     rhs_r = r + dt * (cg_a * cf * delta + torque_z) / iz
     m11, m12, m21, m22 = 1.0 - dt * a11, -dt * a12, -dt * a21, 1.0 - dt * a22
     det = m11 * m22 - m12 * m21
@@ -436,12 +444,28 @@ def _lateral(
 
 
 @njit
-def _tilt(yaw_deg: float, gx: float, gy: float) -> tuple:
+def _sin(x: float) -> float:
+    """math.sin without the call for ±0 (level ground), whose sine is itself."""
+    return math.sin(x) if x != 0.0 else x
+
+
+@njit
+def _tan(x: float) -> float:
+    """math.tan without the call for ±0 (wheels straight), whose tangent is itself."""
+    return math.tan(x) if x != 0.0 else x
+
+
+@njit
+def _atan(x: float) -> float:
+    """math.atan without the call for ±0 (level ground), whose arctangent is itself."""
+    return math.atan(x) if x != 0.0 else x
+
+
+@njit
+def _tilt(c: float, s: float, gx: float, gy: float) -> tuple:
     """Pitch and roll (degrees) on a ground plane of slope (gx, gy), from its slope along
-    and across the heading."""
-    yaw = yaw_deg * DEG_TO_RAD
-    c, s = math.cos(yaw), math.sin(yaw)
-    return math.atan(gx * c + gy * s) * RAD_TO_DEG, -(math.atan(-gx * s + gy * c) * RAD_TO_DEG)
+    and across the heading (cos c, sin s of the yaw)."""
+    return _atan(gx * c + gy * s) * RAD_TO_DEG, -(_atan(-gx * s + gy * c) * RAD_TO_DEG)
 
 
 @njit
@@ -476,6 +500,13 @@ def _vertical(
     return z_new, (z_new - z) / dt if on else vz, on
 
 
+@njit(inline="always")
+def _turn(heading: np.ndarray, i: int, yaw_deg: float) -> None:
+    """Row i of `substep`'s heading work space: the yaw, its cos and sin."""
+    yaw = yaw_deg * DEG_TO_RAD
+    heading[i, 0], heading[i, 1], heading[i, 2] = yaw_deg, math.cos(yaw), math.sin(yaw)
+
+
 @njit
 def substep(
     body: BodyColumns,
@@ -485,11 +516,14 @@ def substep(
     steer_now: np.ndarray,
     lifted: bool,
     grounded: np.ndarray,
+    heading: np.ndarray,
     dt: float,
 ) -> None:
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
-    `steer_now` and `lifted` come from `tick_setup`; `grounded` is work space (len(rows))."""
+    `steer_now` and `lifted` come from `tick_setup`; `grounded` is work space (len(rows)),
+    `heading` (len(rows), 3) keeps each vehicle's last yaw (degrees; NaN at first) with its
+    cos and sin between the substeps of a tick, so a yaw's are computed once."""
     pos, rot, vel, angvel = body.pos, body.rot, body.vel, body.angvel
     force, torque, mass_of, vrow = body.force, body.torque, body.mass, body.vrow
     extent, box_loc, gravity = body.extent, body.box_loc, body.gravity
@@ -506,8 +540,10 @@ def substep(
         row = rows[i]
         k, mass = vrow[row], mass_of[row]
         rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
-        yaw = rot[row, 1] * DEG_TO_RAD
-        c, s = math.cos(yaw), math.sin(yaw)
+        yaw_deg = rot[row, 1]
+        if yaw_deg != heading[i, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
+            _turn(heading, i, yaw_deg)
+        c, s = heading[i, 1], heading[i, 2]
         u = vel[row, 0] * c + vel[row, 1] * s
         lat = -vel[row, 0] * s + vel[row, 1] * c
         r = angvel[row, 2] * DEG_TO_RAD
@@ -536,8 +572,8 @@ def substep(
             veh.control_gear[k],
             veh.n_gears[k],
             veh.switch_time[k],
-            veh.gear_up[k],
-            veh.gear_down[k],
+            _gear_ratio(veh.gear_up, k, veh.gear[k]),
+            _gear_ratio(veh.gear_down, k, veh.gear[k]),
             max_rpm,
             veh.rpm[k],
             u,
@@ -547,14 +583,14 @@ def substep(
         veh.gear[k] = gear
         total_ratio = 0.0
         if gear != 0:
-            index = min(max(abs(gear) - 1, 0), veh.gear_ratio.shape[1] - 1)
-            total_ratio = veh.gear_ratio[k, index] * veh.final_ratio[k]  # reverse: first gear
+            # reverse: first gear
+            total_ratio = _gear_ratio(veh.gear_ratio, k, abs(gear)) * veh.final_ratio[k]
         direction = -1.0 if gear < 0 else 1.0
 
         # longitudinal forces
         pitch, roll = rot[row, 0] * DEG_TO_RAD, rot[row, 2] * DEG_TO_RAD
         drag = 0.5 * AIR_DENSITY * veh.drag[k] * veh.area[k]
-        other = f_long - drag * u * abs(u) - mass * GRAVITY * math.sin(pitch)
+        other = f_long - drag * u * abs(u) - mass * GRAVITY * _sin(pitch)
         radius = veh.wheel_radius[k]
         friction_cap = veh.friction[k] * mass * GRAVITY
         brake_force = BRAKE_TORQUE_SCALE * veh.brake_torque[k] / radius
@@ -573,8 +609,7 @@ def substep(
             veh.damp_full[k],
             veh.damp_engaged[k],
             veh.damp_disengaged[k],
-            veh.torque_rpm[k],
-            veh.torque_nm[k],
+            _curve(veh.torque_rpm, veh.torque_nm, k, veh.rpm[k]),
             radius,
             mass,
             u,
@@ -629,8 +664,15 @@ def substep(
             dt,
         )
         if on:
-            rot[row, 0], rot[row, 2] = _tilt(rot[row, 1], g_grad[i, 0], g_grad[i, 1])
+            _turn(heading, i, rot[row, 1])
+            rot[row, 0], rot[row, 2] = _tilt(
+                heading[i, 1], heading[i, 2], g_grad[i, 0], g_grad[i, 1]
+            )
         vel[row, 0], vel[row, 1] = vx, vy
         angvel[row, 2] = r_new * RAD_TO_DEG
         veh.steer_angle[k] = delta
-        veh.wheel_spin[k] = np.remainder(veh.wheel_spin[k] + u_new / radius * dt, 2.0 * math.pi)
+        spin = veh.wheel_spin[k] + u_new / radius * dt
+        # (np.remainder leaves a value in (0, 2 pi) as it is: no call for those)
+        veh.wheel_spin[k] = (
+            spin if 0.0 < spin < 2.0 * math.pi else np.remainder(spin, 2.0 * math.pi)
+        )

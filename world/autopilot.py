@@ -131,6 +131,7 @@ class AutopilotFleet:
         self.commands: list[list[str]] = []
         self.targets: list[list[np.ndarray]] = []
         self.reason = np.zeros(0, dtype=np.int64)
+        self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -159,6 +160,7 @@ class AutopilotFleet:
         self.rngs.append(rng)
         self.commands.append([])
         self.targets.append([])
+        self.version += 1
         self._extend(len(self.actor) - 1)
 
     def remove(self, actor_row: int) -> None:
@@ -176,6 +178,7 @@ class AutopilotFleet:
         self.rngs = [self.rngs[i] for i in idx]
         self.commands = [self.commands[i] for i in idx]
         self.targets = [self.targets[i] for i in idx]
+        self.version += 1
 
     def prune(self) -> None:
         """Forgets vehicles that were destroyed."""

@@ -112,12 +112,17 @@ def sample_routes(points, cum, base, length, first, count, segment_tangent, rout
     for v in range(n):
         last_path = -1
         raw = -1
+        slot = 0
+        last_x = -np.inf
         for s in range(m):
             x = d[v, s]
-            slot = 0
-            for r in range(1, slots):
-                if start[v, r] <= x:
-                    slot += 1
+            # the slot: how many later paths begin at or before x (starts do not decrease
+            # along a route), counted on from the last distance's when x is not nearer
+            if not x >= last_x:
+                slot = 0
+            while slot + 1 < slots and start[v, slot + 1] <= x:
+                slot += 1
+            last_x = x
             p = route[v, slot]
             local = x - start[v, slot]
             if local < 0.0:
@@ -410,19 +415,24 @@ def junction_stops(
             reason[v] = 3
             held[v] = True
         near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
+    # the vehicles that can make another give way: those inside a junction, and those near
+    # an entry that no light or sign holds
+    in_rows = np.flatnonzero(inside)
+    free_rows = np.flatnonzero(near & ~held)
     for v in range(n):
         if not near[v]:
             continue
         gives_way = False
         key = d_entry[v] + 1e-6 * v
-        for u in range(n):
-            if inside[u] and conflicts[entry_path[v], route[u, 0]]:
+        for u in in_rows:
+            if conflicts[entry_path[v], route[u, 0]]:
                 gives_way = True
                 break
-            first = near[u] and not held[u] and d_entry[u] + 1e-6 * u < key
-            if first and conflicts[entry_path[v], entry_path[u]]:
-                gives_way = True
+        for u in free_rows:
+            if gives_way:
                 break
+            if d_entry[u] + 1e-6 * u < key and conflicts[entry_path[v], entry_path[u]]:
+                gives_way = True
         line = d_entry[v] - front[v] - stop_line
         if gives_way and line < stop[v]:
             stop[v] = line

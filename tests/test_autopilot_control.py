@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from world.autopilot_control import longitudinal, pure_pursuit
+from world.autopilot_control import longitudinal, pursuit_tangents, steer_commands
 
 
 def test_cruising_below_target_gives_throttle_only():
@@ -43,8 +43,21 @@ def test_pure_pursuit_straight_ahead_and_to_the_right():
     target = np.array([[4.0, 0.0, 0.0], [3.0, 4.0, 0.0]])
     one = np.ones(2)
     kmh = np.array([[0.0, 200.0], [0.0, 200.0]])
-    steer = pure_pursuit(
-        pos, one, np.zeros(2), one, target, 2.5 * one, 1.2 * one, kmh, np.ones((2, 2)), one
-    )
+    tangent = pursuit_tangents(pos, one, np.zeros(2), one, target, 2.5 * one)
+    assert tangent[0] == 0.0
+    assert tangent[1] == pytest.approx(2.5 * 0.25)
+    steer = steer_commands(np.arctan(tangent), 1.2 * one, kmh, np.ones((2, 2)), one)
     assert steer[0] == 0.0
     assert steer[1] == pytest.approx(np.arctan(0.625) / 1.2)
+
+
+def test_steer_command_is_clipped_and_follows_the_steering_curve():
+    # the curve allows the full 1.2 rad at 0 km/h and half of it at 100 km/h: at 50 km/h
+    # (13.889 m/s) 0.75 of it, so 0.45 rad of wheel angle is a command of 0.45 / 0.9 = 0.5;
+    # 2 rad is beyond the maximum and clips to 1
+    kmh = np.array([[0.0, 100.0], [0.0, 100.0]])
+    factor = np.array([[1.0, 0.5], [1.0, 0.5]])
+    speed = np.full(2, 50.0 / 3.6)
+    steer = steer_commands(np.array([0.45, -2.0]), np.full(2, 1.2), kmh, factor, speed)
+    assert steer[0] == pytest.approx(0.5)
+    assert steer[1] == -1.0

@@ -28,20 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.autopilot_control import lookahead_distance, pure_pursuit
-from world.autopilot_kernels import (
-    body_arrays,
-    curve_speed_cap,
-    fleet_rows,
-    junction_stops,
-    obstacle_distances,
-    past_path_ends,
-    route_starts,
-    speed_controls,
-    speed_targets,
-    vehicle_columns,
-    write_controls,
-)
+from world.autopilot_kernels import apply_controls, localise_fleet, past_path_ends, plan_fleet
 from world.lane_paths import LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
 
@@ -72,15 +59,46 @@ HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
 CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
 VEHICLE_KIND, WALKER_KIND = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints: fast
+LOCATE_WINDOW = 6  # path segments searched around the last arc
 JUNCTION_CONSTANTS = np.array(
     [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
 )
+NO_LIGHTS = np.zeros(0, dtype=np.int8)
 
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
 STOP_NONE, STOP_ROUTE_END, STOP_LIGHT, STOP_SIGN, STOP_YIELD, STOP_OBSTACLE = range(6)
 CONTROL_CONSTANTS = np.array(
     [COMFORT_DECEL, BRAKE_FROM_DECEL, BRAKE_DECEL_SCALE, HOLD_LIMIT, OVERRIDE_TIME]
+)
+PLAN_CONSTANTS = np.array(
+    [
+        LATERAL_ACCEL,
+        COMFORT_DECEL,
+        PATH_STEP,
+        CROSSING_ANGLE,
+        BEHIND_REACH,
+        COARSE_STRIDE,
+        COARSE_REACH,
+        PATH_MARGIN,
+        VEHICLE_KIND,
+        WALKER_KIND,
+        STOP_OBSTACLE,
+    ],
+    dtype=np.float64,
+)
+_SET_BY_CONTROLS = (
+    VehicleLightState.Brake | VehicleLightState.LeftBlinker | VehicleLightState.RightBlinker
+)
+LIGHT_BITS = np.array(
+    [
+        0xFFFFFFFF & ~int(_SET_BY_CONTROLS),
+        int(VehicleLightState.Position | VehicleLightState.LowBeam),
+        int(VehicleLightState.Brake),
+        int(VehicleLightState.LeftBlinker),
+        int(VehicleLightState.RightBlinker),
+    ],
+    dtype=np.int64,
 )
 
 
@@ -113,7 +131,7 @@ class AutopilotFleet:
         self.commands: list[list[str]] = []
         self.targets: list[list[np.ndarray]] = []
         self.reason = np.zeros(0, dtype=np.int64)
-        self._distances = np.zeros((0, PATH_SAMPLES))  # SAMPLE_DISTANCES per vehicle, read-only
+        self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -142,6 +160,7 @@ class AutopilotFleet:
         self.rngs.append(rng)
         self.commands.append([])
         self.targets.append([])
+        self.version += 1
         self._extend(len(self.actor) - 1)
 
     def remove(self, actor_row: int) -> None:
@@ -159,6 +178,7 @@ class AutopilotFleet:
         self.rngs = [self.rngs[i] for i in idx]
         self.commands = [self.commands[i] for i in idx]
         self.targets = [self.targets[i] for i in idx]
+        self.version += 1
 
     def prune(self) -> None:
         """Forgets vehicles that were destroyed."""
@@ -267,127 +287,125 @@ class AutopilotFleet:
     # -- the tick --------------------------------------------------------------------------
 
     def tick(self, tm, dt: float) -> None:
+        """One tick of every vehicle, in three compiled calls (localise, plan, apply) and
+        numpy's arc tangent for the steering (kept in numpy for its exact bits)."""
         world = self.world
         a, v = world._actors, world._vehicles
         if not len(self.actor):
             return
         rows = self.actor
-        k, pos, yaw, vx, vy, front, half_width = fleet_rows(
-            rows, a.vrow, a.pos, a.rot, a.vel, a.extent
-        )
-        rad = np.radians(yaw)
-        cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
-        speed = vx * cos_yaw + vy * sin_yaw
-        speed = np.maximum(speed, 0.0)
-        self._advance(pos, tm)
         lp = self.paths
-        route = self.route
-        start, lengths = route_starts(route, self.arc, lp.length)
-        route_end = -self.arc + lengths.sum(axis=1)
-        n = len(rows)
-
-        # samples ahead and the look-ahead point
-        d = self._sample_distances(n)
-        pts, tangents = self._sample(route, start, d)
-        wheelbase, rear, max_steer, speed_limit, tl_actor, tl_state = vehicle_columns(
-            k, v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state
+        k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, arc, lat, past = localise_fleet(
+            rows,
+            a.vrow,
+            a.pos,
+            a.rot,
+            a.vel,
+            a.extent,
+            self.route,
+            self.arc,
+            lp.points,
+            lp.cum,
+            lp.base,
+            lp.first,
+            lp.count,
+            lp.length,
+            LOCATE_WINDOW,
         )
-        look_d = lookahead_distance(speed) - rear
-        look, _ = self._sample(route, start, look_d[:, None])
-        steer = pure_pursuit(
+        if len(past):
+            self._move_on(past, arc, lat, pos, tm)
+        self.arc = arc
+        for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
+            self.relocate(i)
+
+        traffic = getattr(world, "_traffic", None)
+        light_state = traffic.system.groups.state if traffic is not None else NO_LIGHTS
+        (
+            throttle,
+            brake,
+            wheel_tangent,
+            self.integral,
+            self.reason,
+            self.hold_time,
+            self.override,
+        ) = plan_fleet(
+            rows,
+            k,
             pos,
+            yaw,
             cos_yaw,
             sin_yaw,
-            rear,
-            look[:, 0],
-            wheelbase,
-            max_steer,
-            v.steer_kmh[k],
-            v.steer_factor[k],
             speed,
-        )
-
-        # speed target: limit less the difference, or the desired speed; curves
-        target = speed_targets(speed_limit, tm._speed_pct, float(tm._global_speed_pct), tm._desired)
-        heading = np.arctan2(tangents[..., 1], tangents[..., 0])
-        target = curve_speed_cap(
-            heading,
-            d,
             front,
-            target,
-            LATERAL_ACCEL,
-            COMFORT_DECEL,
-            PATH_STEP,
-        )
-
-        # the route's end, the light and sign before the next junction entry, yielding there
-        traffic = getattr(world, "_traffic", None)
-        light_state = (
-            traffic.system.groups.state if traffic is not None else np.zeros(0, dtype=np.int8)
-        )
-        stop, reason, target, inside = junction_stops(
-            route,
-            start,
-            route_end,
+            half_width,
+            self.route,
+            self.arc,
+            self.ignore,
+            self.integral,
+            self.hold_time,
+            self.override,
+            SAMPLE_DISTANCES,
+            tm._speed_pct,
+            float(tm._global_speed_pct),
+            tm._desired,
+            tm._lead,
+            float(tm._global_lead),
+            lp.points,
+            lp.cum,
+            lp.base,
+            lp.length,
+            lp.first,
+            lp.count,
+            lp.segment_tangent,
+            lp.segment_heading,
             lp.junction,
             lp.light,
             lp.give_way,
             lp.conflicts,
             light_state,
-            front,
-            speed,
-            target,
-            np.ascontiguousarray(self.ignore[:, 0]),
-            np.ascontiguousarray(self.ignore[:, 1]),
-            tl_actor,
-            tl_state,
-            JUNCTION_CONSTANTS,
-        )
-        pushing = self.override > 0.0
-
-        # vehicles and walkers on the path
-        obstacle = self._obstacles(
-            a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, half_width, pushing
-        )
-        throttle, brake, self.integral, self.reason, self.hold_time, self.override = speed_controls(
-            obstacle,
-            front,
-            tm._lead,
-            float(tm._global_lead),
-            stop,
-            reason,
-            target,
-            speed,
-            self.integral,
-            inside,
-            self.hold_time,
-            self.override,
+            v.wheelbase,
+            v.cg_front,
+            v.max_steer,
+            v.speed_limit,
+            v.tl_actor,
+            v.tl_state,
+            a.alive,
+            a.body,
+            a.static_collider,
+            a.n,
+            a.pos,
+            a.rot,
+            a.kind,
+            a.box_loc,
+            a.extent,
             dt,
-            STOP_OBSTACLE,
+            PLAN_CONSTANTS,
+            JUNCTION_CONSTANTS,
             CONTROL_CONSTANTS,
         )
+        apply_controls(
+            k,
+            np.arctan(wheel_tangent),
+            speed,
+            throttle,
+            brake,
+            v.max_steer,
+            v.steer_kmh,
+            v.steer_factor,
+            v.throttle,
+            v.steer,
+            v.brake,
+            (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann),
+            v.lights,
+            tm._update_lights,
+            LIGHT_BITS,
+        )
 
-        flags = (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann)
-        write_controls(k, throttle, steer, brake, v.throttle, v.steer, v.brake, flags)
-        lights = tm._update_lights
-        if lights.any():
-            bits = v.lights[k] & ~np.uint32(
-                VehicleLightState.Brake
-                | VehicleLightState.LeftBlinker
-                | VehicleLightState.RightBlinker
-            )
-            bits = bits | np.uint32(VehicleLightState.Position | VehicleLightState.LowBeam)
-            bits = np.where(brake > 0.1, bits | np.uint32(VehicleLightState.Brake), bits)
-            bits = np.where(steer < -0.15, bits | np.uint32(VehicleLightState.LeftBlinker), bits)
-            bits = np.where(steer > 0.15, bits | np.uint32(VehicleLightState.RightBlinker), bits)
-            v.lights[k] = np.where(lights, bits, v.lights[k]).astype(np.uint32)
-
-    def _advance(self, pos: np.ndarray, tm) -> None:
-        """Localises every vehicle on its path, moving past path ends to the next path."""
+    def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, tm) -> None:
+        """Moves the vehicles idx past their path's end on to the next path (extending their
+        routes and drawing their ignores), again while they are past the new path's end too."""
         lp = self.paths
-        arc, lat = lp.locate(self.route[:, 0], self.arc, pos[:, :2])
         for _ in range(ROUTE_SLOTS - 1):
-            idx = past_path_ends(self.route, arc, lp.length)
             if not len(idx):
                 break
             arc[idx] -= lp.length[self.route[idx, 0]]
@@ -400,72 +418,4 @@ class AutopilotFleet:
             arc[idx], lat[idx] = lp.locate(
                 self.route[idx, 0], np.maximum(arc[idx], 0.0), pos[idx, :2]
             )
-        self.arc = arc
-        for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
-            self.relocate(i)
-
-    def _sample_distances(self, n: int) -> np.ndarray:
-        """SAMPLE_DISTANCES for each of n vehicles (N, PATH_SAMPLES), kept from tick to tick
-        while the fleet's size stays the same (the kernels only read it)."""
-        if len(self._distances) != n:
-            d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (n, PATH_SAMPLES)))
-            d.flags.writeable = False
-            self._distances = d
-        return self._distances
-
-    def _sample(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
-        """Points and tangents at distances d (N, M) ahead of each vehicle's centre."""
-        return self.paths.sample_routes(route, start, d)
-
-    def _obstacles(
-        self, a, rows, pos, cos_yaw, sin_yaw, pts, tangents, d, half_width, pushing
-    ) -> np.ndarray:
-        """Distance ahead of each vehicle's centre to the first body whose footprint, widened by
-        the vehicle's half width, covers its sampled path (inf when none). Vehicles pushing on
-        ignore vehicles heading more than CROSSING_ANGLE away from their own heading."""
-        n = len(rows)
-        bodies, body_xy, body_yaw, is_vehicle, is_walker, box_x, body_ext = body_arrays(
-            a.alive,
-            a.body,
-            a.static_collider,
-            a.n,
-            a.pos,
-            a.rot,
-            a.kind,
-            a.box_loc,
-            a.extent,
-            VEHICLE_KIND,
-            WALKER_KIND,
-        )
-        if not len(bodies):
-            return np.full(n, np.inf)
-        crossing = np.zeros((0, 0), dtype=bool)
-        if pushing.any():
-            turn = np.abs((body_yaw[None, :] - a.rot[rows, 1][:, None] + 180.0) % 360.0 - 180.0)
-            crossing = pushing[:, None] & is_vehicle[None, :] & (turn > CROSSING_ANGLE)
-        body_rad = np.radians(body_yaw)
-        return obstacle_distances(
-            rows,
-            pos,
-            cos_yaw,
-            sin_yaw,
-            half_width,
-            np.ascontiguousarray(self.ignore[:, 2]),
-            np.ascontiguousarray(self.ignore[:, 3]),
-            bodies,
-            body_xy,
-            np.cos(body_rad),
-            np.sin(body_rad),
-            is_vehicle,
-            is_walker,
-            box_x,
-            body_ext,
-            crossing,
-            pts,
-            tangents,
-            d,
-            BEHIND_REACH,
-            COARSE_STRIDE,
-            COARSE_REACH,
-            PATH_MARGIN,
-        )
+            idx = past_path_ends(self.route, arc, lp.length)

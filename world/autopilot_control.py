@@ -5,8 +5,9 @@ wheel angle that puts the vehicle on the circle through that point,
 atan(2 L sin(alpha) / Ld), turned into a steer command by the vehicle's
 maximum wheel angle and its steering curve. Speed is a PI controller on the
 speed error with a feed-forward term for rolling and air resistance; braking is
-proportional to the excess speed, and a target of zero holds the brake. The speed
-controller works on one vehicle at a time, compiled, for the autopilot's compiled tick.
+proportional to the excess speed, and a target of zero holds the brake. All of it is
+compiled for the autopilot's compiled tick (world.autopilot_kernels.plan_fleet); the arc
+tangent between pursuit_tangents and steer_commands stays in numpy.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from numba import njit
 
 from world.vehicle_dynamics import piecewise
 
-__all__ = ["longitudinal", "lookahead_distance", "pure_pursuit"]
+__all__ = ["longitudinal", "lookahead_distance", "pursuit_tangents", "steer_commands"]
 
 LOOKAHEAD_MIN = 3.0  # m, from the rear axle
 LOOKAHEAD_PER_SPEED = 0.4  # s: the look-ahead grows with speed
@@ -29,33 +30,18 @@ INTEGRAL_LIMIT = 4.0
 HOLD_SPEED = 1.0  # m/s: below this with a zero target the brake is held fully
 
 
-def lookahead_distance(speed: np.ndarray) -> np.ndarray:
+@njit(cache=True)
+def lookahead_distance(speed: float) -> float:
+    """Metres from the rear axle to the pure-pursuit point at `speed` (m/s)."""
     return LOOKAHEAD_MIN + LOOKAHEAD_PER_SPEED * speed
 
 
-def pure_pursuit(
-    pos: np.ndarray,
-    cos_yaw: np.ndarray,
-    sin_yaw: np.ndarray,
-    rear: np.ndarray,
-    target: np.ndarray,
-    wheelbase: np.ndarray,
-    max_steer: np.ndarray,
-    steer_kmh: np.ndarray,
-    steer_factor: np.ndarray,
-    speed: np.ndarray,
-) -> np.ndarray:
-    """Steer commands in [-1, 1] (+ = right) toward `target` points (N, 2); `pos` is the
-    vehicle's, its rear axle `rear` metres behind along the heading (cosine, sine). The arc
-    tangent stays in numpy; the arithmetic around it is compiled."""
-    delta = np.arctan(_pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase))
-    return _steer_commands(delta, max_steer, steer_kmh, steer_factor, speed)
-
-
 @njit(cache=True)
-def _pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase):
-    """The tangent of each front wheel angle: wheelbase times the curvature of the circle from
-    the rear axle, tangent to the heading, through the target point."""
+def pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase):
+    """The tangent of each front wheel angle toward `target` points (N, 2+): wheelbase times
+    the curvature of the circle from the rear axle (`rear` metres behind `pos` along the
+    heading's cosine and sine), tangent to the heading, through the target point. The wheel
+    angle is its arc tangent, taken in numpy."""
     n = len(rear)
     out = np.empty(n)
     for v in range(n):
@@ -71,9 +57,10 @@ def _pursuit_tangents(pos, cos_yaw, sin_yaw, rear, target, wheelbase):
 
 
 @njit(cache=True)
-def _steer_commands(delta, max_steer, steer_kmh, steer_factor, speed):
-    """Front wheel angles (rad) as steer commands: over the maximum angle that the steering
-    curve allows at each speed, clipped to [-1, 1]."""
+def steer_commands(delta, max_steer, steer_kmh, steer_factor, speed):
+    """Front wheel angles `delta` (rad, + = right) as steer commands in [-1, 1]: over the
+    maximum angle that each vehicle's steering curve (rows of `steer_kmh`, `steer_factor`)
+    allows at its speed (m/s)."""
     factor = piecewise(steer_kmh, steer_factor, speed * 3.6)
     out = np.empty(len(delta))
     for v in range(len(delta)):

@@ -13,22 +13,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from world.autopilot_control import _clip, longitudinal
+from world.autopilot_control import (
+    _clip,
+    longitudinal,
+    lookahead_distance,
+    pursuit_tangents,
+    steer_commands,
+)
 
 __all__ = [
+    "apply_controls",
     "body_arrays",
     "fleet_rows",
     "junction_stops",
+    "localise_fleet",
     "locate_on_paths",
     "obstacle_distances",
     "past_path_ends",
+    "plan_fleet",
     "route_starts",
     "sample_paths",
     "sample_routes",
+    "segment_tangents",
     "speed_controls",
     "speed_targets",
     "vehicle_columns",
-    "write_controls",
 ]
 
 
@@ -46,64 +55,106 @@ def _last_at_most(values, x, lo, hi):
 
 
 @njit(cache=True)
-def sample_paths(points, cum, base, length, first, count, path, dist):
+def sample_paths(points, cum, base, length, first, count, segment_tangent, path, dist):
     """LanePaths.at for flat arrays of paths and distances: points (K, 3), tangents (K, 2)."""
     k = len(path)
-    pt = np.empty((k, 3))
-    tan = np.empty((k, 2))
-    for o in range(k):
-        p = path[o]
-        d = dist[o]
-        if d < 0.0:
-            d = 0.0
-        if d > length[p]:
-            d = length[p]
-        g = base[p] + d
-        lo = first[p]
-        hi = lo + count[p] - 1
-        # g >= cum[lo], so searching the path's own points gives the clipped global answer
-        i = _last_at_most(cum, g, lo, hi + 1)
-        top = hi - 1 if hi - 1 > lo else lo
-        if i < lo:
-            i = lo
-        if i > top:
-            i = top
-        j = i + 1 if i + 1 < hi else hi
-        span = cum[j] - cum[i]
-        u = (g - cum[i]) / span if span > 0.0 else 0.0
-        for c in range(3):
-            pt[o, c] = points[i, c] + u * (points[j, c] - points[i, c])
-        tx = points[j, 0] - points[i, 0]
-        ty = points[j, 1] - points[i, 1]
-        norm = np.sqrt(tx * tx + ty * ty)
-        if norm > 0.0:
-            tan[o, 0] = tx / norm
-            tan[o, 1] = ty / norm
-        else:
-            tan[o, 0] = 1.0
-            tan[o, 1] = 0.0
-    return pt, tan
+    pt, tan, _ = sample_routes(
+        points,
+        cum,
+        base,
+        length,
+        first,
+        count,
+        segment_tangent,
+        path.reshape((k, 1)),
+        np.zeros((k, 1)),
+        dist.reshape((k, 1)),
+    )
+    return pt.reshape((k, 3)), tan.reshape((k, 2))
 
 
 @njit(cache=True)
-def sample_routes(points, cum, base, length, first, count, route, start, d):
-    """Points (N, M, 3) and tangents (N, M, 2) at distances d (N, M) along each route, whose
-    paths begin at `start` (N, R) metres from the vehicle (inf for empty slots)."""
+def segment_tangents(points, first, count):
+    """The unit travel direction of the segment that starts at each point (K, 2), as sampling
+    gives it: toward the path's next point ((1, 0) for a zero-length step, a one-point path
+    and a path's last point, which starts no segment)."""
+    tan = np.zeros((len(points), 2))
+    tan[:, 0] = 1.0
+    for p in range(len(first)):
+        lo = first[p]
+        hi = lo + count[p] - 1
+        top = hi - 1 if hi - 1 > lo else lo
+        for i in range(lo, top + 1):
+            j = i + 1 if i + 1 < hi else hi
+            tx = points[j, 0] - points[i, 0]
+            ty = points[j, 1] - points[i, 1]
+            norm = np.sqrt(tx * tx + ty * ty)
+            if norm > 0.0:
+                tan[i, 0] = tx / norm
+                tan[i, 1] = ty / norm
+    return tan
+
+
+@njit(cache=True)
+def sample_routes(points, cum, base, length, first, count, segment_tangent, route, start, d):
+    """Points (N, M, 3), tangents (N, M, 2) and segment indices (N, M) at distances d (N, M)
+    along each route, whose paths begin at `start` (N, R) metres from the vehicle (inf for
+    empty slots). Each distance is clipped to its path; its segment is the last one starting
+    at or before it (direction: `segment_tangent`, from segment_tangents), found by a binary
+    search over the path's points or, for a vehicle's further distances on the same path, by
+    walking on from the one before (the same segment). Written out as one loop: a helper
+    function with array arguments makes it several times slower."""
     n, m = d.shape
     slots = route.shape[1]
-    path = np.empty(n * m, dtype=np.int64)
-    local = np.empty(n * m)
+    pt = np.empty((n * m, 3))
+    tan = np.empty((n * m, 2))
+    seg = np.empty((n, m), dtype=np.int64)
     for v in range(n):
+        last_path = -1
+        raw = -1
+        slot = 0
+        last_x = -np.inf
         for s in range(m):
             x = d[v, s]
-            slot = 0
-            for r in range(1, slots):
-                if start[v, r] <= x:
-                    slot += 1
-            path[v * m + s] = route[v, slot]
-            local[v * m + s] = x - start[v, slot]
-    pt, tan = sample_paths(points, cum, base, length, first, count, path, local)
-    return pt.reshape((n, m, 3)), tan.reshape((n, m, 2))
+            # the slot: how many later paths begin at or before x (starts do not decrease
+            # along a route), counted on from the last distance's when x is not nearer
+            if not x >= last_x:
+                slot = 0
+            while slot + 1 < slots and start[v, slot + 1] <= x:
+                slot += 1
+            last_x = x
+            p = route[v, slot]
+            local = x - start[v, slot]
+            if local < 0.0:
+                local = 0.0
+            if local > length[p]:
+                local = length[p]
+            g = base[p] + local
+            lo = first[p]
+            hi = lo + count[p] - 1
+            if p == last_path and raw >= lo and cum[raw] <= g:
+                while raw < hi and cum[raw + 1] <= g:
+                    raw += 1
+            else:
+                # g >= cum[lo], so searching the path's own points gives the clipped answer
+                raw = _last_at_most(cum, g, lo, hi + 1)
+            last_path = p
+            top = hi - 1 if hi - 1 > lo else lo
+            i = raw
+            if i < lo:
+                i = lo
+            if i > top:
+                i = top
+            seg[v, s] = i
+            j = i + 1 if i + 1 < hi else hi
+            span = cum[j] - cum[i]
+            u = (g - cum[i]) / span if span > 0.0 else 0.0
+            o = v * m + s
+            for c in range(3):
+                pt[o, c] = points[i, c] + u * (points[j, c] - points[i, c])
+            tan[o, 0] = segment_tangent[i, 0]
+            tan[o, 1] = segment_tangent[i, 1]
+    return pt.reshape((n, m, 3)), tan.reshape((n, m, 2)), seg
 
 
 @njit(cache=True)
@@ -160,8 +211,7 @@ def obstacle_distances(
     ignore_walkers,
     bodies,
     body_xy,
-    body_cos,
-    body_sin,
+    body_yaw,
     body_is_vehicle,
     body_is_walker,
     box_x,
@@ -188,6 +238,10 @@ def obstacle_distances(
     box = coarse_reach + 0.01
     order = np.argsort(body_xy[:, 0])
     xs = body_xy[order, 0]
+    # the bodies' heading cosines and sines, taken when a body first needs the exact test
+    body_cos = np.empty(len(body_yaw))
+    body_sin = np.empty(len(body_yaw))
+    have_trig = np.zeros(len(body_yaw), dtype=np.bool_)
     for v in range(n):
         reach = d[v, m - 1] + 6.0
         reach_sq = reach * reach
@@ -226,36 +280,57 @@ def obstacle_distances(
                     break
             if not near:
                 continue
+            # a sample further from the box centre than the grown box's corner (with room for
+            # rounding) cannot be inside it
+            if not have_trig[b]:
+                rad = np.radians(body_yaw[b])
+                body_cos[b], body_sin[b] = np.cos(rad), np.sin(rad)
+                have_trig[b] = True
             c, sn = body_cos[b], body_sin[b]
+            ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
             ox0 = body_xy[b, 0] + c * box_x[b]
             oy0 = body_xy[b, 1] + sn * box_x[b]
-            prev_gap = 0.0
+            corner_x, corner_y = ext_x + grow, ext_y + grow
+            corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
             for s in range(m):
                 rx = pts[v, s, 0] - ox0
                 ry = pts[v, s, 1] - oy0
-                lx = rx * c + ry * sn
-                ly = -rx * sn + ry * c
+                if rx * rx + ry * ry > corner_sq:
+                    continue
                 t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
-                across_x = abs(-t1 * c + t0 * sn)
-                across_y = abs(t1 * sn + t0 * c)
-                hx = body_ext[b, 0] + grow * across_x
-                hy = body_ext[b, 1] + grow * across_y
-                ox = abs(lx) - hx
-                oy = abs(ly) - hy
-                if ox <= 0.0 and oy <= 0.0:
-                    gap = ox if ox > oy else oy
-                else:
-                    gap = np.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
+                gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
                 if gap <= 0.0:
                     at = d[v, s]
                     if s > 0:
+                        # the gap of the sample before, outside the box (it did not stop)
+                        rx = pts[v, s - 1, 0] - ox0
+                        ry = pts[v, s - 1, 1] - oy0
+                        t0, t1 = tangents[v, s - 1, 0], tangents[v, s - 1, 1]
+                        prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
                         frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
                         at = d[v, s - 1] + frac * (at - d[v, s - 1])
                     if at < out[v]:
                         out[v] = at
                     break
-                prev_gap = gap
     return out
+
+
+@njit(cache=True, inline="always")
+def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+    """Signed distance from a path sample, at (rx, ry) from a body's box centre, with path
+    direction (t0, t1), to that box (heading cosine c, sine sn, half extents ext_x, ext_y)
+    grown across the path by `grow`: <= 0 inside."""
+    lx = rx * c + ry * sn
+    ly = -rx * sn + ry * c
+    across_x = abs(-t1 * c + t0 * sn)
+    across_y = abs(t1 * sn + t0 * c)
+    hx = ext_x + grow * across_x
+    hy = ext_y + grow * across_y
+    ox = abs(lx) - hx
+    oy = abs(ly) - hy
+    if ox <= 0.0 and oy <= 0.0:
+        return ox if ox > oy else oy
+    return np.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
 
 
 @njit(cache=True)
@@ -340,19 +415,24 @@ def junction_stops(
             reason[v] = 3
             held[v] = True
         near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
+    # the vehicles that can make another give way: those inside a junction, and those near
+    # an entry that no light or sign holds
+    in_rows = np.flatnonzero(inside)
+    free_rows = np.flatnonzero(near & ~held)
     for v in range(n):
         if not near[v]:
             continue
         gives_way = False
         key = d_entry[v] + 1e-6 * v
-        for u in range(n):
-            if inside[u] and conflicts[entry_path[v], route[u, 0]]:
+        for u in in_rows:
+            if conflicts[entry_path[v], route[u, 0]]:
                 gives_way = True
                 break
-            first = near[u] and not held[u] and d_entry[u] + 1e-6 * u < key
-            if first and conflicts[entry_path[v], entry_path[u]]:
-                gives_way = True
+        for u in free_rows:
+            if gives_way:
                 break
+            if d_entry[u] + 1e-6 * u < key and conflicts[entry_path[v], entry_path[u]]:
+                gives_way = True
         line = d_entry[v] - front[v] - stop_line
         if gives_way and line < stop[v]:
             stop[v] = line
@@ -373,23 +453,29 @@ def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
         correction = 0.0
         before = heading[v, 0]
         best = np.inf
+        # a sample whose curve allows well over the target speed cannot lower it: its cap,
+        # sqrt(lateral_accel / curvature + ...), is left out (the margin dwarfs rounding)
+        loose = lateral_accel / (1.00001 * out[v] * out[v])
         for s in range(1, m):
             dd = heading[v, s] - heading[v, s - 1]
-            ddmod = (dd + np.pi) % period + -np.pi
-            if ddmod == -np.pi and dd > 0.0:
-                ddmod = np.pi
-            fix = ddmod - dd
-            if abs(dd) < np.pi:
-                fix = 0.0
-            correction += fix
+            if not abs(dd) < np.pi:
+                ddmod = (dd + np.pi) % period + -np.pi
+                if ddmod == -np.pi and dd > 0.0:
+                    ddmod = np.pi
+                correction += ddmod - dd
             now = heading[v, s] + correction
             curvature = abs(now - before) / step
             before = now
-            v_curve = np.sqrt(lateral_accel / max(curvature, 1e-4))
+            bend = max(curvature, 1e-4)
+            if bend < loose:
+                continue
+            v_curve = np.sqrt(lateral_accel / bend)
             ahead = max(d[v, s - 1] - front[v], 0.0)
-            cap = np.sqrt(v_curve * v_curve + 2.0 * comfort * ahead)
-            if cap < best:
-                best = cap
+            # the smallest cap is the root of the smallest square (the root is monotonic)
+            cap_sq = v_curve * v_curve + 2.0 * comfort * ahead
+            if cap_sq < best:
+                best = cap_sq
+        best = np.sqrt(best)
         if best < out[v]:
             out[v] = best
     return out
@@ -498,19 +584,6 @@ def speed_targets(speed_limit, speed_pct, global_pct, desired):
 
 
 @njit(cache=True)
-def write_controls(k, throttle, steer, brake, v_throttle, v_steer, v_brake, v_flags):
-    """Writes the controls into the vehicle table rows k (as float32) and clears the hand
-    brake, reverse, manual gear shift and Ackermann flags (`v_flags`, four bool columns)."""
-    for i in range(len(k)):
-        row = k[i]
-        v_throttle[row] = np.float32(throttle[i])
-        v_steer[row] = np.float32(steer[i])
-        v_brake[row] = np.float32(brake[i])
-        for flag in v_flags:
-            flag[row] = False
-
-
-@njit(cache=True)
 def past_path_ends(route, arc, length):
     """The vehicles (indices, ascending) whose arc reached their current path's end (less a
     micrometre) and whose route goes on after it."""
@@ -601,3 +674,286 @@ def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl
         light[v] = tl_actor[r]
         state[v] = tl_state[r]
     return base, rear, steer, limit, light, state
+
+
+# -- the tick in three compiled calls (AutopilotFleet.tick) ---------------------------------
+
+
+@njit(cache=True)
+def localise_fleet(
+    rows,
+    vrow,
+    a_pos,
+    a_rot,
+    a_vel,
+    a_extent,
+    route,
+    arc,
+    points,
+    cum,
+    base,
+    first,
+    count,
+    length,
+    window,
+):
+    """The fleet's actor columns (fleet_rows), the heading's cosine and sine, the forward
+    speed (at least 0), and each vehicle localised on its current path near its last arc:
+    arc, lateral distance and the vehicles past their path's end (past_path_ends)."""
+    k, pos, yaw, vx, vy, front, half_width = fleet_rows(rows, vrow, a_pos, a_rot, a_vel, a_extent)
+    n = len(rows)
+    cos_yaw = np.empty(n)
+    sin_yaw = np.empty(n)
+    speed = np.empty(n)
+    for v in range(n):
+        rad = np.radians(yaw[v])
+        cos_yaw[v] = np.cos(rad)
+        sin_yaw[v] = np.sin(rad)
+        forward = vx[v] * cos_yaw[v] + vy[v] * sin_yaw[v]
+        speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
+    new_arc, lateral = locate_on_paths(
+        points, cum, base, first, count, route[:, 0], arc, pos, window
+    )
+    past = past_path_ends(route, new_arc, length)
+    return k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, new_arc, lateral, past
+
+
+@njit(cache=True)
+def plan_fleet(
+    rows,
+    k,
+    pos,
+    yaw,
+    cos_yaw,
+    sin_yaw,
+    speed,
+    front,
+    half_width,
+    route,
+    arc,
+    ignore,
+    integral,
+    hold_time,
+    override,
+    distances,
+    speed_pct,
+    global_pct,
+    desired,
+    lead,
+    global_lead,
+    points,
+    cum,
+    base,
+    length,
+    first,
+    count,
+    segment_tangent,
+    segment_heading,
+    path_junction,
+    path_light,
+    path_give_way,
+    conflicts,
+    light_state,
+    wheelbase,
+    cg_front,
+    max_steer,
+    speed_limit,
+    tl_actor,
+    tl_state,
+    alive,
+    body,
+    static_collider,
+    n_actors,
+    a_pos,
+    a_rot,
+    a_kind,
+    box_loc,
+    extent,
+    dt,
+    c,
+    junction_c,
+    control_c,
+):
+    """Everything of the tick after localisation but the steering's arc tangent: the route
+    samples (`distances` ahead of the centre) and the pure-pursuit point, the speed target
+    and its curve cap, the junction rules, the obstacle search and the speed control.
+    Returns throttle, brake, the front wheel angle's tangent, and the new integral, reason,
+    hold and push-on times. `c` holds the constants of autopilot.PLAN_CONSTANTS,
+    `junction_c` and `control_c` those of junction_stops and speed_controls."""
+    lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
+    behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
+    vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
+    n, m = len(rows), len(distances)
+    start, lengths = route_starts(route, arc, length)
+    route_end = np.empty(n)
+    d = np.empty((n, m))
+    for v in range(n):
+        total = 0.0
+        for r in range(lengths.shape[1]):
+            total += lengths[v, r]  # left to right, as numpy's sum of a short row
+        route_end[v] = -arc[v] + total
+        d[v] = distances
+    pts, tangents, seg = sample_routes(
+        points, cum, base, length, first, count, segment_tangent, route, start, d
+    )
+    axle, rear, _, limit, sign_actor, sign_state = vehicle_columns(
+        k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state
+    )
+    look_d = np.empty((n, 1))
+    for v in range(n):
+        look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
+    look, _, _ = sample_routes(
+        points, cum, base, length, first, count, segment_tangent, route, start, look_d
+    )
+    wheel_tangent = pursuit_tangents(pos, cos_yaw, sin_yaw, rear, look[:, 0], axle)
+
+    target = speed_targets(limit, speed_pct, global_pct, desired)
+    heading = np.empty((n, m))
+    for v in range(n):
+        for s in range(m):
+            heading[v, s] = segment_heading[seg[v, s]]
+    target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
+    stop, reason, target, inside = junction_stops(
+        route,
+        start,
+        route_end,
+        path_junction,
+        path_light,
+        path_give_way,
+        conflicts,
+        light_state,
+        front,
+        speed,
+        target,
+        ignore[:, 0],
+        ignore[:, 1],
+        sign_actor,
+        sign_state,
+        junction_c,
+    )
+
+    bodies, body_xy, body_yaw, is_vehicle, is_walker, box_x, body_ext = body_arrays(
+        alive,
+        body,
+        static_collider,
+        n_actors,
+        a_pos,
+        a_rot,
+        a_kind,
+        box_loc,
+        extent,
+        vehicle_kind,
+        walker_kind,
+    )
+    nb = len(bodies)
+    if nb == 0:
+        obstacle = np.full(n, np.inf)
+    else:
+        # vehicles pushing on ignore vehicles heading more than crossing_angle away
+        crossing = np.zeros((0, 0), dtype=np.bool_)
+        if (override > 0.0).any():
+            crossing = np.zeros((n, nb), dtype=np.bool_)
+            for v in range(n):
+                if override[v] > 0.0:
+                    for b in range(nb):
+                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
+                        crossing[v, b] = is_vehicle[b] and turn > crossing_angle
+        obstacle = obstacle_distances(
+            rows,
+            pos,
+            cos_yaw,
+            sin_yaw,
+            half_width,
+            ignore[:, 2],
+            ignore[:, 3],
+            bodies,
+            body_xy,
+            body_yaw,
+            is_vehicle,
+            is_walker,
+            box_x,
+            body_ext,
+            crossing,
+            pts,
+            tangents,
+            d,
+            behind_reach,
+            coarse_stride,
+            coarse_reach,
+            margin,
+        )
+    throttle, brake, integral, reason, hold_time, override = speed_controls(
+        obstacle,
+        front,
+        lead,
+        global_lead,
+        stop,
+        reason,
+        target,
+        speed,
+        integral,
+        inside,
+        hold_time,
+        override,
+        dt,
+        stop_obstacle,
+        control_c,
+    )
+    return throttle, brake, wheel_tangent, integral, reason, hold_time, override
+
+
+@njit(cache=True)
+def apply_controls(
+    k,
+    wheel_angle,
+    speed,
+    throttle,
+    brake,
+    max_steer,
+    steer_kmh,
+    steer_factor,
+    v_throttle,
+    v_steer,
+    v_brake,
+    v_flags,
+    v_lights,
+    update_lights,
+    light_bits,
+):
+    """Writes the controls into the vehicle table rows k: throttle, brake and the steer
+    command of each front wheel angle (as float32), clears the hand brake, reverse, manual
+    gear shift and Ackermann flags (`v_flags`, four bool columns), and for the vehicles with
+    `update_lights` sets their light bits. `light_bits`: the bits kept (all but brake and
+    blinkers), the bits always on (position, low beam), brake, left and right blinker."""
+    n = len(k)
+    most = np.empty(n)
+    kmh = np.empty((n, steer_kmh.shape[1]))
+    factor = np.empty((n, steer_factor.shape[1]))
+    for i in range(n):
+        most[i] = max_steer[k[i]]
+        kmh[i] = steer_kmh[k[i]]
+        factor[i] = steer_factor[k[i]]
+    steer = steer_commands(wheel_angle, most, kmh, factor, speed)
+    keep, on, brake_bit, left_bit, right_bit = (
+        light_bits[0],
+        light_bits[1],
+        light_bits[2],
+        light_bits[3],
+        light_bits[4],
+    )
+    for i in range(n):
+        row = k[i]
+        v_throttle[row] = np.float32(throttle[i])
+        v_steer[row] = np.float32(steer[i])
+        v_brake[row] = np.float32(brake[i])
+        for flag in v_flags:
+            flag[row] = False
+        if update_lights[i]:
+            bits = (np.int64(v_lights[row]) & keep) | on
+            if brake[i] > 0.1:
+                bits |= brake_bit
+            if steer[i] < -0.15:
+                bits |= left_bit
+            if steer[i] > 0.15:
+                bits |= right_bit
+            v_lights[row] = bits

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.autopilot_kernels import locate_on_paths, sample_paths, sample_routes
+from world.autopilot_kernels import locate_on_paths, sample_paths, segment_tangents
 from world.lane_enums import LaneType
 
 __all__ = ["CONFLICT_DISTANCE", "LanePaths"]
@@ -73,6 +73,9 @@ class LanePaths:
         tangent = np.diff(self.points[:, :2], axis=0, append=self.points[-1:, :2])
         tangent[self.first + self.count - 1] = tangent[np.maximum(self.first + self.count - 2, 0)]
         self.point_heading = np.degrees(np.arctan2(tangent[:, 1], tangent[:, 0]))
+        # the direction (and its heading, rad) of the segment starting at each point
+        self.segment_tangent = segment_tangents(self.points, self.first, self.count)
+        self.segment_heading = np.arctan2(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
         self.successors: list[list[int]] = [
             [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
             for k in self.keys
@@ -123,25 +126,11 @@ class LanePaths:
             self.length,
             self.first,
             self.count,
+            self.segment_tangent,
             path.ravel(),
             d.ravel(),
         )
         return point.reshape((*path.shape, 3)), tangent.reshape((*path.shape, 2))
-
-    def sample_routes(self, route: np.ndarray, start: np.ndarray, d: np.ndarray):
-        """Points (N, M, 3) and unit directions (N, M, 2) at distances d (N, M) along routes of
-        paths (N, R) that begin `start` (N, R) metres ahead (inf for empty slots)."""
-        return sample_routes(
-            self.points,
-            self.cum,
-            self.base,
-            self.length,
-            self.first,
-            self.count,
-            route,
-            start,
-            np.ascontiguousarray(d, dtype=float),
-        )
 
     def locate(self, path: np.ndarray, near: np.ndarray, xy: np.ndarray, window: int = 6):
         """Arc position on each path of points `xy` (N, 2), searching the segments around the arc

@@ -72,7 +72,7 @@ class TrafficManager:
         self._synchronous = True
         self._hybrid = False
         self._settings: dict[int, dict[str, float | bool]] = {}
-        self._cache_key: tuple | None = None
+        self._cache_key: int | None = None
 
     # -- membership --------------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ class TrafficManager:
         )
 
     def _refresh(self) -> None:
-        key = (tuple(self._fleet.actor.tolist()),)
+        key = self._fleet.version
         if key == self._cache_key:
             return
         self._cache_key = key

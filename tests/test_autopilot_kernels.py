@@ -1,0 +1,147 @@
+"""The autopilot's compiled kernels against the plain numpy forms they replace, on the state of
+real traffic (40 vehicles and 20 walkers on the medium town after 200 ticks): route sampling,
+the curve speed cap with the headings taken once per segment, and the obstacle search. Each
+comparison is exact: the kernels promise the same bits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from world import Map, World, WorldSettings
+from world.autopilot import (
+    BEHIND_REACH,
+    COARSE_REACH,
+    COARSE_STRIDE,
+    COMFORT_DECEL,
+    LATERAL_ACCEL,
+    PATH_MARGIN,
+    PATH_STEP,
+    SAMPLE_DISTANCES,
+)
+from world.autopilot_kernels import (
+    body_arrays,
+    curve_speed_cap,
+    obstacle_distances,
+    route_starts,
+    sample_routes,
+)
+from world.traffic_scene import populate_traffic
+
+TOWN_MEDIUM = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_medium.xodr"
+
+
+@pytest.fixture(scope="module")
+def traffic():
+    world = World(Map.from_file(TOWN_MEDIUM))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    populate_traffic(world, 40, 20, 3)
+    for _ in range(200):
+        world.tick()
+    fleet = world._traffic_managers[8000].fleet
+    lp = fleet.paths
+    start, _ = route_starts(fleet.route, fleet.arc, lp.length)
+    d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (len(fleet), len(SAMPLE_DISTANCES))))
+    pts, tangents, seg = sample_routes(
+        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, lp.segment_tangent,
+        fleet.route, start, d,
+    )  # fmt: skip
+    return world, fleet, start, d, pts, tangents, seg
+
+
+def test_route_samples_are_the_path_samples_of_each_slot(traffic):
+    # the slot of a distance is the last path that begins at or before it; LanePaths.at (one
+    # binary search per point) gives the same points and directions as the walking search
+    _, fleet, start, d, pts, tangents, _ = traffic
+    slot = (start[:, None, 1:] <= d[:, :, None]).sum(axis=2)
+    rows = np.arange(len(fleet))[:, None]
+    paths = fleet.route[rows, slot]
+    want_pts, want_tan = fleet.paths.at(paths, d - start[rows, slot])
+    assert np.array_equal(pts, want_pts)
+    assert np.array_equal(tangents, want_tan)
+
+
+def test_curve_cap_from_segment_headings_is_numpys(traffic):
+    # numpy form: the heading of each sampled direction, unwrapped along the path, curvature
+    # over the 2 m step, cap sqrt(v_curve^2 + 2 a (d - half length)) at each sample
+    _, fleet, _, d, _, tangents, seg = traffic
+    front = fleet.world._actors.extent[fleet.actor, 0]
+    target = np.linspace(4.0, 20.0, len(fleet))
+    heading = np.arctan2(tangents[..., 1], tangents[..., 0])
+    assert np.array_equal(fleet.paths.segment_heading[seg], heading)
+    curvature = np.abs(np.diff(np.unwrap(heading, axis=1), axis=1)) / PATH_STEP
+    v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
+    ahead = np.maximum(d[:, :-1] - front[:, None], 0.0)
+    cap = np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead).min(axis=1)
+    want = np.minimum(target, cap)
+    got = curve_speed_cap(
+        fleet.paths.segment_heading[seg], d, front, target, LATERAL_ACCEL, COMFORT_DECEL,
+        PATH_STEP,
+    )  # fmt: skip
+    assert np.array_equal(got, want)
+    assert (got < target).any()  # some vehicles are in curves
+
+
+def _box_gaps(pts, tangents, origin, c, s, ext, grow):
+    """numpy form of the gap of every sample (M,) to one body's grown box."""
+    r = pts[:, :2] - origin
+    lx = r[:, 0] * c + r[:, 1] * s
+    ly = -r[:, 0] * s + r[:, 1] * c
+    t0, t1 = tangents[:, 0], tangents[:, 1]
+    hx = ext[0] + grow * np.abs(-t1 * c + t0 * s)
+    hy = ext[1] + grow * np.abs(t1 * s + t0 * c)
+    ox, oy = np.abs(lx) - hx, np.abs(ly) - hy
+    inside = (ox <= 0.0) & (oy <= 0.0)
+    return np.where(inside, np.maximum(ox, oy), np.hypot(np.maximum(ox, 0.0), np.maximum(oy, 0.0)))
+
+
+def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
+    # every pair (vehicle, body within reach and not behind), the coarse test every 8 m, then
+    # the first sample inside the grown box, interpolated by the gaps on either side
+    world, fleet, _, d, pts, tangents, _ = traffic
+    a = world._actors
+    rows = fleet.actor
+    bodies, xy, yaw, is_vehicle, is_walker, box_x, ext = body_arrays(
+        a.alive, a.body, a.static_collider, a.n, a.pos, a.rot, a.kind, a.box_loc, a.extent, 1, 2
+    )
+    pos = a.pos[rows]
+    rad = np.radians(a.rot[rows, 1])
+    cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
+    half_width = a.extent[rows, 1]
+    no_ignore = np.zeros(len(rows), dtype=bool)
+    got = obstacle_distances(
+        rows, pos, cos_yaw, sin_yaw, half_width, no_ignore, no_ignore, bodies, xy, yaw,
+        is_vehicle, is_walker, box_x, ext, np.zeros((0, 0), dtype=bool), pts, tangents, d,
+        BEHIND_REACH, COARSE_STRIDE, COARSE_REACH, PATH_MARGIN,
+    )  # fmt: skip
+    body_rad = np.radians(yaw)
+    body_cos, body_sin = np.cos(body_rad), np.sin(body_rad)
+    want = np.full(len(rows), np.inf)
+    for v in range(len(rows)):
+        delta = xy - pos[v, :2]
+        reach = d[v, -1] + 6.0
+        near = (
+            (bodies != rows[v])
+            & ((delta**2).sum(axis=1) < reach * reach)
+            & (delta[:, 0] * cos_yaw[v] + delta[:, 1] * sin_yaw[v] > -BEHIND_REACH)
+        )
+        coarse = pts[v, ::COARSE_STRIDE, None, :2] - xy[None, :, :]
+        near &= ((coarse**2).sum(axis=2) < COARSE_REACH**2).any(axis=0)
+        for b in np.flatnonzero(near):
+            origin = xy[b] + box_x[b] * np.array([body_cos[b], body_sin[b]])
+            grow = half_width[v] + PATH_MARGIN
+            gap = _box_gaps(pts[v], tangents[v], origin, body_cos[b], body_sin[b], ext[b], grow)
+            hits = np.flatnonzero(gap <= 0.0)
+            if not len(hits):
+                continue
+            s = hits[0]
+            at = d[v, s]
+            if s > 0:
+                prev = gap[s - 1]
+                frac = prev / (prev - gap[s]) if prev > gap[s] else 1.0
+                at = d[v, s - 1] + frac * (at - d[v, s - 1])
+            want[v] = min(want[v], at)
+    assert np.array_equal(got, want)
+    assert np.isfinite(got).sum() >= 3  # vehicles behind others (4 in this state)

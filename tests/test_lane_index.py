@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from nearest_reference import reference_nearest
 
 from world import LaneType, Map
 
@@ -95,3 +96,28 @@ def test_empty_lane_type_finds_nothing():
     m = Map.from_file(MEDIUM_TOWN)
     got = m.project_batch(np.zeros((3, 3)), LaneType.Bidirectional)
     assert (got.node == -1).all()
+
+
+@pytest.mark.parametrize("town", ["Town01", "Town04"])
+def test_compiled_search_matches_the_numpy_search(shared, town):
+    # the numpy search the compiled one replaced (tests/nearest_reference.py) on seeded
+    # points uniform over the header's bounds (and 10 % beyond, z from -10 to 30 m) and
+    # near lane centres: the same segment, u and distance, bit for bit
+    m = Map.from_file(shared / "maps" / "carla" / f"{town}.xodr")
+    grid = m._grid(int(LaneType.Driving))
+    h = m.opendrive.header
+    lo, hi = np.array([h.west, -h.north]), np.array([h.east, -h.south])
+    rng = np.random.default_rng(21)
+    wide = np.zeros((6000, 3))
+    wide[:, :2] = lo + rng.uniform(-0.1, 1.1, (len(wide), 2)) * (hi - lo)
+    wide[3000:, 2] = rng.uniform(-10.0, 30.0, 3000)
+    near = grid.segments.a[rng.integers(0, len(grid.segments), 2000)]
+    near = near + rng.uniform(-1.0, 1.0, near.shape) * np.array([5.0, 5.0, 1.0])
+    points = np.vstack([wide, near])
+    got = grid.nearest(points)
+    want = reference_nearest(grid.segments, grid.levels[0].cell, points)
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w)
+    # both ways to the answer are taken: settled by the finest cells, and far points
+    assert (got[2] < grid.levels[0].cell).sum() > 1000
+    assert (got[2] > 4.0 * grid.levels[-1].cell).sum() > 1000

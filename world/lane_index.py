@@ -4,11 +4,12 @@ Lanes are cut into segments between centre samples (about 1 m apart). Each
 segment is filed under every grid cell its bounding box overlaps: the 3 x 3 cells
 around a point then hold every segment within one cell size of it, so a nearest
 distance below the cell size is final. That settles most points near roads. Any
-other point walks down a tree of boxes over runs of consecutive segments of a
-lane, nearest box first, skipping every box farther than the best distance found
-so far. The search is compiled (numba, no fastmath) and measures each segment it
-reaches in float64 by one formula, so the answer is exactly the segment a scan of
-all of them would pick, ties going to the lowest segment index.
+other point walks a tree of boxes over runs of consecutive segments of a lane
+(packed sort-tile-recursive), nearest node first, until no node left can be
+nearer than the best segment found. The search is compiled (numba, no fastmath)
+and measures each segment it reaches in float64 by one formula, so the answer is
+exactly the segment a scan of all of them would pick, ties going to the lowest
+segment index.
 Distances are 3D, as CARLA's R-tree of lane segments measures them.
 """
 
@@ -24,7 +25,7 @@ __all__ = ["LaneSegments", "SegmentGrid"]
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
 _FANOUT = 8  # children per box of the far-point tree
-_RUN = 16  # segments per leaf run of the far-point tree, at most
+_RUN = 8  # segments per leaf run of the far-point tree, at most
 _MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on huge maps
 _SLACK = 1e-9  # relative margin on distance bounds, against rounding
 # cell coordinates beyond this many cells from the table are not converted to integers:
@@ -187,9 +188,9 @@ class NearestArrays(NamedTuple):
 
 def _nearest_arrays(sg: LaneSegments, levels: list[_Level]) -> NearestArrays:
     """The grid levels and segments in the compiled search's form, and the tree over them:
-    runs of up to _RUN consecutive segments of one lane, sorted along a Z-order curve of
-    their box centres and boxed _FANOUT at a time, those boxes again, up to a top of at
-    most _FANOUT boxes."""
+    runs of up to _RUN consecutive segments of one lane, tiled (`_tile_order`) and boxed
+    _FANOUT at a time, those boxes tiled and boxed again, up to a top of at most _FANOUT
+    boxes."""
     d = sg.b - sg.a
     sizes = [int(lv.shape[0] * lv.shape[1]) for lv in levels]
     filings = np.cumsum([0, *(len(lv.segment) for lv in levels)])
@@ -206,20 +207,20 @@ def _nearest_arrays(sg: LaneSegments, levels: list[_Level]) -> NearestArrays:
     reach = np.maximum.reduceat(_vertex_offsets(sg.a, p0[run_of], p1[run_of]), start)
     lo = np.minimum.reduceat(np.minimum(sg.a, sg.b), start)
     hi = np.maximum.reduceat(np.maximum(sg.a, sg.b), start)
-    mid = 0.5 * (lo + hi)[:, :2]
-    span = np.maximum(mid.max(axis=0) - mid.min(axis=0), 1e-9)
-    q = ((mid - mid.min(axis=0)) / span * 65535).astype(np.uint64)
-    order = np.argsort(_interleave(q[:, 0]) | (_interleave(q[:, 1]) << 1), kind="stable")
+    order = _tile_order(lo, hi)
     lo, hi = lo[order], hi[order]
     boxes, firsts, counts = [np.hstack([lo, hi])], [start[order]], [count[order]]
     below = 0  # where the children of the level being built begin among all nodes
     while len(lo) > _FANOUT:
         group = np.arange(0, len(lo), _FANOUT)
-        firsts.append(below + group)
-        counts.append(np.diff(np.r_[group, len(lo)]))
+        first, size = below + group, np.diff(np.r_[group, len(lo)])
         below += len(lo)
         lo, hi = np.minimum.reduceat(lo, group), np.maximum.reduceat(hi, group)
+        tiles = _tile_order(lo, hi)
+        lo, hi = lo[tiles], hi[tiles]
         boxes.append(np.hstack([lo, hi]))
+        firsts.append(first[tiles])
+        counts.append(size[tiles])
     chord = p1[order] - p0[order]
     return NearestArrays(
         np.array([lv.cell for lv in levels], dtype=np.float64),
@@ -329,41 +330,68 @@ def _grid_nearest(arrays: NearestArrays, px: float, py: float, pz: float) -> tup
 
 
 @njit(cache=True)
-def _tree_nearest(arrays: NearestArrays, px, py, pz, best: int, best_u, best_d, stack, lows):
-    """The nearest segment, from the best so far, down the tree nearest node first: a node
-    whose low bound exceeds the least high bound or best distance known, plus a margin far
-    above float64 rounding, cannot hold the answer. `stack` and `lows` are scratch arrays
-    of one slot per node."""
+def _tree_nearest(arrays: NearestArrays, px, py, pz, best: int, best_u, best_d, nodes, lows):
+    """The nearest segment, from the best so far, down the tree nearest node first (a heap
+    on the nodes' low bounds): once the nearest node left has a low bound above the least
+    high bound or best distance known, plus a margin far above float64 rounding, no node
+    left can hold the answer. `nodes` and `lows` are the heap's arrays, a slot per node."""
     margin = _SLACK * (1.0 + arrays.scale + max(abs(px), abs(py), abs(pz)))
     high = np.inf
-    top = 0
+    size = 0
     for k in range(arrays.roots, len(arrays.box)):
-        lows[top], h = _node_bounds(arrays, k, px, py, pz)
-        stack[top], high, top = k, min(high, h), top + 1
-    while top > 0:
-        top -= 1
-        node = stack[top]
-        if lows[top] > min(best_d, high) + margin:
-            continue
+        low, h = _node_bounds(arrays, k, px, py, pz)
+        high = min(high, h)
+        size = _heap_push(nodes, lows, size, k, low)
+    while size > 0:
+        node, low, size = _heap_pop(nodes, lows, size)
+        if low > min(best_d, high) + margin:
+            break
         first, count = arrays.first[node], arrays.count[node]
         if node < arrays.leaves:
             for s in range(first, first + count):
                 best, best_u, best_d = _fold(arrays, s, px, py, pz, best, best_u, best_d)
             continue
-        # push the children near enough farthest first, so the nearest is walked next
-        base = top
         for k in range(first, first + count):
             low, h = _node_bounds(arrays, k, px, py, pz)
             high = min(high, h)
-            if low > min(best_d, high) + margin:
-                continue
-            j = top
-            while j > base and lows[j - 1] < low:
-                stack[j], lows[j] = stack[j - 1], lows[j - 1]
-                j -= 1
-            stack[j], lows[j] = k, low
-            top += 1
+            if low <= min(best_d, high) + margin:
+                size = _heap_push(nodes, lows, size, k, low)
     return best, best_u, best_d
+
+
+@njit(cache=True)
+def _heap_push(nodes: np.ndarray, lows: np.ndarray, size: int, node: int, low: float) -> int:
+    """Add `node` with key `low` to the binary min-heap of `size` entries; the new size."""
+    j = size
+    while j > 0:
+        parent = (j - 1) >> 1
+        if lows[parent] <= low:
+            break
+        nodes[j], lows[j] = nodes[parent], lows[parent]
+        j = parent
+    nodes[j], lows[j] = node, low
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(nodes: np.ndarray, lows: np.ndarray, size: int) -> tuple:
+    """(node, low, new size): the entry of least key taken off the heap."""
+    node, low = nodes[0], lows[0]
+    size -= 1
+    last, last_low = nodes[size], lows[size]
+    j = 0
+    while True:
+        c = 2 * j + 1
+        if c >= size:
+            break
+        if c + 1 < size and lows[c + 1] < lows[c]:
+            c += 1
+        if lows[c] >= last_low:
+            break
+        nodes[j], lows[j] = nodes[c], lows[c]
+        j = c
+    nodes[j], lows[j] = last, last_low
+    return node, low, size
 
 
 @njit(cache=True)
@@ -371,7 +399,7 @@ def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out)
     """`SegmentGrid.nearest` of (N, 3) points into seg_out, u_out and d_out, prefilled with
     -1, 0 and inf (left so for a point with a coordinate that is not finite): the grid
     levels settle the points near roads, the tree the others."""
-    stack = np.empty(len(arrays.box), dtype=np.int64)  # a walk pushes each node once at most
+    nodes = np.empty(len(arrays.box), dtype=np.int64)  # a walk adds each node once at most
     lows = np.empty(len(arrays.box))
     for i in range(len(pts)):
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
@@ -380,14 +408,17 @@ def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out)
         best, best_u, best_d, settled = _grid_nearest(arrays, px, py, pz)
         if not settled:
             best, best_u, best_d = _tree_nearest(
-                arrays, px, py, pz, best, best_u, best_d, stack, lows
+                arrays, px, py, pz, best, best_u, best_d, nodes, lows
             )
         seg_out[i], u_out[i], d_out[i] = best, best_u, best_d
 
 
-def _interleave(v: np.ndarray) -> np.ndarray:
-    """The bits of 16-bit values spread to the even bit positions (for Z-order keys)."""
-    v = v & np.uint64(0xFFFF)
-    for shift, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
-        v = (v | (v << np.uint64(shift))) & np.uint64(mask)
-    return v
+def _tile_order(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """An order of boxes that puts near ones _FANOUT at a time (sort-tile-recursive packing):
+    by the x of their centres into about sqrt(n / _FANOUT) vertical slices, each slice by y."""
+    mid = 0.5 * (lo + hi)
+    pages = -(-len(lo) // _FANOUT)
+    per_slice = _FANOUT * max(1, int(np.ceil(np.sqrt(pages))))
+    slice_of = np.empty(len(lo), dtype=np.int64)
+    slice_of[np.argsort(mid[:, 0], kind="stable")] = np.arange(len(lo)) // per_slice
+    return np.lexsort((mid[:, 1], slice_of))

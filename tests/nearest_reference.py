@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.lane_index import LaneSegments, _Level
+from world.lane_index import LaneSegments, _Level, lane_runs
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
 _FANOUT = 8
@@ -169,15 +169,7 @@ class _NearestSearch:
         Runs sorted along a Z-order curve of their box centres are boxed _FANOUT at a time,
         those boxes again, up to a top of at most _FANOUT boxes."""
         sg = self.segments
-        n = len(sg)
-        joined = np.zeros(n, dtype=bool)
-        joined[1:] = (sg.node[1:] == sg.node[:-1]) & (sg.a[1:] == sg.b[:-1]).all(axis=1)
-        chain_start = np.maximum.accumulate(np.where(joined, 0, np.arange(n)))
-        start = np.flatnonzero((np.arange(n) - chain_start) % _RUN == 0)
-        count = np.diff(np.r_[start, n])
-        p0, p1 = sg.a[start], sg.b[start + count - 1]
-        run_of = np.repeat(np.arange(len(start)), count)
-        reach = np.maximum.reduceat(_to_segment(sg.a, p0[run_of], p1[run_of]), start)
+        start, count, p0, p1, reach = lane_runs(sg, _RUN)
         lo = np.minimum.reduceat(np.minimum(sg.a, sg.b), start)
         hi = np.maximum.reduceat(np.maximum(sg.a, sg.b), start)
         mid = 0.5 * (lo + hi)[:, :2]
@@ -328,11 +320,3 @@ def _starts(owner: np.ndarray) -> np.ndarray:
 def _sizes(starts: np.ndarray, total: int) -> np.ndarray:
     """Lengths of the runs beginning at `starts`, in an array of `total` items."""
     return np.diff(starts, append=total)
-
-
-def _to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance of each point p to the segment a -> b (rows in step)."""
-    d = b - a
-    dd = np.einsum("ij,ij->i", d, d)
-    u = np.clip(np.einsum("ij,ij->i", p - a, d) / np.where(dd > 0.0, dd, 1.0), 0.0, 1.0)
-    return np.linalg.norm(p - (a + u[:, None] * d), axis=1)

@@ -9,6 +9,7 @@ import pytest
 from nearest_reference import reference_nearest
 
 from world import LaneType, Map
+from world.lane_index import LaneSegments, SegmentGrid
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 
@@ -121,3 +122,19 @@ def test_compiled_search_matches_the_numpy_search(shared, town):
     # both ways to the answer are taken: settled by the finest cells, and far points
     assert (got[2] < grid.levels[0].cell).sum() > 1000
     assert (got[2] > 4.0 * grid.levels[-1].cell).sum() > 1000
+
+
+@pytest.mark.parametrize("n", [1, 5, 9, 200])
+def test_small_segment_sets_match_a_full_scan(n):
+    # trees of one leaf (n <= 8 runs) up to a few levels; segment 0 has no length
+    rng = np.random.default_rng(n)
+    a = rng.uniform(-50.0, 50.0, (n, 3))
+    b = a + rng.normal(0.0, 1.0, (n, 3))
+    b[0] = a[0]
+    zero = np.zeros(n)
+    lateral = np.tile([0.0, 1.0, 0.0], (n, 1))
+    segments = LaneSegments(a, b, np.arange(n), zero, zero + 1.0, zero + 3.0, lateral, zero, zero)
+    points = rng.uniform(-300.0, 300.0, (2000, 3))
+    seg, u, _ = SegmentGrid(segments).nearest(points)
+    want_seg, want_u = scan(segments, points)
+    assert np.array_equal(seg, want_seg) and np.array_equal(u, want_u)

@@ -194,17 +194,7 @@ def _nearest_arrays(sg: LaneSegments, levels: list[_Level]) -> NearestArrays:
     d = sg.b - sg.a
     sizes = [int(lv.shape[0] * lv.shape[1]) for lv in levels]
     filings = np.cumsum([0, *(len(lv.segment) for lv in levels)])
-    n = len(sg)
-    joined = np.zeros(n, dtype=bool)
-    joined[1:] = (sg.node[1:] == sg.node[:-1]) & (sg.a[1:] == sg.b[:-1]).all(axis=1)
-    chain_start = np.maximum.accumulate(np.where(joined, 0, np.arange(n)))
-    start = np.flatnonzero((np.arange(n) - chain_start) % _RUN == 0)
-    count = np.diff(np.r_[start, n])
-    p0, p1 = sg.a[start], sg.b[start + count - 1]
-    run_of = np.repeat(np.arange(len(start)), count)
-    # every point of a run lies within its reach of the chord and every point of the chord
-    # within its reach of the run: the chord's distance bounds the run's from both sides
-    reach = np.maximum.reduceat(_vertex_offsets(sg.a, p0[run_of], p1[run_of]), start)
+    start, count, p0, p1, reach = lane_runs(sg, _RUN)
     lo = np.minimum.reduceat(np.minimum(sg.a, sg.b), start)
     hi = np.maximum.reduceat(np.maximum(sg.a, sg.b), start)
     order = _tile_order(lo, hi)
@@ -244,6 +234,24 @@ def _nearest_arrays(sg: LaneSegments, levels: list[_Level]) -> NearestArrays:
         _inverse_squares(chord),
         reach[order],
     )
+
+
+def lane_runs(sg: LaneSegments, most: int) -> tuple[np.ndarray, ...]:
+    """Runs of up to `most` consecutive segments of one lane, each joined to the next:
+    (first segment, segment count, first vertex p0, last vertex p1, reach), the reach
+    being the farthest a vertex strays from the chord p0 -> p1. Every point of a run lies
+    within its reach of the chord and every point of the chord within its reach of the
+    run, so the chord's distance bounds the run's from both sides."""
+    n = len(sg)
+    joined = np.zeros(n, dtype=bool)
+    joined[1:] = (sg.node[1:] == sg.node[:-1]) & (sg.a[1:] == sg.b[:-1]).all(axis=1)
+    chain_start = np.maximum.accumulate(np.where(joined, 0, np.arange(n)))
+    start = np.flatnonzero((np.arange(n) - chain_start) % most == 0)
+    count = np.diff(np.r_[start, n])
+    p0, p1 = sg.a[start], sg.b[start + count - 1]
+    run_of = np.repeat(np.arange(len(start)), count)
+    reach = np.maximum.reduceat(_vertex_offsets(sg.a, p0[run_of], p1[run_of]), start)
+    return start, count, p0, p1, reach
 
 
 def _inverse_squares(d: np.ndarray) -> np.ndarray:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from nearest_reference import reference_nearest
 
 from world import LaneType, Map
+from world.lane_index import LaneSegments, SegmentGrid
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 
@@ -95,3 +97,44 @@ def test_empty_lane_type_finds_nothing():
     m = Map.from_file(MEDIUM_TOWN)
     got = m.project_batch(np.zeros((3, 3)), LaneType.Bidirectional)
     assert (got.node == -1).all()
+
+
+@pytest.mark.parametrize("town", ["Town01", "Town04"])
+def test_compiled_search_matches_the_numpy_search(shared, town):
+    # the numpy search the compiled one replaced (tests/nearest_reference.py) on seeded
+    # points uniform over the header's bounds (and 10 % beyond, z from -10 to 30 m) and
+    # near lane centres: the same segment, u and distance, bit for bit
+    m = Map.from_file(shared / "maps" / "carla" / f"{town}.xodr")
+    grid = m._grid(int(LaneType.Driving))
+    h = m.opendrive.header
+    lo, hi = np.array([h.west, -h.north]), np.array([h.east, -h.south])
+    rng = np.random.default_rng(21)
+    wide = np.zeros((6000, 3))
+    wide[:, :2] = lo + rng.uniform(-0.1, 1.1, (len(wide), 2)) * (hi - lo)
+    wide[3000:, 2] = rng.uniform(-10.0, 30.0, 3000)
+    near = grid.segments.a[rng.integers(0, len(grid.segments), 2000)]
+    near = near + rng.uniform(-1.0, 1.0, near.shape) * np.array([5.0, 5.0, 1.0])
+    points = np.vstack([wide, near])
+    got = grid.nearest(points)
+    want = reference_nearest(grid.segments, grid.levels[0].cell, points)
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w)
+    # both ways to the answer are taken: settled by the finest cells, and far points
+    assert (got[2] < grid.levels[0].cell).sum() > 1000
+    assert (got[2] > 4.0 * grid.levels[-1].cell).sum() > 1000
+
+
+@pytest.mark.parametrize("n", [1, 5, 9, 200])
+def test_small_segment_sets_match_a_full_scan(n):
+    # trees of one leaf (n <= 8 runs) up to a few levels; segment 0 has no length
+    rng = np.random.default_rng(n)
+    a = rng.uniform(-50.0, 50.0, (n, 3))
+    b = a + rng.normal(0.0, 1.0, (n, 3))
+    b[0] = a[0]
+    zero = np.zeros(n)
+    lateral = np.tile([0.0, 1.0, 0.0], (n, 1))
+    segments = LaneSegments(a, b, np.arange(n), zero, zero + 1.0, zero + 3.0, lateral, zero, zero)
+    points = rng.uniform(-300.0, 300.0, (2000, 3))
+    seg, u, _ = SegmentGrid(segments).nearest(points)
+    want_seg, want_u = scan(segments, points)
+    assert np.array_equal(seg, want_seg) and np.array_equal(u, want_u)

@@ -1,34 +1,36 @@
 """A uniform-grid spatial index over short lane centre-line segments, queried in batches.
 
 Lanes are cut into segments between centre samples (about 1 m apart). Each
-segment is filed under every grid cell its bounding box overlaps, at several
-cell sizes doubling from the finest: the 3 x 3 cells around a point then hold
-every segment within one cell size of it, so a nearest distance below the cell
-size is final. The finest level settles most points near roads. Any other point
-gets an upper bound on its distance from a coarse guide grid (a segment near
-each cell's centre), which picks the one level that settles it, or, past the
-coarsest, a walk down a tree of lane runs boxed in Z-order.
-Distances are 3D, as CARLA's R-tree of lane segments measures them, and the
-answer is exactly the segment a scan of all of them would pick in float64.
+segment is filed under every grid cell its bounding box overlaps: the 3 x 3 cells
+around a point then hold every segment within one cell size of it, so a nearest
+distance below the cell size is final. That settles most points near roads. Any
+other point walks a tree of boxes over runs of consecutive segments of a lane
+(packed sort-tile-recursive), nearest node first, until no node left can be
+nearer than the best segment found. The search is compiled (numba, no fastmath)
+and measures each segment it reaches in float64 by one formula, so the answer is
+exactly the segment a scan of all of them would pick, ties going to the lowest
+segment index.
+Distances are 3D, as CARLA's R-tree of lane segments measures them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 __all__ = ["LaneSegments", "SegmentGrid"]
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
 _FANOUT = 8  # children per box of the far-point tree
-_RUN = 16  # segments per leaf run of the far-point tree, at most
+_RUN = 8  # segments per leaf run of the far-point tree, at most
 _MAX_CELLS = 4_000_000  # cells of the finest level at most; coarser cells on huge maps
-_GUIDE_CELLS = 128  # guide grid cells along the longer side of the map, at most
-_GUIDE_MIN_CELL = 8.0  # metres: the guide grid's finest cell
-_ROUGH = 4e-6  # float32 sweep margin, relative to the coordinates' magnitude
-_SMALL = 256  # candidates at most measured in float64 straight away
 _SLACK = 1e-9  # relative margin on distance bounds, against rounding
+# cell coordinates beyond this many cells from the table are not converted to integers:
+# such a point is far from every segment and goes straight to the tree
+_FAR_CELLS = 2.0**52
 
 
 @dataclass(slots=True)
@@ -103,7 +105,7 @@ class _Level:
 class SegmentGrid:
     """Nearest-segment and covering-segment queries over a fixed set of lane segments."""
 
-    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 3) -> None:
+    def __init__(self, segments: LaneSegments, cell: float = 2.0, levels: int = 2) -> None:
         self.segments = segments
         lo = np.minimum(segments.a, segments.b)[:, :2]
         hi = np.maximum(segments.a, segments.b)[:, :2]
@@ -111,21 +113,24 @@ class SegmentGrid:
             area = float(np.prod(hi.max(axis=0) - lo.min(axis=0) + 1.0))
             cell = max(cell, float(np.sqrt(area / _MAX_CELLS)))
         self.levels = [_Level(lo, hi, cell * 2.0**k) for k in range(levels)]
-        self._search: _NearestSearch | None = None
+        self._search: NearestArrays | None = None
 
     def nearest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per point: nearest segment index (-1 if there are none), its u, and the distance.
 
         Exact in float64: the answer is the segment a scan of all of them would pick, ties
-        going to the lowest segment index.
+        going to the lowest segment index. A point with a coordinate that is not finite
+        gets -1, u 0 and an infinite distance.
         """
-        points = np.asarray(points, dtype=float).reshape(-1, 3)
+        points = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
+        n = len(points)
+        seg, u, dist = np.full(n, -1, dtype=np.int64), np.zeros(n), np.full(n, np.inf)
         if not len(self.segments):
-            n = len(points)
-            return np.full(n, -1, dtype=np.int64), np.zeros(n), np.full(n, np.inf)
+            return seg, u, dist
         if self._search is None:
-            self._search = _NearestSearch(self.segments, self.levels)
-        return self._search.nearest(points)
+            self._search = _nearest_arrays(self.segments, self.levels)
+        _nearest_into(self._search, points, seg, u, dist)
+        return seg, u, dist
 
     def covering(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(point index, segment index, u) for every segment whose lane covers the point in 2D.
@@ -148,304 +153,280 @@ class SegmentGrid:
         return owner[inside], seg[inside], u[inside]
 
 
-class _NearestSearch:
-    """The exact nearest-segment query: a bound, then a proof.
+class NearestArrays(NamedTuple):
+    """The compiled search's inputs: the grid levels, finest first (their cell tables laid
+    end to end), the segments and the far-point tree.
 
-    Bound: what the finest grid level finds around a point, else a guess from a coarse
-    guide grid that holds, per cell, a segment near the cell's centre (filled by jump
-    flooding when built); either bounds the point's distance from above by some U.
-    Proof: every segment within U of the point is looked at, in the 3 x 3 cells of the
-    finest grid level whose cell exceeds U or, past the coarsest, down a tree of lane runs
-    that drops whatever lies farther than the best distance known. Candidates are
-    measured in float32 first; the few within rounding of the nearest are measured again
-    in float64 by one formula, ties going to the lowest segment index.
+    Tree nodes are boxes (float64, over both ends of every segment below them). Nodes
+    0 .. leaves - 1 are runs of consecutive segments of one lane (`first`, `count`: their
+    segments), each also held as its chord (first to last vertex) and its reach, the
+    farthest a vertex strays from the chord; every other node boxes the nodes `first` ..
+    `first + count - 1`; the nodes from `roots` on are the top of the tree.
     """
 
-    def __init__(self, segments: LaneSegments, levels: list[_Level]) -> None:
-        self.segments = segments
-        self.levels = levels
-        d = segments.b - segments.a
-        self._a = [np.ascontiguousarray(segments.a[:, i]) for i in range(3)]
-        self._d = [np.ascontiguousarray(d[:, i]) for i in range(3)]
-        dd = self._d[0] * self._d[0] + self._d[1] * self._d[1] + self._d[2] * self._d[2]
-        self._inv = 1.0 / np.where(dd > 0.0, dd, np.inf)
-        lo, hi = np.minimum(segments.a, segments.b), np.maximum(segments.a, segments.b)
-        self._centre = 0.5 * (lo.min(axis=0) + hi.max(axis=0))
-        self._scale = float(np.abs(np.vstack([lo, hi]) - self._centre).max())
-        a32 = (segments.a - self._centre).astype(np.float32)
-        self._a32 = [np.ascontiguousarray(a32[:, i]) for i in range(3)]
-        self._d32 = [x.astype(np.float32) for x in self._d]
-        self._inv32 = self._inv.astype(np.float32)
-        self._build_guide()
-        self._build_tree()
-
-    def _build_guide(self) -> None:
-        """Per guide cell, a segment near its centre in 2D: each segment seeds the cell of
-        its midpoint, then jump flooding passes (steps halving down to 1, then 1 again)
-        let every cell take the nearest of the segments its 3 x 3 cells at that step hold.
-        Only a guess: the answers do not depend on how good it is."""
-        sg = self.segments
-        lo = np.minimum(sg.a, sg.b)[:, :2]
-        hi = np.maximum(sg.a, sg.b)[:, :2]
-        extent = float((hi.max(axis=0) - lo.min(axis=0)).max())
-        g = max(_GUIDE_MIN_CELL, extent / _GUIDE_CELLS)
-        self._guide_cell = g
-        self._guide_origin = np.floor(lo.min(axis=0) / g).astype(np.int64)
-        shape = np.floor(hi.max(axis=0) / g).astype(np.int64) - self._guide_origin + 1
-        self._guide_shape = shape
-        mid = 0.5 * (sg.a + sg.b)[:, :2]
-        c = np.floor(mid / g).astype(np.int64) - self._guide_origin
-        flat, first = np.unique(c[:, 0] * shape[1] + c[:, 1], return_index=True)
-        field = np.full(int(shape[0] * shape[1]), -1, dtype=np.int64)
-        field[flat] = first
-        field = field.reshape(shape)
-        ix, iy = np.meshgrid(np.arange(shape[0]), np.arange(shape[1]), indexing="ij")
-        centre = [(ix + self._guide_origin[0] + 0.5) * g, (iy + self._guide_origin[1] + 0.5) * g]
-        steps = []
-        step = 1 << max(0, int(shape.max() - 1).bit_length() - 1)
-        while step >= 1:
-            steps.append(step)
-            step //= 2
-        for step in [*steps, 1]:
-            cand = np.full((len(_OFFSETS), *shape), -1, dtype=np.int64)
-            for k, (dx, dy) in enumerate(_OFFSETS * step):
-                if abs(dx) >= shape[0] or abs(dy) >= shape[1]:
-                    continue
-                src = field[max(dx, 0) : shape[0] + min(dx, 0), max(dy, 0) : shape[1] + min(dy, 0)]
-                cand[
-                    k, max(-dx, 0) : shape[0] - max(dx, 0), max(-dy, 0) : shape[1] - max(dy, 0)
-                ] = src
-            seg = np.where(cand >= 0, cand, 0)
-            w = [centre[i][None] - self._a[i][seg] for i in range(2)]
-            dd = self._d[0][seg] ** 2 + self._d[1][seg] ** 2
-            u = np.clip(
-                (w[0] * self._d[0][seg] + w[1] * self._d[1][seg]) / np.where(dd > 0, dd, 1.0),
-                0.0,
-                1.0,
-            )
-            r2 = (w[0] - u * self._d[0][seg]) ** 2 + (w[1] - u * self._d[1][seg]) ** 2
-            r2 = np.where(cand >= 0, r2, np.inf)
-            field = np.take_along_axis(cand, np.argmin(r2, axis=0)[None], axis=0)[0]
-        self._guide = field.ravel()
-
-    def _guess(self, points, todo, best_seg, best_u, best_d) -> None:
-        """The nearest of the guide segments of the 3 x 3 guide cells around each point
-        (points off the guide grid take its nearest cells)."""
-        p = points[todo]
-        c = np.floor(p[:, :2] / self._guide_cell).astype(np.int64) - self._guide_origin
-        nb = c[:, None, :] + _OFFSETS[None, :, :]
-        np.clip(nb, 0, self._guide_shape - 1, out=nb)
-        seg = self._guide[(nb[..., 0] * self._guide_shape[1] + nb[..., 1]).ravel()]
-        owner = np.repeat(np.arange(len(p)), len(_OFFSETS))
-        self._fold(p, todo, owner, seg, best_seg, best_u, best_d)
-
-    def _settle(self, points, todo, level: _Level, best_seg, best_u, best_d) -> np.ndarray:
-        """Fold in the segments of the 3 x 3 cells of `level` around each point; the points
-        not settled by them (best distance not below the cell size)."""
-        if len(todo):
-            owner, seg = level.candidates(points[todo])
-            if len(seg):
-                self._fold(points[todo], todo, owner, seg, best_seg, best_u, best_d)
-        return todo[best_d[todo] >= level.cell * (1.0 - _SLACK)]
-
-    def nearest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        n = len(points)
-        best_seg = np.full(n, -1, dtype=np.int64)
-        best_u = np.zeros(n)
-        best_d = np.full(n, np.inf)
-        if not n:
-            return best_seg, best_u, best_d
-        # 3 x 3 cells of a level hold every segment within `cell` of the point: a best
-        # distance below it is final. The finest level settles most points near roads.
-        todo = self._settle(points, np.arange(n), self.levels[0], best_seg, best_u, best_d)
-        # what the 3 x 3 cells held bounds a point's distance; the guide's guess bounds it
-        # for the points they left without one below the coarsest cell
-        far = todo[best_d[todo] >= self.levels[-1].cell * (1.0 - _SLACK)]
-        if len(far):
-            self._guess(points, far, best_seg, best_u, best_d)
-        for level in self.levels[1:]:
-            if not len(todo):
-                break
-            inside = best_d[todo] < level.cell * (1.0 - _SLACK)
-            self._settle(points, todo[inside], level, best_seg, best_u, best_d)
-            todo = todo[~inside]
-        if len(todo):
-            self._far(points, todo, best_seg, best_u, best_d)
-        return best_seg, best_u, best_d
-
-    def _build_tree(self) -> None:
-        """A tree for points beyond the grid levels. Its leaves are runs of up to _RUN
-        consecutive segments of one lane, each held as its chord (first to last vertex) and
-        its reach, the farthest a vertex strays from the chord: every point of the run lies
-        within the reach of the chord and every point of the chord within the reach of the
-        run, so the distance to the chord bounds the distance to the run from both sides.
-        Runs sorted along a Z-order curve of their box centres are boxed _FANOUT at a time,
-        those boxes again, up to a top of at most _FANOUT boxes."""
-        sg = self.segments
-        n = len(sg)
-        joined = np.zeros(n, dtype=bool)
-        joined[1:] = (sg.node[1:] == sg.node[:-1]) & (sg.a[1:] == sg.b[:-1]).all(axis=1)
-        chain_start = np.maximum.accumulate(np.where(joined, 0, np.arange(n)))
-        start = np.flatnonzero((np.arange(n) - chain_start) % _RUN == 0)
-        count = np.diff(np.r_[start, n])
-        p0, p1 = sg.a[start], sg.b[start + count - 1]
-        run_of = np.repeat(np.arange(len(start)), count)
-        reach = np.maximum.reduceat(_to_segment(sg.a, p0[run_of], p1[run_of]), start)
-        lo = np.minimum.reduceat(np.minimum(sg.a, sg.b), start)
-        hi = np.maximum.reduceat(np.maximum(sg.a, sg.b), start)
-        mid = 0.5 * (lo + hi)[:, :2]
-        span = np.maximum(mid.max(axis=0) - mid.min(axis=0), 1e-9)
-        q = ((mid - mid.min(axis=0)) / span * 65535).astype(np.uint64)
-        order = np.argsort(_interleave(q[:, 0]) | (_interleave(q[:, 1]) << 1), kind="stable")
-        self._run_start, self._run_count = start[order], count[order]
-        c = self._centre
-        self._run_p0 = (p0[order] - c).astype(np.float32)
-        self._run_d = (p1[order] - p0[order]).astype(np.float32)
-        dd = np.einsum("ij,ij->i", self._run_d, self._run_d)
-        self._run_inv = np.where(dd > 0.0, 1.0 / np.where(dd > 0.0, dd, 1.0), 0.0).astype(
-            np.float32
-        )
-        self._run_reach = reach[order].astype(np.float32)
-        lo, hi = lo[order] - c, hi[order] - c
-        self._boxes = []
-        while True:
-            # float32 boxes rounded outwards, so they still hold what they box
-            down = np.nextafter(lo.astype(np.float32), np.float32(-np.inf))
-            up = np.nextafter(hi.astype(np.float32), np.float32(np.inf))
-            self._boxes.append(np.hstack([down, up]))
-            if len(lo) <= _FANOUT:
-                break
-            starts = np.arange(0, len(lo), _FANOUT)
-            lo = np.minimum.reduceat(lo, starts)
-            hi = np.maximum.reduceat(hi, starts)
-
-    def _far(self, points: np.ndarray, todo: np.ndarray, best_seg, best_u, best_d) -> None:
-        """Exact answers for points beyond the grid levels, down the tree: a box or run whose
-        least possible distance exceeds the best known (the guess so far, or a run's chord
-        distance plus reach) cannot hold the answer. Boxes and runs are measured in float32
-        in map-centred coordinates, with the bound widened by the rounding margin."""
-        for chunk in np.array_split(todo, max(1, len(todo) // 512)):
-            p = points[chunk]
-            q32 = (p - self._centre).astype(np.float32)
-            margin = _ROUGH * (self._scale + np.abs(p - self._centre).max(axis=1))
-            limit = best_d[chunk] + margin
-            top = len(self._boxes[-1])
-            owner = np.repeat(np.arange(len(chunk)), top)
-            node = np.tile(np.arange(top), len(chunk))
-            for level in range(len(self._boxes) - 1, 0, -1):
-                box = self._boxes[level][node]
-                q = q32[owner]
-                gap = np.maximum(np.maximum(box[:, :3] - q, q - box[:, 3:]), 0.0)
-                keep = np.einsum("ij,ij->i", gap, gap) <= (limit * limit)[owner]
-                child = (node[keep, None] * _FANOUT + np.arange(_FANOUT)[None, :]).ravel()
-                owner = np.repeat(owner[keep], _FANOUT)
-                real = child < len(self._boxes[level - 1])
-                owner, node = owner[real], child[real]
-            q = q32[owner]
-            box = self._boxes[0][node]
-            gap = np.maximum(np.maximum(box[:, :3] - q, q - box[:, 3:]), 0.0)
-            w = q - self._run_p0[node]
-            d = self._run_d[node]
-            u = np.clip(np.einsum("ij,ij->i", w, d) * self._run_inv[node], 0.0, 1.0)
-            r = w - u[:, None] * d
-            chord = np.sqrt(np.einsum("ij,ij->i", r, r))
-            reach = self._run_reach[node]
-            starts = _starts(owner)
-            high = np.minimum.reduceat(chord + reach, starts) + 2.0 * margin[owner[starts]]
-            limit[owner[starts]] = np.minimum(limit[owner[starts]], high)
-            low = np.maximum(np.sqrt(np.einsum("ij,ij->i", gap, gap)), chord - reach)
-            keep = low <= limit[owner]
-            owner, node = owner[keep], node[keep]
-            count = self._run_count[node]
-            first = np.repeat(self._run_start[node] - (np.cumsum(count) - count), count)
-            seg = first + np.arange(int(count.sum()))
-            self._fold(p, chunk, np.repeat(owner, count), seg, best_seg, best_u, best_d)
-
-    def _fold(self, p, todo, owner, seg, best_seg, best_u, best_d) -> None:
-        """Fold candidate segments seg for points p[owner] (= points[todo[owner]], owner
-        ascending) into the best answers. A float32 sweep in map-centred coordinates drops
-        the candidates clearly farther than the nearest; the rest are measured in float64.
-        Small sets go straight to float64."""
-        if len(seg) > _SMALL:
-            owner, seg = self._rough_cut(p, todo, owner, seg, best_d)
-        if len(seg):
-            u, dist = self._sweep(p, owner, seg)
-            self._keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d)
-
-    def _rough_cut(self, p, todo, owner, seg, best_d) -> tuple[np.ndarray, np.ndarray]:
-        """The candidates a float32 sweep cannot tell from the nearest (or the best known)."""
-        q = (p - self._centre).astype(np.float32)
-        w = [q[owner, i] - self._a32[i][seg] for i in range(3)]
-        d = [self._d32[i][seg] for i in range(3)]
-        u = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) * self._inv32[seg]
-        np.clip(u, 0.0, 1.0, out=u)
-        r = [w[i] - u * d[i] for i in range(3)]
-        rough = np.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
-        starts = _starts(owner)
-        who = owner[starts]
-        # float32 rounding moves a distance by far less than this margin
-        margin = _ROUGH * (self._scale + float(np.abs(p - self._centre).max()))
-        limit = np.full(len(p), np.inf, dtype=np.float32)
-        limit[who] = np.minimum(np.minimum.reduceat(rough, starts), best_d[todo[who]]) + margin
-        close = np.flatnonzero(rough <= limit[owner])
-        return owner[close], seg[close]
-
-    def _sweep(self, p: np.ndarray, owner: np.ndarray, seg: np.ndarray):
-        """u in [0, 1] of the closest point on each candidate segment to its query point
-        p[owner], and the 3D distance."""
-        w = [p[owner, i] - self._a[i][seg] for i in range(3)]
-        d = [self._d[i][seg] for i in range(3)]
-        u = (w[0] * d[0] + w[1] * d[1] + w[2] * d[2]) * self._inv[seg]
-        np.clip(u, 0.0, 1.0, out=u)
-        r = [w[i] - u * d[i] for i in range(3)]
-        return u, np.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
-
-    @staticmethod
-    def _keep_min(todo, owner, seg, u, dist, best_seg, best_u, best_d) -> None:
-        """Fold candidates (grouped by ascending owner) into the best answers so far: the
-        least distance, and among equal distances the lowest segment index."""
-        starts = _starts(owner)
-        low = np.minimum.reduceat(dist, starts)
-        sizes = _sizes(starts, len(owner))
-        at = np.flatnonzero(dist == np.repeat(low, sizes))
-        if len(at) > len(starts):  # some point has several nearest candidates
-            group = _starts(owner[at])
-            least = np.minimum.reduceat(seg[at], group)
-            at = at[seg[at] == np.repeat(least, _sizes(group, len(at)))]
-            at = at[_starts(owner[at])]
-        first = at
-        idx = todo[owner[first]]
-        d, s = dist[first], seg[first]
-        better = (d < best_d[idx]) | ((d == best_d[idx]) & (s < best_seg[idx]))
-        idx, first = idx[better], first[better]
-        best_seg[idx] = seg[first]
-        best_u[idx] = u[first]
-        best_d[idx] = dist[first]
+    cell: np.ndarray  # (L,) per level
+    origin: np.ndarray  # (L, 2)
+    shape: np.ndarray  # (L, 2)
+    table: np.ndarray  # (L,) where each level's cells begin in starts / counts
+    starts: np.ndarray  # per cell: where its filings begin in `filed`
+    counts: np.ndarray
+    filed: np.ndarray  # segment indices, cell after cell
+    a: np.ndarray  # (N, 3) segment starts
+    d: np.ndarray  # (N, 3) b - a
+    inv: np.ndarray  # 1 / |b - a|^2, 0 for a segment of no length
+    scale: float  # the largest coordinate magnitude of any segment end
+    box: np.ndarray  # (M, 6) x, y, z low, x, y, z high
+    first: np.ndarray  # (M,)
+    count: np.ndarray  # (M,)
+    leaves: int
+    roots: int
+    chord_a: np.ndarray  # (leaves, 3)
+    chord_d: np.ndarray  # (leaves, 3)
+    chord_inv: np.ndarray  # (leaves,)
+    reach: np.ndarray  # (leaves,)
 
 
-def _interleave(v: np.ndarray) -> np.ndarray:
-    """The bits of 16-bit values spread to the even bit positions (for Z-order keys)."""
-    v = v & np.uint64(0xFFFF)
-    for shift, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
-        v = (v | (v << np.uint64(shift))) & np.uint64(mask)
-    return v
+def _nearest_arrays(sg: LaneSegments, levels: list[_Level]) -> NearestArrays:
+    """The grid levels and segments in the compiled search's form, and the tree over them:
+    runs of up to _RUN consecutive segments of one lane, tiled (`_tile_order`) and boxed
+    _FANOUT at a time, those boxes tiled and boxed again, up to a top of at most _FANOUT
+    boxes."""
+    d = sg.b - sg.a
+    sizes = [int(lv.shape[0] * lv.shape[1]) for lv in levels]
+    filings = np.cumsum([0, *(len(lv.segment) for lv in levels)])
+    start, count, p0, p1, reach = lane_runs(sg, _RUN)
+    lo = np.minimum.reduceat(np.minimum(sg.a, sg.b), start)
+    hi = np.maximum.reduceat(np.maximum(sg.a, sg.b), start)
+    order = _tile_order(lo, hi)
+    lo, hi = lo[order], hi[order]
+    boxes, firsts, counts = [np.hstack([lo, hi])], [start[order]], [count[order]]
+    below = 0  # where the children of the level being built begin among all nodes
+    while len(lo) > _FANOUT:
+        group = np.arange(0, len(lo), _FANOUT)
+        first, size = below + group, np.diff(np.r_[group, len(lo)])
+        below += len(lo)
+        lo, hi = np.minimum.reduceat(lo, group), np.maximum.reduceat(hi, group)
+        tiles = _tile_order(lo, hi)
+        lo, hi = lo[tiles], hi[tiles]
+        boxes.append(np.hstack([lo, hi]))
+        firsts.append(first[tiles])
+        counts.append(size[tiles])
+    chord = p1[order] - p0[order]
+    return NearestArrays(
+        np.array([lv.cell for lv in levels], dtype=np.float64),
+        np.array([lv.origin for lv in levels], dtype=np.int64).reshape(-1, 2),
+        np.array([lv.shape for lv in levels], dtype=np.int64).reshape(-1, 2),
+        np.cumsum([0, *sizes[:-1]]).astype(np.int64),
+        np.concatenate([lv.starts + filings[k] for k, lv in enumerate(levels)]),
+        np.concatenate([lv.counts for lv in levels]).astype(np.int64),
+        np.concatenate([lv.segment for lv in levels]).astype(np.int64),
+        np.ascontiguousarray(sg.a, dtype=np.float64),
+        np.ascontiguousarray(d),
+        _inverse_squares(d),
+        float(np.abs(np.vstack([sg.a, sg.b])).max()),
+        np.ascontiguousarray(np.vstack(boxes)),
+        np.concatenate(firsts).astype(np.int64),
+        np.concatenate(counts).astype(np.int64),
+        len(start),
+        below,
+        np.ascontiguousarray(p0[order]),
+        np.ascontiguousarray(chord),
+        _inverse_squares(chord),
+        reach[order],
+    )
 
 
-def _starts(owner: np.ndarray) -> np.ndarray:
-    """Where each run of equal values begins in a grouped array."""
-    if not len(owner):
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate(([0], np.flatnonzero(owner[1:] != owner[:-1]) + 1))
+def lane_runs(sg: LaneSegments, most: int) -> tuple[np.ndarray, ...]:
+    """Runs of up to `most` consecutive segments of one lane, each joined to the next:
+    (first segment, segment count, first vertex p0, last vertex p1, reach), the reach
+    being the farthest a vertex strays from the chord p0 -> p1. Every point of a run lies
+    within its reach of the chord and every point of the chord within its reach of the
+    run, so the chord's distance bounds the run's from both sides."""
+    n = len(sg)
+    joined = np.zeros(n, dtype=bool)
+    joined[1:] = (sg.node[1:] == sg.node[:-1]) & (sg.a[1:] == sg.b[:-1]).all(axis=1)
+    chain_start = np.maximum.accumulate(np.where(joined, 0, np.arange(n)))
+    start = np.flatnonzero((np.arange(n) - chain_start) % most == 0)
+    count = np.diff(np.r_[start, n])
+    p0, p1 = sg.a[start], sg.b[start + count - 1]
+    run_of = np.repeat(np.arange(len(start)), count)
+    reach = np.maximum.reduceat(_vertex_offsets(sg.a, p0[run_of], p1[run_of]), start)
+    return start, count, p0, p1, reach
 
 
-def _sizes(starts: np.ndarray, total: int) -> np.ndarray:
-    """Lengths of the runs beginning at `starts`, in an array of `total` items."""
-    return np.diff(starts, append=total)
+def _inverse_squares(d: np.ndarray) -> np.ndarray:
+    """1 / |d|^2 per row, 0 for a zero row."""
+    dd = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2]
+    return 1.0 / np.where(dd > 0.0, dd, np.inf)
 
 
-def _to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _vertex_offsets(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance of each point p to the segment a -> b (rows in step)."""
     d = b - a
-    dd = np.einsum("ij,ij->i", d, d)
-    u = np.clip(np.einsum("ij,ij->i", p - a, d) / np.where(dd > 0.0, dd, 1.0), 0.0, 1.0)
+    u = np.clip(np.einsum("ij,ij->i", p - a, d) * _inverse_squares(d), 0.0, 1.0)
     return np.linalg.norm(p - (a + u[:, None] * d), axis=1)
+
+
+@njit(cache=True)
+def _cell(coordinate: float, cell: float, origin: int, size: int) -> int:
+    """The table index of the cell holding `coordinate`, clamped into [1, size - 2] (a
+    level's border of empty cells); -1 for a coordinate absurdly far off the table."""
+    c = np.floor(coordinate / cell)
+    if not (abs(c) < _FAR_CELLS):
+        return -1
+    return min(max(int(c) - origin, 1), size - 2)
+
+
+@njit(cache=True)
+def _to_segment(a, d, inv, s: int, px: float, py: float, pz: float) -> tuple:
+    """(u, distance) of the point on segment s (a[s] + u d[s], u in [0, 1]) nearest to
+    (px, py, pz), in float64."""
+    w0, w1, w2 = px - a[s, 0], py - a[s, 1], pz - a[s, 2]
+    u = (w0 * d[s, 0] + w1 * d[s, 1] + w2 * d[s, 2]) * inv[s]
+    u = min(max(u, 0.0), 1.0)
+    r0, r1, r2 = w0 - u * d[s, 0], w1 - u * d[s, 1], w2 - u * d[s, 2]
+    return u, np.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
+
+
+@njit(cache=True)
+def _node_bounds(arrays: NearestArrays, k: int, px: float, py: float, pz: float) -> tuple:
+    """(low, high): bounds on the distance from (px, py, pz) to the segments under tree node
+    k, from its box and, for a run, its chord and reach (high is inf for other nodes)."""
+    box = arrays.box
+    gx = max(box[k, 0] - px, px - box[k, 3], 0.0)
+    gy = max(box[k, 1] - py, py - box[k, 4], 0.0)
+    gz = max(box[k, 2] - pz, pz - box[k, 5], 0.0)
+    low = np.sqrt(gx * gx + gy * gy + gz * gz)
+    if k >= arrays.leaves:
+        return low, np.inf
+    chord = _to_segment(arrays.chord_a, arrays.chord_d, arrays.chord_inv, k, px, py, pz)[1]
+    return max(low, chord - arrays.reach[k]), chord + arrays.reach[k]
+
+
+@njit(cache=True)
+def _fold(arrays: NearestArrays, s: int, px, py, pz, best: int, best_u, best_d) -> tuple:
+    """The nearer of segment s and the best so far (equal distances: the lower index)."""
+    u, dist = _to_segment(arrays.a, arrays.d, arrays.inv, s, px, py, pz)
+    if dist < best_d or (dist == best_d and s < best):
+        return s, u, dist
+    return best, best_u, best_d
+
+
+@njit(cache=True)
+def _grid_nearest(arrays: NearestArrays, px: float, py: float, pz: float) -> tuple:
+    """(segment, u, distance, settled): the nearest of the segments filed in the 3 x 3 cells
+    around the point at the first grid level whose cell exceeds that distance (settled),
+    else the nearest the coarsest level holds (-1, 0, inf when it holds none)."""
+    best, best_u, best_d = -1, 0.0, np.inf
+    for lv in range(len(arrays.cell)):
+        cell, sy = arrays.cell[lv], arrays.shape[lv, 1]
+        cx = _cell(px, cell, arrays.origin[lv, 0], arrays.shape[lv, 0])
+        cy = _cell(py, cell, arrays.origin[lv, 1], sy)
+        if cx < 0 or cy < 0:
+            break
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                flat = arrays.table[lv] + (cx + dx) * sy + (cy + dy)
+                at = arrays.starts[flat]
+                for k in range(at, at + arrays.counts[flat]):
+                    best, best_u, best_d = _fold(
+                        arrays, arrays.filed[k], px, py, pz, best, best_u, best_d
+                    )
+        if best_d < cell * (1.0 - _SLACK):
+            return best, best_u, best_d, True
+    return best, best_u, best_d, False
+
+
+@njit(cache=True)
+def _tree_nearest(arrays: NearestArrays, px, py, pz, best: int, best_u, best_d, nodes, lows):
+    """The nearest segment, from the best so far, down the tree nearest node first (a heap
+    on the nodes' low bounds): once the nearest node left has a low bound above the least
+    high bound or best distance known, plus a margin far above float64 rounding, no node
+    left can hold the answer. `nodes` and `lows` are the heap's arrays, a slot per node."""
+    margin = _SLACK * (1.0 + arrays.scale + max(abs(px), abs(py), abs(pz)))
+    high = np.inf
+    size = 0
+    for k in range(arrays.roots, len(arrays.box)):
+        low, h = _node_bounds(arrays, k, px, py, pz)
+        high = min(high, h)
+        size = _heap_push(nodes, lows, size, k, low)
+    while size > 0:
+        node, low, size = _heap_pop(nodes, lows, size)
+        if low > min(best_d, high) + margin:
+            break
+        first, count = arrays.first[node], arrays.count[node]
+        if node < arrays.leaves:
+            for s in range(first, first + count):
+                best, best_u, best_d = _fold(arrays, s, px, py, pz, best, best_u, best_d)
+            continue
+        for k in range(first, first + count):
+            low, h = _node_bounds(arrays, k, px, py, pz)
+            high = min(high, h)
+            if low <= min(best_d, high) + margin:
+                size = _heap_push(nodes, lows, size, k, low)
+    return best, best_u, best_d
+
+
+@njit(cache=True)
+def _heap_push(nodes: np.ndarray, lows: np.ndarray, size: int, node: int, low: float) -> int:
+    """Add `node` with key `low` to the binary min-heap of `size` entries; the new size."""
+    j = size
+    while j > 0:
+        parent = (j - 1) >> 1
+        if lows[parent] <= low:
+            break
+        nodes[j], lows[j] = nodes[parent], lows[parent]
+        j = parent
+    nodes[j], lows[j] = node, low
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(nodes: np.ndarray, lows: np.ndarray, size: int) -> tuple:
+    """(node, low, new size): the entry of least key taken off the heap."""
+    node, low = nodes[0], lows[0]
+    size -= 1
+    last, last_low = nodes[size], lows[size]
+    j = 0
+    while True:
+        c = 2 * j + 1
+        if c >= size:
+            break
+        if c + 1 < size and lows[c + 1] < lows[c]:
+            c += 1
+        if lows[c] >= last_low:
+            break
+        nodes[j], lows[j] = nodes[c], lows[c]
+        j = c
+    nodes[j], lows[j] = last, last_low
+    return node, low, size
+
+
+@njit(cache=True)
+def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out) -> None:
+    """`SegmentGrid.nearest` of (N, 3) points into seg_out, u_out and d_out, prefilled with
+    -1, 0 and inf (left so for a point with a coordinate that is not finite): the grid
+    levels settle the points near roads, the tree the others."""
+    nodes = np.empty(len(arrays.box), dtype=np.int64)  # a walk adds each node once at most
+    lows = np.empty(len(arrays.box))
+    for i in range(len(pts)):
+        px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
+        if not (np.isfinite(px) and np.isfinite(py) and np.isfinite(pz)):
+            continue
+        best, best_u, best_d, settled = _grid_nearest(arrays, px, py, pz)
+        if not settled:
+            best, best_u, best_d = _tree_nearest(
+                arrays, px, py, pz, best, best_u, best_d, nodes, lows
+            )
+        seg_out[i], u_out[i], d_out[i] = best, best_u, best_d
+
+
+def _tile_order(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """An order of boxes that puts near ones _FANOUT at a time (sort-tile-recursive packing):
+    by the x of their centres into about sqrt(n / _FANOUT) vertical slices, each slice by y."""
+    mid = 0.5 * (lo + hi)
+    pages = -(-len(lo) // _FANOUT)
+    per_slice = _FANOUT * max(1, int(np.ceil(np.sqrt(pages))))
+    slice_of = np.empty(len(lo), dtype=np.int64)
+    slice_of[np.argsort(mid[:, 0], kind="stable")] = np.arange(len(lo)) // per_slice
+    return np.lexsort((mid[:, 1], slice_of))

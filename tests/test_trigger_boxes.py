@@ -37,7 +37,7 @@ def test_centre_stays_inside_its_section():
 def actor_boxes(boxes: OrientedBoxes, *actors) -> np.ndarray:
     """`boxes.overlapping` for actors given as (pos, (pitch, yaw, roll), box_loc, extent)."""
     pos, rot, loc, ext = (np.array([a[k] for a in actors], dtype=np.float64) for k in range(4))
-    return boxes.overlapping(np.arange(len(actors)), pos, rot, loc, ext)
+    return boxes.overlapping(np.arange(len(actors)), pos, rot, loc, ext, np.ones(len(actors), bool))
 
 
 def point(x, y, z):
@@ -186,7 +186,8 @@ def test_grid_and_kernel_agree_with_a_plain_separating_axis_test():
     loc = rng.uniform(-1.0, 1.0, (n_actors, 3))
     ext = rng.uniform(0.0, 3.0, (n_actors, 3))
     assert 3 * boxes._grid[2] < 30.0 < 4 * boxes._grid[2]
-    got = boxes.overlapping(np.arange(n_actors), pos, rot, loc, ext)
+    alive = np.ones(n_actors, dtype=bool)
+    got = boxes.overlapping(np.arange(n_actors), pos, rot, loc, ext, alive)
     box_axes = rotation_matrices(angles[:, 0], angles[:, 1], angles[:, 2])
     actor_axes = rotation_matrices(rot[:, 0], rot[:, 1], rot[:, 2])
     actor_centres = pos + np.einsum("nij,nj->ni", actor_axes, loc)
@@ -209,6 +210,15 @@ def test_grid_and_kernel_agree_with_a_plain_separating_axis_test():
 
 def test_no_boxes_or_no_actors():
     none = OrientedBoxes([])
-    assert none.overlapping(np.arange(3), *np.zeros((4, 3, 3))).shape == (3, 0)
+    columns = (*np.zeros((4, 3, 3)), np.ones(3, dtype=bool))
+    assert none.overlapping(np.arange(3), *columns).shape == (3, 0)
     boxes = OrientedBoxes([LANE_BOX])
-    assert boxes.overlapping(np.zeros(0, dtype=int), *np.zeros((4, 3, 3))).shape == (0, 1)
+    assert boxes.overlapping(np.zeros(0, dtype=int), *columns).shape == (0, 1)
+
+
+def test_a_dead_actor_overlaps_nothing():
+    # Two points at the lane box's centre, the second's row marked dead.
+    boxes = OrientedBoxes([LANE_BOX])
+    zeros = np.zeros((2, 3))
+    inside = boxes.overlapping(np.arange(2), zeros, zeros, zeros, zeros, np.array([True, False]))
+    assert inside[:, 0].tolist() == [True, False]

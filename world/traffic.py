@@ -88,9 +88,8 @@ class TrafficSystem:
         if len(self.boxes) == 0:
             return
         rows = vehicles.actor[:n]
-        inside = (
-            self.boxes.overlapping(rows, actors.pos, actors.rot, actors.box_loc, actors.extent)
-            & actors.alive[rows][:, None]
+        inside = self.boxes.overlapping(
+            rows, actors.pos, actors.rot, actors.box_loc, actors.extent, actors.alive
         )
         if len(self._inside) < n:
             grown = np.zeros((n, len(self.boxes)), dtype=bool)

@@ -138,18 +138,21 @@ class OrientedBoxes:
         rot: np.ndarray,
         box_loc: np.ndarray,
         extent: np.ndarray,
+        alive: np.ndarray,
     ) -> np.ndarray:
         """(N, B) bool: whether the box of actor row rows[n] overlaps box b (touching counts).
 
         `pos` (m), `rot` (pitch, yaw, roll in degrees), `box_loc` (the box centre in the
-        actor's frame) and `extent` (half-extents) are the actor table's columns, read at
-        `rows`. A zero extent makes the box a point: then it is the point's containment."""
+        actor's frame), `extent` (half-extents) and `alive` are the actor table's columns,
+        read at `rows`; a dead actor overlaps nothing. A zero extent makes the box a point:
+        then it is the point's containment."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         inside = np.zeros((len(rows), len(self.boxes)), dtype=bool)
         if len(rows) and len(self.boxes):
             _overlapping(
                 rows,
                 *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
+                np.ascontiguousarray(alive, dtype=np.bool_),
                 self._grid,
                 self._ny,
                 self._starts,
@@ -171,6 +174,7 @@ def _overlapping(
     rot: np.ndarray,
     box_loc: np.ndarray,
     extent: np.ndarray,
+    alive: np.ndarray,
     grid: np.ndarray,
     ny: int,
     starts: np.ndarray,
@@ -182,14 +186,14 @@ def _overlapping(
     radius: np.ndarray,
     inside: np.ndarray,
 ) -> None:
-    """Marks in `inside` (N, B) the boxes each actor's box overlaps.
+    """Marks in `inside` (N, B) the boxes each live actor's box overlaps.
 
     Per actor: the grid cells that its bounding sphere about its origin (|box_loc| + |extent|,
     whatever its rotation) touches; in each, the boxes met there first (a box listed in
     several cells is tested once, in the first cell both cover) whose bounding sphere reaches
     that one. Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes =
-    R's columns), the spheres compared again about its centre, and the separating axes
-    tried."""
+    R's columns); its bounding sphere about that centre must reach the box itself, and then
+    the separating axes decide."""
     corner_x, corner_y, cell = grid[0], grid[1], grid[2]
     nx = (len(starts) - 1) // ny
     c = np.empty(3)
@@ -201,6 +205,8 @@ def _overlapping(
     t = np.empty(3)
     for n in range(len(rows)):
         row = rows[n]
+        if not alive[row]:
+            continue
         e, loc = extent[row], box_loc[row]
         reach = math.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
         about_origin = reach + math.sqrt(loc[0] * loc[0] + loc[1] * loc[1] + loc[2] * loc[2])
@@ -231,11 +237,11 @@ def _overlapping(
                                 + r_actor[i, 2] * loc[2]
                             )
                         placed = True
-                    if not _spheres_meet(at, reach, centre[b], radius[b]):
-                        continue
                     d0 = at[0] - centre[b, 0]
                     d1 = at[1] - centre[b, 1]
                     d2 = at[2] - centre[b, 2]
+                    if not _sphere_reaches_box(d0, d1, d2, reach, axes[b], half[b]):
+                        continue
                     inside[n, b] = not _separated(
                         d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t
                     )
@@ -247,6 +253,20 @@ def _spheres_meet(p: np.ndarray, p_radius: float, q: np.ndarray, q_radius: float
     d0, d1, d2 = p[0] - q[0], p[1] - q[1], p[2] - q[2]
     far = p_radius + q_radius
     return d0 * d0 + d1 * d1 + d2 * d2 <= far * far
+
+
+@njit(cache=True)
+def _sphere_reaches_box(
+    d0: float, d1: float, d2: float, reach: float, axes: np.ndarray, half: np.ndarray
+) -> bool:
+    """Whether a sphere of radius `reach` whose centre is d from a box's centre meets the box:
+    the distance from the sphere's centre to the box's nearest point, in the box's axes."""
+    gap = 0.0
+    for k in range(3):
+        out = abs(d0 * axes[0, k] + d1 * axes[1, k] + d2 * axes[2, k]) - half[k]
+        if out > 0.0:
+            gap += out * out
+    return gap <= reach * reach
 
 
 @njit(cache=True)

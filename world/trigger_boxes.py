@@ -24,8 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from world.attachments import _fill_matrix
-from world.collisions import DEG_TO_RAD
 from world.geometry import Transform, Vector3D, rotation_matrices
 
 __all__ = [
@@ -196,8 +194,6 @@ def _overlapping(
     the separating axes decide."""
     corner_x, corner_y, cell = grid[0], grid[1], grid[2]
     nx = (len(starts) - 1) // ny
-    c = np.empty(3)
-    s = np.empty(3)
     r_actor = np.empty((3, 3))
     at = np.empty(3)
     rel = np.empty((3, 3))
@@ -225,11 +221,7 @@ def _overlapping(
                     if not _spheres_meet(pos[row], about_origin, centre[b], radius[b]):
                         continue
                     if not placed:
-                        for k in range(3):
-                            angle = rot[row, k] * DEG_TO_RAD
-                            c[k] = math.cos(angle)
-                            s[k] = math.sin(angle)
-                        _fill_matrix(r_actor, c, s)
+                        _actor_axes(r_actor, rot[row])
                         for i in range(3):
                             at[i] = pos[row, i] + (
                                 r_actor[i, 0] * loc[0]
@@ -245,6 +237,24 @@ def _overlapping(
                     inside[n, b] = not _separated(
                         d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t
                     )
+
+
+@njit(cache=True)
+def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
+    """Writes into `axes` (3x3) the forward, right and up unit vectors (columns) of an actor
+    turned by `rot` (pitch, yaw, roll in degrees): CARLA's rotation, as `rotation_matrices`
+    gives it (numba's radians, cos and sin are numpy's)."""
+    pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
+    c_p, s_p = np.cos(pitch), np.sin(pitch)
+    c_y, s_y = np.cos(yaw), np.sin(yaw)
+    c_r, s_r = np.cos(roll), np.sin(roll)
+    forward = (c_p * c_y, c_p * s_y, s_p)
+    right = (c_y * s_p * s_r - s_y * c_r, s_y * s_p * s_r + c_y * c_r, -c_p * s_r)
+    up = (-c_y * s_p * c_r - s_y * s_r, -s_y * s_p * c_r + c_y * s_r, c_p * c_r)
+    for i in range(3):
+        axes[i, 0] = forward[i]
+        axes[i, 1] = right[i]
+        axes[i, 2] = up[i]
 
 
 @njit(cache=True)

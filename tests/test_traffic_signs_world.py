@@ -61,6 +61,21 @@ def test_stop_sign_lets_a_vehicle_go_after_two_seconds():
     assert states[40] == S.Green
 
 
+def test_the_effect_box_holds_a_car_once_its_front_is_in():
+    # The car drives north (yaw -90: forward is CARLA -y) towards the effect box, which spans
+    # y 15 +- 1.575. The mkz_2017's front is 2.4548 m ahead of its origin (half length 2.4508
+    # about a centre 0.004 m ahead). Origin at y = 15 + 1.575 + 2 = 18.575, 2 m outside the
+    # box: the front at y = 16.12 is 0.455 m in, so the sign tells it red on the first tick.
+    # Origin 4.5 m outside (y = 21.075): the front at 18.62 is short of the box, no red.
+    world = world_on(Map.from_file(TJUNCTION))
+    outside = world.spawn_actor(
+        blueprint(CAR), Transform(Location(1.75, 21.075, 0.0), Rotation(yaw=-90))
+    )
+    assert stop_and_wait(world, outside, 2) == [S.Green] * 2
+    outside.set_transform(Transform(Location(1.75, 18.575, 0.0), Rotation(yaw=-90)))
+    assert stop_and_wait(world, outside, 1) == [S.Red]
+
+
 def test_check_boxes_on_the_crossing_road_hold_the_stop():
     world = world_on(with_reference())
     checks = [b for b in world._traffic.boxes if b.kind == BOX_CHECK]

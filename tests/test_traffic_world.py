@@ -8,7 +8,7 @@ import pytest
 
 from tests.traffic_helpers import blueprint, world_on
 from world.errors import WorldError
-from world.geometry import Location
+from world.geometry import Location, Transform
 from world.map import Map
 from world.traffic import BOX_LIGHT, BOX_SPEED
 from world.traffic_world import traffic_light_table
@@ -82,6 +82,35 @@ def test_a_vehicle_in_a_light_box_takes_its_state_at_once(town01_map):
     assert system.groups.get_state(box.owner) == S.Yellow
 
 
+def behind(box, metres: float) -> Transform:
+    """A pose `metres` behind a box's centre along its lane's travel direction (the box's
+    forward), 5 cm up, facing the same way."""
+    place = box.transform
+    forward = place.get_forward_vector()
+    loc = place.location
+    at = Location(loc.x - metres * forward.x, loc.y - metres * forward.y, loc.z + 0.05)
+    return Transform(at, place.rotation)
+
+
+def test_a_car_takes_the_light_once_its_front_is_in_the_box(town01_map):
+    # The light box is 3 m long (half 1.5 along the lane). The mkz_2017's box: half length
+    # 2.4508 about a centre 0.004 m ahead of the origin, so its front is 2.4548 m ahead.
+    # Origin 3.5 m behind the box centre (2 m outside the box): the front, 1.045 m behind
+    # the centre, is 0.455 m in, and the car takes the light's state. Origin 6 m behind:
+    # the front (3.545 m behind) is 2.045 m short, and the car has no light.
+    world = world_on(town01_map)
+    box = next(b for b in world._traffic.boxes if b.kind == BOX_LIGHT)
+    light = world.get_actor(world._traffic.light_ids[box.owner])
+    light.set_state(S.Red)
+    light.freeze(True)
+    near = world.spawn_actor(blueprint(CAR), behind(box, 3.5))
+    world.tick()
+    assert near.get_traffic_light().id == light.id and near.get_traffic_light_state() == S.Red
+    near.set_transform(behind(box, 6.0))
+    world.tick()
+    assert near.get_traffic_light() is None and near.get_traffic_light_state() == S.Green
+
+
 def test_speed_limit_is_30_before_any_sign_and_stays_after_leaving(town01_map):
     world = world_on(town01_map)
     box = next(
@@ -98,6 +127,24 @@ def test_speed_limit_is_30_before_any_sign_and_stays_after_leaving(town01_map):
     car.set_transform(away)
     world.tick()
     assert car.get_speed_limit() == 90.0
+
+
+def test_a_speed_limit_box_reaches_a_car_whose_origin_is_outside(town01_map):
+    # Town01's speed-limit boxes are cubes; this one's half size h is read from the box.
+    # Origin h + 2 m behind its centre: the car's front (2.4548 m ahead of the origin) is
+    # 0.455 m in, so the car gets the limit; h + 4.5 m behind it is 2.045 m short.
+    world = world_on(town01_map)
+    box = next(
+        b
+        for b in world._traffic.boxes
+        if b.kind == BOX_SPEED and world._traffic.placement.signs[b.owner].speed_limit == 90.0
+    )
+    short = world.spawn_actor(blueprint(CAR), behind(box, box.extent.x + 4.5))
+    world.tick()
+    assert short.get_speed_limit() == 30.0
+    short.set_transform(behind(box, box.extent.x + 2.0))
+    world.tick()
+    assert short.get_speed_limit() == 90.0
 
 
 def light_box_expectations(path) -> tuple[int, dict[str, set[str]]]:

@@ -2,8 +2,8 @@
 
 Three tick steps, in the world's order: the sign timers run down, the light
 groups advance (each light change reaches the vehicles in its boxes at once),
-and after physics the vehicles' locations are tested against every box
-(vectorised) and the boxes' owners are told who came and who went:
+and after physics the vehicles' boxes are tested against every box (compiled,
+world.trigger_boxes) and the boxes' owners are told who came and who went:
 
 * a light's box gives an entering vehicle the light's state and the light
   (`tl_state`, `tl_actor` of the vehicle table); leaving the last box of that
@@ -13,7 +13,9 @@ and after physics the vehicles' locations are tested against every box
 * a speed-limit box sets the vehicle's `speed_limit` (km/h), which stays.
 
 Events are handled in vehicle (id) order, then box order, leaving before
-entering; a vehicle is inside a box when its location is.
+entering. A vehicle is inside a box when its own bounding box (its pose composed with
+its blueprint's box) overlaps it, as in CARLA, not when its origin is: a car's
+front enters a box about half a car length before its origin would.
 """
 
 from __future__ import annotations
@@ -79,14 +81,16 @@ class TrafficSystem:
         vehicles.tl_state[held[hit]] = self.groups.state[index[hit]]
 
     def tick_boxes(self, world, dt: float) -> None:
-        """Tests every vehicle's location against every box and tells the owners."""
+        """Tests every vehicle's box against every box and tells the owners."""
         vehicles, actors = world._vehicles, world._actors
         self._vehicles = vehicles
         n = vehicles.n
         if len(self.boxes) == 0:
             return
         rows = vehicles.actor[:n]
-        inside = self.boxes.contains(actors.pos[rows]) & actors.alive[rows][:, None]
+        inside = self.boxes.overlapping(
+            rows, actors.pos, actors.rot, actors.box_loc, actors.extent, actors.alive
+        )
         if len(self._inside) < n:
             grown = np.zeros((n, len(self.boxes)), dtype=bool)
             grown[: len(self._inside)] = self._inside

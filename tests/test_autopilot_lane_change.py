@@ -12,47 +12,25 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from world_helpers import blueprint
+from world_helpers import blueprint, straight_road
 
 from world import Map, World, WorldSettings
-from world.autopilot import LANE_CHANGE_GAIN, LANE_CHANGE_REACH
+from world.autopilot import LANE_CHANGE_GAIN, LANE_CHANGE_MIN_GAP, LANE_CHANGE_REACH
 from world.geometry import Location, Rotation, Transform
 from world.traffic_manager import DEFAULT_AUTO_LANE_CHANGE
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 
-TWO_LANES = """<?xml version="1.0" encoding="UTF-8"?>
-<OpenDRIVE>
-  <header revMajor="1" revMinor="4" name="two_lane_one_way"/>
-  <road id="1" name="OneWay" length="600.0" junction="-1">
-    <planView>
-      <geometry s="0.0" x="0.0" y="0.0" hdg="0.0" length="600.0"><line/></geometry>
-    </planView>
-    <lanes>
-      <laneSection s="0.0">
-        <center><lane id="0" type="none" level="false"/></center>
-        <right>
-          <lane id="-1" type="driving" level="false">
-            <width sOffset="0.0" a="3.5" b="0.0" c="0.0" d="0.0"/>
-          </lane>
-          <lane id="-2" type="driving" level="false">
-            <width sOffset="0.0" a="3.5" b="0.0" c="0.0" d="0.0"/>
-          </lane>
-        </right>
-      </laneSection>
-    </lanes>
-  </road>
-</OpenDRIVE>
-"""
+TWO_LANES = straight_road("two_lane_one_way", left=[], right=[-1, -2])
 LANE_1_Y, LANE_2_Y = 1.75, 5.25
 SLOW_KMH = 10.0
 
 
-def scene(auto: bool, parked_beside: bool = False):
+def scene(auto: bool, parked_beside: bool = False, leader_x: float = 60.0, leader_kmh=SLOW_KMH):
     """World, leader and follower (and the manager); optionally a row of parked cars in -2."""
     world = World(Map("two_lane_one_way", TWO_LANES))
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
-    leader = world.spawn_actor(CAR, Transform(Location(60.0, LANE_1_Y, 0.1), Rotation()))
+    leader = world.spawn_actor(CAR, Transform(Location(leader_x, LANE_1_Y, 0.1), Rotation()))
     follower = world.spawn_actor(CAR, Transform(Location(20.0, LANE_1_Y, 0.1), Rotation()))
     if parked_beside:
         for x in np.arange(10.0, 400.0, 12.0).tolist():
@@ -60,7 +38,7 @@ def scene(auto: bool, parked_beside: bool = False):
     tm = world.get_trafficmanager()
     for car in (leader, follower):
         car.set_autopilot(True)
-    tm.set_desired_speed(leader, SLOW_KMH)
+    tm.set_desired_speed(leader, leader_kmh)
     tm.auto_lane_change(follower, auto)
     return world, tm, leader, follower
 
@@ -108,6 +86,30 @@ def test_no_lane_change_into_an_occupied_lane():
         assert lane_of(tm, follower) == -1
     assert follower.get_location().x < leader.get_location().x - 4.9
     assert not world.collision_events()
+
+
+def test_no_lane_change_close_behind_the_leader():
+    # 10 m centre to centre is 5.1 m bumper to bumper for two 4.9 m cars: less than
+    # LANE_CHANGE_MIN_GAP (10 m), and the follower only closes in
+    assert LANE_CHANGE_MIN_GAP > 10.0 - 4.9
+    world, tm, leader, follower = scene(auto=True, leader_x=30.0)
+    for _ in range(400):
+        world.tick()
+        assert lane_of(tm, follower) == -1
+    assert follower.get_location().x < leader.get_location().x - 4.9
+
+
+def test_no_lane_change_behind_a_leader_as_fast_as_wished():
+    # the leader drives the follower's own 70 % of 30 km/h: not LANE_CHANGE_GAIN slower once
+    # both are under way (a leader still starting off is slower: auto_lane_change is switched
+    # on after 10 s)
+    world, tm, _, follower = scene(auto=False, leader_kmh=0.7 * 30.0)
+    for _ in range(200):
+        world.tick()
+    tm.auto_lane_change(follower, True)
+    for _ in range(400):
+        world.tick()
+        assert lane_of(tm, follower) == -1
 
 
 def test_lane_neighbours_on_the_two_lane_road():

@@ -1,11 +1,15 @@
 """Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
-obstacle search, the speed targets and control, and the writing of the controls.
+obstacle search, the speed targets and control, lane changes, the writing of the controls,
+and the three calls that make the tick of them (localise_fleet, plan_fleet, apply_controls).
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
-the same; it only skips the temporary arrays and the pairs that a cheaper test already
-rules out. Trigonometry stays in numpy (the callers pass cosines and sines), so no libm
-difference can creep in.
+the same; it only skips the temporary arrays and the work that a cheaper test already rules
+out. Cosines, sines and radians are taken here (numba's equal numpy's bit for bit on the
+machines measured, as the state hashes show); arc tangents stay in numpy (the paths'
+segment headings are taken once, the steering's arc tangent between plan_fleet and
+apply_controls). numba's cache does not notice edits of the functions these call in other
+modules (world.autopilot_control, world.vehicle_dynamics): clear __pycache__ after those.
 """
 
 from __future__ import annotations
@@ -280,8 +284,6 @@ def obstacle_distances(
                     break
             if not near:
                 continue
-            # a sample further from the box centre than the grown box's corner (with room for
-            # rounding) cannot be inside it
             if not have_trig[b]:
                 rad = np.radians(body_yaw[b])
                 body_cos[b], body_sin[b] = np.cos(rad), np.sin(rad)
@@ -290,6 +292,8 @@ def obstacle_distances(
             ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
             ox0 = body_xy[b, 0] + c * box_x[b]
             oy0 = body_xy[b, 1] + sn * box_x[b]
+            # a sample further from the box centre than the grown box's corner (with room for
+            # rounding) cannot be inside it
             corner_x, corner_y = ext_x + grow, ext_y + grow
             corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
             for s in range(m):
@@ -455,7 +459,8 @@ def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
         best = np.inf
         # a sample whose curve allows well over the target speed cannot lower it: its cap,
         # sqrt(lateral_accel / curvature + ...), is left out (the margin dwarfs rounding)
-        loose = lateral_accel / (1.00001 * out[v] * out[v])
+        wanted_sq = 1.00001 * out[v] * out[v]
+        loose = lateral_accel / wanted_sq if wanted_sq > 0.0 else np.inf
         for s in range(1, m):
             dd = heading[v, s] - heading[v, s - 1]
             if not abs(dd) < np.pi:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from world_helpers import blueprint, flat_world
+from world_helpers import blueprint, flat_world, straight_road
 
 from world import Map, TrafficLightState, World, WorldError, WorldSettings
 from world.autopilot import STOP_LIGHT
@@ -17,31 +17,7 @@ from world.vehicle_state import VehicleLightState
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 
-STRAIGHT = """<?xml version="1.0" encoding="UTF-8"?>
-<OpenDRIVE>
-  <header revMajor="1" revMinor="4" name="long_straight"/>
-  <road id="1" name="Long" length="600.0" junction="-1">
-    <planView>
-      <geometry s="0.0" x="0.0" y="0.0" hdg="0.0" length="600.0"><line/></geometry>
-    </planView>
-    <lanes>
-      <laneSection s="0.0">
-        <left>
-          <lane id="1" type="driving" level="false">
-            <width sOffset="0.0" a="3.5" b="0.0" c="0.0" d="0.0"/>
-          </lane>
-        </left>
-        <center><lane id="0" type="none" level="false"/></center>
-        <right>
-          <lane id="-1" type="driving" level="false">
-            <width sOffset="0.0" a="3.5" b="0.0" c="0.0" d="0.0"/>
-          </lane>
-        </right>
-      </laneSection>
-    </lanes>
-  </road>
-</OpenDRIVE>
-"""
+STRAIGHT = straight_road("long_straight", left=[1], right=[-1])
 
 
 def straight_world() -> World:

@@ -69,6 +69,7 @@ def test_curve_cap_from_segment_headings_is_numpys(traffic):
     _, fleet, _, d, _, tangents, seg = traffic
     front = fleet.world._actors.extent[fleet.actor, 0]
     target = np.linspace(4.0, 20.0, len(fleet))
+    target[0] = 0.0  # a desired speed of 0 stays 0
     heading = np.arctan2(tangents[..., 1], tangents[..., 0])
     assert np.array_equal(fleet.paths.segment_heading[seg], heading)
     curvature = np.abs(np.diff(np.unwrap(heading, axis=1), axis=1)) / PATH_STEP

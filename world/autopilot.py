@@ -18,7 +18,9 @@ vectorised over vehicles:
    of a dead-end lane;
 4. target speed: the limit less the speed difference, capped by curvature
    and by braking comfortably to the stop distance; PI control of speed and
-   pure pursuit steering make the VehicleControl, written to the vehicle table.
+   pure pursuit steering make the VehicleControl, written to the vehicle table;
+5. lane changes (auto_lane_change): vehicles behind a slower leader move their
+   route to the free lane beside, from the next tick.
 
 Ignore percentages are drawn once per lane path entered, from the vehicle's
 generator, so a run draws the same numbers whatever else consumes randomness.
@@ -87,6 +89,38 @@ PLAN_CONSTANTS = np.array(
     ],
     dtype=np.float64,
 )
+# Automatic lane changes (lane_changes), after CARLA's traffic manager (LocalizationStage's
+# AssignLaneChange: a leader within 50 m, 10 m or 10 s of driving between changes, right
+# before left); a vehicle changes only behind a leader slower than it wishes to drive.
+LANE_CHANGE_ROOM = 30.0  # m left on its lane and on the lane beside
+LANE_CHANGE_REACH = 50.0  # m to the leader at most (centre to centre)...
+LANE_CHANGE_MIN_GAP = 10.0  # m: ...and at least this, bumper to bumper
+LANE_CHANGE_GAIN = 2.0  # m/s: the leader drives at least this much slower than wished
+LANE_CHANGE_BEHIND = 8.0  # m behind the vehicle that the lane beside must be free...
+LANE_CHANGE_BEHIND_TIME = 1.5  # s: ...plus this time at the wished speed
+LANE_CHANGE_AHEAD = 10.0  # m beyond the leader that it must be free...
+LANE_CHANGE_MIN_AHEAD = 20.0  # m: ...and at least this far ahead
+LANE_CHANGE_SPACING = 10.0  # m driven between two changes, at least...
+LANE_CHANGE_SPACING_TIME = 10.0  # s: ...and this time at the current speed
+LANE_CHANGE_CONSTANTS = np.array(
+    [
+        STOP_OBSTACLE,
+        STOP_LIGHT,
+        STOP_SIGN,
+        STOP_YIELD,
+        LANE_CHANGE_ROOM,
+        LANE_CHANGE_REACH,
+        LANE_CHANGE_MIN_GAP,
+        LANE_CHANGE_GAIN,
+        LANE_CHANGE_BEHIND,
+        LANE_CHANGE_BEHIND_TIME,
+        LANE_CHANGE_AHEAD,
+        LANE_CHANGE_MIN_AHEAD,
+        LANE_CHANGE_SPACING,
+        LANE_CHANGE_SPACING_TIME,
+    ],
+    dtype=np.float64,
+)
 _SET_BY_CONTROLS = (
     VehicleLightState.Brake | VehicleLightState.LeftBlinker | VehicleLightState.RightBlinker
 )
@@ -131,6 +165,7 @@ class AutopilotFleet:
         self.commands: list[list[str]] = []
         self.targets: list[list[np.ndarray]] = []
         self.reason = np.zeros(0, dtype=np.int64)
+        self.changed_at = np.zeros((0, 2))  # x, y of the last lane change (nan: none yet)
         self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
 
     def __len__(self) -> int:
@@ -157,6 +192,7 @@ class AutopilotFleet:
         self.override = np.append(self.override, 0.0)
         self.ignore = np.vstack([self.ignore, np.zeros((1, 4), dtype=bool)])
         self.reason = np.append(self.reason, STOP_NONE)
+        self.changed_at = np.vstack([self.changed_at, np.full((1, 2), np.nan)])
         self.rngs.append(rng)
         self.commands.append([])
         self.targets.append([])
@@ -171,7 +207,17 @@ class AutopilotFleet:
         self._keep(keep)
 
     def _keep(self, keep: np.ndarray) -> None:
-        names = ("actor", "route", "arc", "integral", "hold_time", "override", "ignore", "reason")
+        names = (
+            "actor",
+            "route",
+            "arc",
+            "integral",
+            "hold_time",
+            "override",
+            "ignore",
+            "reason",
+            "changed_at",
+        )
         for name in names:
             setattr(self, name, getattr(self, name)[keep])
         idx = np.flatnonzero(keep).tolist()
@@ -193,23 +239,25 @@ class AutopilotFleet:
 
     def change_lane(self, i: int, right: bool) -> bool:
         """Moves vehicle i's route to the next lane right (or left) in its direction, if any."""
-        road, section, lane = self.paths.keys[int(self.route[i, 0])]
-        step = -1 if lane < 0 else 1
-        new_lane = lane + (step if right else -step)
-        if new_lane == 0 or (new_lane < 0) != (lane < 0):
-            return False
-        target = self.paths.index.get((road, section, new_lane), -1)
+        target = int(self.paths.neighbour[int(self.route[i, 0]), 0 if right else 1])
         if target < 0:
             return False
+        self._move_to_lane(i, target)
+        return True
+
+    def _move_to_lane(self, i: int, target: int) -> None:
+        """Vehicle i's route starts again on path `target` (beside its own), where it stands."""
         row = int(self.actor[i])
-        arc, _ = self.paths.locate(
-            np.array([target]), np.array([self.arc[i]]), self.world._actors.pos[row, None, :2]
-        )
+        xy = self.world._actors.pos[row, None, :2]
+        lengths = self.paths.length
+        here = lengths[int(self.route[i, 0])]
+        near = self.arc[i] * lengths[target] / here if here > 0.0 else self.arc[i]
+        arc, _ = self.paths.locate(np.array([target]), np.array([near]), xy)
         self.route[i] = -1
         self.route[i, 0] = target
         self.arc[i] = float(arc[0])
+        self.changed_at[i] = xy[0]
         self._extend(i)
-        return True
 
     def _localise(self, pos: np.ndarray, yaw: float) -> tuple[int, float]:
         """The driving lane path under a pose: the nearest centre point, counting a heading off
@@ -328,6 +376,8 @@ class AutopilotFleet:
             self.reason,
             self.hold_time,
             self.override,
+            changers,
+            to_paths,
         ) = plan_fleet(
             rows,
             k,
@@ -378,10 +428,15 @@ class AutopilotFleet:
             a.kind,
             a.box_loc,
             a.extent,
+            tm._auto_lane_change,
+            self.changed_at,
+            lp.neighbour,
+            lp.width,
             dt,
             PLAN_CONSTANTS,
             JUNCTION_CONSTANTS,
             CONTROL_CONSTANTS,
+            LANE_CHANGE_CONSTANTS,
         )
         apply_controls(
             k,
@@ -400,6 +455,9 @@ class AutopilotFleet:
             tm._update_lights,
             LIGHT_BITS,
         )
+        # lane changes decided now take effect from the next tick
+        for i, path in zip(changers.tolist(), to_paths.tolist(), strict=True):
+            self._move_to_lane(i, path)
 
     def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, tm) -> None:
         """Moves the vehicles idx past their path's end on to the next path (extending their

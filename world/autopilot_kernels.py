@@ -1,11 +1,15 @@
 """Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
-obstacle search, the speed targets and control, and the writing of the controls.
+obstacle search, the speed targets and control, lane changes, the writing of the controls,
+and the three calls that make the tick of them (localise_fleet, plan_fleet, apply_controls).
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
-the same; it only skips the temporary arrays and the pairs that a cheaper test already
-rules out. Trigonometry stays in numpy (the callers pass cosines and sines), so no libm
-difference can creep in.
+the same; it only skips the temporary arrays and the work that a cheaper test already rules
+out. Cosines, sines and radians are taken here (numba's equal numpy's bit for bit on the
+machines measured, as the state hashes show); arc tangents stay in numpy (the paths'
+segment headings are taken once, the steering's arc tangent between plan_fleet and
+apply_controls). numba's cache does not notice edits of the functions these call in other
+modules (world.autopilot_control, world.vehicle_dynamics): clear __pycache__ after those.
 """
 
 from __future__ import annotations
@@ -280,8 +284,6 @@ def obstacle_distances(
                     break
             if not near:
                 continue
-            # a sample further from the box centre than the grown box's corner (with room for
-            # rounding) cannot be inside it
             if not have_trig[b]:
                 rad = np.radians(body_yaw[b])
                 body_cos[b], body_sin[b] = np.cos(rad), np.sin(rad)
@@ -290,6 +292,8 @@ def obstacle_distances(
             ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
             ox0 = body_xy[b, 0] + c * box_x[b]
             oy0 = body_xy[b, 1] + sn * box_x[b]
+            # a sample further from the box centre than the grown box's corner (with room for
+            # rounding) cannot be inside it
             corner_x, corner_y = ext_x + grow, ext_y + grow
             corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
             for s in range(m):
@@ -455,7 +459,8 @@ def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
         best = np.inf
         # a sample whose curve allows well over the target speed cannot lower it: its cap,
         # sqrt(lateral_accel / curvature + ...), is left out (the margin dwarfs rounding)
-        loose = lateral_accel / (1.00001 * out[v] * out[v])
+        wanted_sq = 1.00001 * out[v] * out[v]
+        loose = lateral_accel / wanted_sq if wanted_sq > 0.0 else np.inf
         for s in range(1, m):
             dd = heading[v, s] - heading[v, s - 1]
             if not abs(dd) < np.pi:
@@ -676,6 +681,135 @@ def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl
     return base, rear, steer, limit, light, state
 
 
+@njit(cache=True)
+def lane_changes(
+    auto,
+    changed_at,
+    reason,
+    speed,
+    wish,
+    front,
+    rows,
+    pos,
+    route,
+    arc,
+    path_junction,
+    length,
+    neighbour,
+    points,
+    cum,
+    base,
+    first,
+    count,
+    width,
+    bodies,
+    body_xy,
+    body_ext,
+    is_vehicle,
+    is_walker,
+    c,
+):
+    """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
+    with `auto` on changes when an obstacle sets its stop point, its nearest autopilot
+    leader on the same path is ahead within reach, far enough to swerve out behind it
+    (bumper to bumper, from the half lengths `front`) and slower than its own wished speed
+    `wish` by a margin, and not held by a light, sign or junction (`reason`); when both it
+    and the lane beside leave room before their ends (no change inside or near a junction)
+    and it drove far enough since its last change (`changed_at`, nan: none). The lane
+    beside (right first, then left, as CARLA's traffic manager) must be free: no vehicle or
+    walker centre within half the lane's width plus the body's half width of the lane's
+    centre from behind the vehicle to beyond its leader, nor a vehicle changing there now.
+    `c`: see autopilot.LANE_CHANGE_CONSTANTS."""
+    obstacle_reason, light_reason, sign_reason, yield_reason = (
+        int(c[0]),
+        int(c[1]),
+        int(c[2]),
+        int(c[3]),
+    )
+    room, reach, min_gap, gain, behind, behind_time = c[4], c[5], c[6], c[7], c[8], c[9]
+    ahead, min_ahead, spacing, spacing_time = c[10], c[11], c[12], c[13]
+    n = len(rows)
+    changers = np.empty(n, dtype=np.int64)
+    targets = np.empty(n, dtype=np.int64)
+    claim_lo = np.empty(n)
+    claim_hi = np.empty(n)
+    found = 0
+    for v in range(n):
+        if not auto[v] or reason[v] != obstacle_reason:
+            continue
+        p = route[v, 0]
+        if path_junction[p] >= 0 or length[p] - arc[v] < room or length[p] <= 0.0:
+            continue
+        if not np.isnan(changed_at[v, 0]):
+            dx = pos[v, 0] - changed_at[v, 0]
+            dy = pos[v, 1] - changed_at[v, 1]
+            gap = max(spacing_time * speed[v], spacing)
+            if dx * dx + dy * dy <= gap * gap:
+                continue
+        lead = -1
+        lead_gap = np.inf
+        for u in range(n):
+            if u != v and route[u, 0] == p and arc[u] > arc[v] and arc[u] - arc[v] < lead_gap:
+                lead, lead_gap = u, arc[u] - arc[v]
+        if lead < 0 or lead_gap > reach or not speed[lead] < wish[v] - gain:
+            continue
+        if lead_gap - front[v] - front[lead] < min_gap:
+            continue  # too close to swerve out without touching it
+        held = reason[lead]
+        if held == light_reason or held == sign_reason or held == yield_reason:  # noqa: SIM109
+            continue
+        for side in range(2):
+            t = neighbour[p, side]
+            if t < 0:
+                continue
+            at = arc[v] * length[t] / length[p]
+            if length[t] - at < room:
+                continue
+            lo = at - (behind + behind_time * wish[v])
+            hi = at + max(lead_gap + ahead, min_ahead)
+            free = True
+            for k in range(found):
+                if targets[k] == t and claim_lo[k] < hi and lo < claim_hi[k]:
+                    free = False
+            if free:
+                free = _lane_free(
+                    t, lo, hi, rows[v], points, cum, base, first, count, width, bodies,
+                    body_xy, body_ext, is_vehicle, is_walker,
+                )  # fmt: skip
+            if free:
+                changers[found] = v
+                targets[found] = t
+                claim_lo[found] = lo
+                claim_hi[found] = hi
+                found += 1
+                break
+    return changers[:found], targets[:found]
+
+
+@njit(cache=True)
+def _lane_free(
+    t, lo, hi, own, points, cum, base, first, count, width, bodies, body_xy, body_ext,
+    is_vehicle, is_walker,
+):  # fmt: skip
+    """Whether no vehicle or walker (but the actor row `own`) has its centre within half the
+    lane's width plus its own half width of a point of path t between arcs lo and hi."""
+    start = _last_at_most(cum, base[t] + lo, first[t], first[t] + count[t])
+    start = max(start, first[t])
+    end = first[t] + count[t]
+    for b in range(len(bodies)):
+        if bodies[b] == own or not (is_vehicle[b] or is_walker[b]):
+            continue
+        for i in range(start, end):
+            if cum[i] - base[t] > hi:
+                break
+            dx = points[i, 0] - body_xy[b, 0]
+            dy = points[i, 1] - body_xy[b, 1]
+            near = 0.5 * width[i] + body_ext[b, 1]
+            if dx * dx + dy * dy < near * near:
+                return False
+    return True
+
+
 # -- the tick in three compiled calls (AutopilotFleet.tick) ---------------------------------
 
 
@@ -769,17 +903,24 @@ def plan_fleet(
     a_kind,
     box_loc,
     extent,
+    auto,
+    changed_at,
+    neighbour,
+    width,
     dt,
     c,
     junction_c,
     control_c,
+    lane_c,
 ):
     """Everything of the tick after localisation but the steering's arc tangent: the route
     samples (`distances` ahead of the centre) and the pure-pursuit point, the speed target
     and its curve cap, the junction rules, the obstacle search and the speed control.
-    Returns throttle, brake, the front wheel angle's tangent, and the new integral, reason,
-    hold and push-on times. `c` holds the constants of autopilot.PLAN_CONSTANTS,
-    `junction_c` and `control_c` those of junction_stops and speed_controls."""
+    Returns throttle, brake, the front wheel angle's tangent, the new integral, reason, hold
+    and push-on times, and the vehicles that change lanes with their new paths (lane_changes,
+    for the vehicles with `auto` on). `c` holds the constants of autopilot.PLAN_CONSTANTS,
+    `junction_c`, `control_c` and `lane_c` those of junction_stops, speed_controls and
+    lane_changes."""
     lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
     behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
@@ -807,7 +948,8 @@ def plan_fleet(
     )
     wheel_tangent = pursuit_tangents(pos, cos_yaw, sin_yaw, rear, look[:, 0], axle)
 
-    target = speed_targets(limit, speed_pct, global_pct, desired)
+    wish = speed_targets(limit, speed_pct, global_pct, desired)
+    target = wish
     heading = np.empty((n, m))
     for v in range(n):
         for s in range(m):
@@ -899,7 +1041,12 @@ def plan_fleet(
         stop_obstacle,
         control_c,
     )
-    return throttle, brake, wheel_tangent, integral, reason, hold_time, override
+    changers, to_paths = lane_changes(
+        auto, changed_at, reason, speed, wish, front, rows, pos, route, arc, path_junction, length,
+        neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
+        is_vehicle, is_walker, lane_c,
+    )  # fmt: skip
+    return throttle, brake, wheel_tangent, integral, reason, hold_time, override, changers, to_paths
 
 
 @njit(cache=True)

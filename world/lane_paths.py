@@ -8,8 +8,9 @@ arc length runs on across lanes (`base[p]` is where lane path p starts), so
 
 Each path also knows its successors (driving lanes only, in the Map's order),
 its junction (-1 outside), the traffic light whose box lies on it (-1: none),
-and, for junction paths, which other paths of the same junction cross or merge
-into it (`conflicts`, a boolean matrix over paths).
+for junction paths, which other paths of the same junction cross or merge
+into it (`conflicts`, a boolean matrix over paths), and the paths beside it in
+its direction (`neighbour`: right, left).
 """
 
 from __future__ import annotations
@@ -92,6 +93,22 @@ class LanePaths:
         for p, _sign in self._paths_under(world_map, sign_boxes):
             self.give_way[p] = True
         self.conflicts = self._conflicts()
+        self.neighbour = self._neighbours(graph)
+
+    def _neighbours(self, graph) -> np.ndarray:
+        """(P, 2): the driving lane path beside each path on its right and on its left in the
+        same road section and travel direction (-1: none). Lane ids grow away from the
+        reference line on both sides, so the driver's right is the larger |lane id|."""
+        out = np.full((len(self.keys), 2), -1, dtype=np.int64)
+        for p, (road, section, lane) in enumerate(self.keys):
+            away = 1 if lane > 0 else -1
+            forward = graph.nodes[(road, section, lane)].forward
+            for side, beside in enumerate((lane + away, lane - away)):
+                q = self.index.get((road, section, beside), -1)
+                same_side = beside != 0 and (beside > 0) == (lane > 0)
+                if same_side and q >= 0 and graph.nodes[self.keys[q]].forward == forward:
+                    out[p, side] = q
+        return out
 
     def _paths_under(self, world_map, boxes) -> list[tuple[int, int]]:
         """(path, owner) for each box centre that lies on a driving lane path."""

@@ -22,6 +22,7 @@ from world.errors import WorldError
 from world.geometry import Location, Rotation, Transform
 
 __all__ = [
+    "DEFAULT_AUTO_LANE_CHANGE",
     "DEFAULT_LEADING_DISTANCE",
     "DEFAULT_SEED",
     "TrafficManager",
@@ -32,6 +33,7 @@ __all__ = [
 DEFAULT_LEADING_DISTANCE = 2.5  # m, as CARLA's example scripts set it
 DEFAULT_SPEED_DIFFERENCE = 30.0  # %: 70 % of the limit, CARLA's default
 DEFAULT_SEED = 0
+DEFAULT_AUTO_LANE_CHANGE = True  # CARLA's default
 _IGNORE_KINDS = ("lights", "signs", "vehicles", "walkers")
 
 
@@ -180,7 +182,8 @@ class TrafficManager:
         self._set(actor, "walkers", _percentage("ignore_walkers_percentage", perc))
 
     def auto_lane_change(self, actor, enable: bool) -> None:
-        """Stored: lockstep's autopilot changes lanes only when forced."""
+        """Whether the vehicle changes lanes by itself to pass a slower leader (default on, as
+        in CARLA; the rules: world.autopilot_kernels.lane_changes, docs/autopilot.md)."""
         self._set(actor, "auto_lane_change", bool(enable))
 
     def update_vehicle_lights(self, actor, do_update: bool) -> None:
@@ -232,6 +235,9 @@ class TrafficManager:
         self._lead = self._column("lead", np.nan)
         self._ignore = np.stack([self._column(k, 0.0) for k in _IGNORE_KINDS], axis=1)
         self._update_lights = self._column("update_lights", 0.0) > 0.0
+        self._auto_lane_change = (
+            self._column("auto_lane_change", float(DEFAULT_AUTO_LANE_CHANGE)) > 0.0
+        )
 
     def _ignore_percentages(self) -> np.ndarray:
         return self._ignore

@@ -24,7 +24,7 @@ from numba import njit
 from world import collisions, ground, ground_query, vehicle_dynamics, walker_motion
 from world.attachments import update_attached
 from world.ground import GroundPlanes, planes_through, sample_ground
-from world.ground_query import SurfaceArrays, highest_into
+from world.ground_query import NO_SURFACES, SurfaceArrays, highest_into
 from world.state import ActorTable, VehicleTable, WalkerTable
 from world.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.vehicle_state import ActorType
@@ -86,24 +86,6 @@ class FleetCache:
 MAX_ACCELERATION = 15.0
 
 _NO_PLANES = GroundPlanes(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))
-_NO_SURFACES = SurfaceArrays(
-    1.0,
-    1.0,
-    0,
-    0,
-    0,
-    0,
-    *(np.zeros(0, np.int64),) * 3,
-    np.zeros((0, 4)),
-    np.zeros((0, 3)),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros((0, 3)),
-)
 
 
 def step(
@@ -123,7 +105,7 @@ def step(
     if index is not None:
         surfaces, planes, sampled = index().arrays, _NO_PLANES, False
     else:  # a map without the compiled index: its own `ground`, sampled before the tick
-        surfaces, planes, sampled = _NO_SURFACES, _planes_of(a, ground_map), True
+        surfaces, planes, sampled = NO_SURFACES, _planes_of(a, ground_map), True
     result = _tick(
         *cache.columns(a, v, w),
         a.n,

@@ -49,14 +49,13 @@ class SurfaceArrays(NamedTuple):
     near_starts: np.ndarray  # (cells + 1,): where each cell's neighbourhood list starts
     near_segment: np.ndarray  # the lists' segments
     near_box: np.ndarray  # (entries, 4): their boxes, x low, y low, x high, y high
-    a: np.ndarray
-    forward: np.ndarray
-    dd_div: np.ndarray
-    dd_root: np.ndarray
-    half_width: np.ndarray
-    lateral: np.ndarray
-    lat_h: np.ndarray
-    normal: np.ndarray
+    segments: np.ndarray  # (segments, 16): the constants below, one row per segment
+
+
+# the columns of SurfaceArrays.segments (one row: the two cache lines a candidate needs):
+# start a (3), forward b - a (3), the squared horizontal length (1 where 0) and its root,
+# half the lane width, the lateral (3) and its horizontal length, the unit normal (3)
+_A, _FORWARD, _DD_DIV, _DD_ROOT, _HALF_WIDTH, _LATERAL, _LAT_H, _NORMAL = 0, 3, 6, 7, 8, 9, 12, 13
 
 
 # no surface anywhere: what the physics passes for a map that answers `ground` itself
@@ -70,14 +69,7 @@ NO_SURFACES = SurfaceArrays(
     np.zeros(1, dtype=np.int64),
     np.zeros(0, dtype=np.int64),
     np.zeros((0, 4)),
-    np.zeros((0, 3)),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros((0, 3)),
+    np.zeros((0, 16)),
 )
 
 
@@ -124,14 +116,21 @@ class SurfaceIndex:
                 # one row per filing of a segment under a cell, in the cells' order
                 np.ascontiguousarray(np.hstack([lo, hi])[level.segment]),
             ),
-            np.ascontiguousarray(sg.a, dtype=np.float64),
-            np.ascontiguousarray(forward),
-            np.where(dd > 0.0, dd, 1.0),
-            np.sqrt(np.maximum(dd, 1e-18)),
-            0.5 * sg.width,
-            lat,
-            np.hypot(lat[:, 0], lat[:, 1]),
-            np.ascontiguousarray(normal),
+            np.ascontiguousarray(
+                np.column_stack(
+                    [
+                        np.asarray(sg.a, dtype=np.float64),
+                        forward,
+                        np.where(dd > 0.0, dd, 1.0),
+                        np.sqrt(np.maximum(dd, 1e-18)),
+                        0.5 * sg.width,
+                        lat,
+                        np.hypot(lat[:, 0], lat[:, 1]),
+                        normal,
+                    ]
+                ),
+                dtype=np.float64,
+            ),
         )
 
     def highest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -233,7 +232,8 @@ def highest_into(
     normal_out[:] = 0.0
     normal_out[:, 2] = 1.0
     found_out[:] = False
-    if len(surfaces.a) == 0:
+    seg = surfaces.segments
+    if len(seg) == 0:
         return
     reach, cell = surfaces.reach, surfaces.cell
     origin_x, origin_y, shape_x, shape_y = (
@@ -243,9 +243,6 @@ def highest_into(
         surfaces.shape_y,
     )
     near_starts, segment, box = surfaces.near_starts, surfaces.near_segment, surfaces.near_box
-    a, forward, dd_div, dd_root = surfaces.a, surfaces.forward, surfaces.dd_div, surfaces.dd_root
-    half_width, lateral, lat_h = surfaces.half_width, surfaces.lateral, surfaces.lat_h
-    seg_normal = surfaces.normal
     for i in range(len(pts)):
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
         cx = _cell_index(px, cell, origin_x, shape_x)
@@ -260,27 +257,27 @@ def highest_into(
             if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
                 continue
             s = segment[k]
-            ax, ay = a[s, 0], a[s, 1]
-            fx, fy = forward[s, 0], forward[s, 1]
-            u_raw = ((px - ax) * fx + (py - ay) * fy) / dd_div[s]
+            ax, ay = seg[s, _A], seg[s, _A + 1]
+            fx, fy = seg[s, _FORWARD], seg[s, _FORWARD + 1]
+            u_raw = ((px - ax) * fx + (py - ay) * fy) / seg[s, _DD_DIV]
             if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
                 continue
             u = min(max(u_raw, 0.0), 1.0)
             cx_s = ax + u * fx
             cy_s = ay + u * fy
-            across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / dd_root[s]
-            if not (across <= half_width[s]):
+            across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / seg[s, _DD_ROOT]
+            if not (across <= seg[s, _HALF_WIDTH]):
                 continue
-            lx, ly = lateral[s, 0], lateral[s, 1]
-            h = lat_h[s]
+            lx, ly, lz = seg[s, _LATERAL], seg[s, _LATERAL + 1], seg[s, _LATERAL + 2]
+            h = seg[s, _LAT_H]
             side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
-            surface = (a[s, 2] + u * forward[s, 2]) + side * lateral[s, 2] / h
+            surface = (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
             if surface <= limit and (best < 0 or surface > best_z):
                 best = s
                 best_z = surface
         if best >= 0:
             z_out[i] = best_z
-            normal_out[i, 0] = seg_normal[best, 0]
-            normal_out[i, 1] = seg_normal[best, 1]
-            normal_out[i, 2] = seg_normal[best, 2]
+            normal_out[i, 0] = seg[best, _NORMAL]
+            normal_out[i, 1] = seg[best, _NORMAL + 1]
+            normal_out[i, 2] = seg[best, _NORMAL + 2]
             found_out[i] = True

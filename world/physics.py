@@ -141,7 +141,8 @@ def _planes_of(a: ActorTable, ground_map: object) -> GroundPlanes:
 def _ground_points(
     pos: np.ndarray, extent: np.ndarray, box_loc: np.ndarray, rows: np.ndarray
 ) -> np.ndarray:
-    """Query points: each body's origin, lowered to its box's bottom (`rest_height`)."""
+    """Query points: each body's origin, lowered to its box's bottom (by the height its
+    origin rests above the ground, as in the substeps)."""
     points = np.empty((len(rows), 3))
     for m in range(len(rows)):
         r = rows[m]

@@ -154,8 +154,9 @@ def _ground_points(
 def _compile_tick(sources: str):
     """The tick's compiled function. numba keys its on-disk cache on the defining file
     only, though the compiled tick holds the code of every kernel it calls (vehicles,
-    walkers, collisions, ground); it also keys it on a closure's contents, so the tick
-    closes over `sources`, the digest of those files, and recompiles when any changes."""
+    walkers, collisions, the ground and its query); it also keys it on a closure's
+    contents, so the tick closes over `sources`, the digest of those files, and recompiles
+    when any changes."""
 
     @njit(cache=True)
     def run(

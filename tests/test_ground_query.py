@@ -123,6 +123,32 @@ def test_random_segments_sloped_stacked_and_of_no_length():
     assert 0.2 < want[2].mean() < 0.9
 
 
+def test_points_on_cell_edges_and_beyond_the_table(medium):
+    """Each cell walks only the filings whose box meets it: points on the cells' edges (and an
+    ulp either side), where a point's cell is a division's rounding away, and points beyond
+    the table on every side (filed under its outermost cells) still get the full walk's
+    answers."""
+    index = medium.surface_index().arrays
+    sg = medium._ground().segments
+    rng = np.random.default_rng(25)
+    k = rng.integers(0, len(sg), 3000)
+    on = sg.a[k] + rng.random(3000)[:, None] * (sg.b[k] - sg.a[k])
+    edge = np.round(on[:, :2] / index.cell) * index.cell
+    pts = []
+    for axis in (0, 1):
+        for step in (-1.0, 0.0, 1.0):
+            p = on.copy()
+            p[:, axis] = np.nextafter(edge[:, axis], edge[:, axis] + step)
+            pts.append(p)
+    lo = np.array([index.origin_x, index.origin_y]) * index.cell
+    hi = lo + np.array([index.shape_x, index.shape_y]) * index.cell
+    far = on[:200].copy()
+    far[:50, 0], far[50:100, 0] = lo[0] - 30.0, hi[0] + 30.0
+    far[100:150, 1], far[150:, 1] = lo[1] - 30.0, hi[1] + 30.0
+    _, _, found = assert_same(medium, np.vstack([*pts, far]))
+    assert found[:-200].mean() > 0.5 and not found[-200:].any()
+
+
 def test_points_off_every_road_or_not_finite(town04):
     pts = np.array(
         [

@@ -1,133 +1,167 @@
 """Rigid attachments: a child's world pose from its parent's pose and its pose relative to it.
 
-Vectorised over every attached actor, one attachment depth at a time (a child
-is created after its parent, so depth d needs only depths < d). Rotations are
-composed as matrices (CARLA's rotation matrix, world.geometry) and read back
-as pitch, yaw, roll.
+Compiled (numba) loops over the attached actors in row order: a child is created after its
+parent, so when its turn comes its parent's pose is already this tick's. Rotations are
+composed as CARLA's rotation matrices (world.geometry.rotation_matrices, entries in its
+order) and read back as pitch, yaw, roll. Every entry is a scalar float64 expression (no
+fastmath; libm's asin and atan2), the same on every run; a numpy evaluation (vectorised
+arcsin and arctan2, BLAS products) can differ from it in the last bit.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from world.geometry import rotation_matrices
 from world.state import ActorTable
 
-__all__ = ["compose", "euler_from_matrices", "relative_pose", "update_attached"]
-
-
-def euler_from_matrices(m: np.ndarray) -> np.ndarray:
-    """Pitch, yaw, roll in degrees, shape (N, 3), of CARLA rotation matrices (N, 3, 3)."""
-    pitch = np.degrees(np.arcsin(np.clip(m[:, 2, 0], -1.0, 1.0)))
-    yaw = np.degrees(np.arctan2(m[:, 1, 0], m[:, 0, 0]))
-    roll = np.degrees(np.arctan2(-m[:, 2, 1], m[:, 2, 2]))
-    return np.stack([pitch, yaw, roll], axis=1)
-
-
-def _matrices(rot: np.ndarray) -> np.ndarray:
-    return rotation_matrices(rot[:, 0], rot[:, 1], rot[:, 2])
+__all__ = ["compose", "relative_pose", "update_attached"]
 
 
 def compose(
     parent_pos: np.ndarray, parent_rot: np.ndarray, rel_pos: np.ndarray, rel_rot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """World poses (pos (N,3), rot (N,3)) of poses given in their parents' frames."""
-    parent_rot, rel_rot = (np.asarray(x, dtype=np.float64) for x in (parent_rot, rel_rot))
-    index = np.arange(len(parent_rot))
-    rp, rr = _fill_matrices(parent_rot, rel_rot, index, index)
-    return _posed(parent_pos, rp, rel_pos, rr)
-
-
-def _posed(
-    parent_pos: np.ndarray, rp: np.ndarray, rel_pos: np.ndarray, rr: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """`compose` from the parents' and the relative rotation matrices.
-
-    The rotated offsets, the matrix product (BLAS) and the angles read back stay in numpy:
-    a compiled loop would add and round them in another order (and numba's arcsin and
-    arctan2 are not numpy's to the bit), so the poses would move by an ulp."""
-    pos = parent_pos + np.einsum("nij,nj->ni", rp, rel_pos)
-    return pos, euler_from_matrices(rp @ rr)
-
-
-@njit
-def _fill_matrix(m: np.ndarray, rot: np.ndarray) -> None:
-    """CARLA's rotation matrix (as `rotation_matrices`) of pitch, yaw, roll in degrees, with
-    numpy's radians, cos and sin (numba's equal them to the bit)."""
-    pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
-    cp, cy, cr = np.cos(pitch), np.cos(yaw), np.cos(roll)
-    sp, sy, sr = np.sin(pitch), np.sin(yaw), np.sin(roll)
-    m[0, 0] = cp * cy
-    m[1, 0] = cp * sy
-    m[2, 0] = sp
-    m[0, 1] = cy * sp * sr - sy * cr
-    m[1, 1] = sy * sp * sr + cy * cr
-    m[2, 1] = -cp * sr
-    m[0, 2] = -cy * sp * cr - sy * sr
-    m[1, 2] = -sy * sp * cr + cy * sr
-    m[2, 2] = cp * cr
-
-
-@njit(cache=True)
-def _fill_matrices(
-    parent_rot: np.ndarray, rel_rot: np.ndarray, parents: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The rotation matrices (N, 3, 3) of `parent_rot[parents]` and of `rel_rot[rows]`."""
-    n = len(rows)
-    rp = np.empty((n, 3, 3))
-    rr = np.empty((n, 3, 3))
-    for k in range(n):
-        _fill_matrix(rp[k], parent_rot[parents[k]])
-        _fill_matrix(rr[k], rel_rot[rows[k]])
-    return rp, rr
+    args = [np.ascontiguousarray(x, dtype=np.float64) for x in (parent_pos, parent_rot)]
+    args += [np.ascontiguousarray(x, dtype=np.float64) for x in (rel_pos, rel_rot)]
+    return _compose_rows(*args)
 
 
 def relative_pose(
     parent_pos: np.ndarray, parent_rot: np.ndarray, pos: np.ndarray, rot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Poses in their parents' frames of world poses: the inverse of `compose`."""
-    rp_t = np.transpose(_matrices(parent_rot), (0, 2, 1))
-    rel_pos = np.einsum("nij,nj->ni", rp_t, pos - parent_pos)
-    rel_rot = euler_from_matrices(rp_t @ _matrices(rot))
-    return rel_pos, rel_rot
+    args = [np.ascontiguousarray(x, dtype=np.float64) for x in (parent_pos, parent_rot, pos, rot)]
+    return _relative_rows(*args)
 
 
 def update_attached(actors: ActorTable) -> None:
     """Moves every live attached actor to its parent's pose composed with its relative pose."""
     n = actors.n
-    for d in range(1, _deepest(actors.depth[:n]) + 1):
-        rows, parents = _attached_rows(actors.depth[:n], actors.alive[:n], actors.parent, d)
-        if rows.size == 0:
-            continue
-        rp, rr = _fill_matrices(actors.rot, actors.rel_rot, parents, rows)
-        pos, rot = _posed(actors.pos[parents], rp, actors.rel_pos[rows], rr)
-        actors.pos[rows] = pos
-        actors.rot[rows] = rot
+    _update_rows(
+        actors.depth[:n],
+        actors.alive[:n],
+        actors.parent,
+        actors.pos,
+        actors.rot,
+        actors.rel_pos,
+        actors.rel_rot,
+    )
+
+
+# The matrices below are 9-tuples, row by row (m00, m01, m02, m10, ..., m22): scalars, so the
+# loops allocate nothing per actor.
+
+
+@njit
+def _matrix(pitch: float, yaw: float, roll: float) -> tuple:
+    """CARLA's rotation matrix of pitch, yaw, roll in degrees (as `rotation_matrices`)."""
+    p, y, r = np.radians(pitch), np.radians(yaw), np.radians(roll)
+    cp, sp, cy, sy, cr, sr = np.cos(p), np.sin(p), np.cos(y), np.sin(y), np.cos(r), np.sin(r)
+    return (
+        cp * cy,
+        cy * sp * sr - sy * cr,
+        -cy * sp * cr - sy * sr,
+        cp * sy,
+        sy * sp * sr + cy * cr,
+        -sy * sp * cr + cy * sr,
+        sp,
+        -cp * sr,
+        cp * cr,
+    )
+
+
+@njit
+def _transposed(m: tuple) -> tuple:
+    return (m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8])
+
+
+@njit
+def _product(a: tuple, b: tuple) -> tuple:
+    """a @ b, each entry summed over k = 0, 1, 2 in that order."""
+    return (
+        a[0] * b[0] + a[1] * b[3] + a[2] * b[6],
+        a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
+        a[0] * b[2] + a[1] * b[5] + a[2] * b[8],
+        a[3] * b[0] + a[4] * b[3] + a[5] * b[6],
+        a[3] * b[1] + a[4] * b[4] + a[5] * b[7],
+        a[3] * b[2] + a[4] * b[5] + a[5] * b[8],
+        a[6] * b[0] + a[7] * b[3] + a[8] * b[6],
+        a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
+        a[6] * b[2] + a[7] * b[5] + a[8] * b[8],
+    )
+
+
+@njit
+def _applied(m: tuple, x: float, y: float, z: float) -> tuple:
+    """m @ (x, y, z)."""
+    return (
+        m[0] * x + m[1] * y + m[2] * z,
+        m[3] * x + m[4] * y + m[5] * z,
+        m[6] * x + m[7] * y + m[8] * z,
+    )
+
+
+@njit
+def _angles(m: tuple) -> tuple:
+    """Pitch, yaw, roll in degrees of a rotation matrix."""
+    pitch = np.degrees(math.asin(min(max(m[6], -1.0), 1.0)))
+    return pitch, np.degrees(math.atan2(m[3], m[0])), np.degrees(math.atan2(-m[7], m[8]))
+
+
+@njit
+def _compose_into(
+    pos: np.ndarray,
+    rot: np.ndarray,
+    parent: int,
+    rel_pos: np.ndarray,
+    rel_rot: np.ndarray,
+    k: int,
+    out_pos: np.ndarray,
+    out_rot: np.ndarray,
+    row: int,
+) -> None:
+    """Row `row` of out_pos, out_rot: the pose (rel_pos[k], rel_rot[k]) in the frame of
+    (pos[parent], rot[parent])."""
+    rp = _matrix(rot[parent, 0], rot[parent, 1], rot[parent, 2])
+    rr = _matrix(rel_rot[k, 0], rel_rot[k, 1], rel_rot[k, 2])
+    dx, dy, dz = _applied(rp, rel_pos[k, 0], rel_pos[k, 1], rel_pos[k, 2])
+    x, y, z = pos[parent, 0] + dx, pos[parent, 1] + dy, pos[parent, 2] + dz
+    out_pos[row, 0], out_pos[row, 1], out_pos[row, 2] = x, y, z
+    out_rot[row, 0], out_rot[row, 1], out_rot[row, 2] = _angles(_product(rp, rr))
 
 
 @njit(cache=True)
-def _deepest(depth: np.ndarray) -> int:
-    """The largest attachment depth (0 for no rows)."""
-    deepest = 0
-    for d in depth:
-        deepest = max(deepest, int(d))
-    return deepest
+def _compose_rows(parent_pos, parent_rot, rel_pos, rel_rot) -> tuple:
+    n = len(parent_pos)
+    out_pos, out_rot = np.empty((n, 3)), np.empty((n, 3))
+    for k in range(n):
+        _compose_into(parent_pos, parent_rot, k, rel_pos, rel_rot, k, out_pos, out_rot, k)
+    return out_pos, out_rot
 
 
 @njit(cache=True)
-def _attached_rows(
-    depth: np.ndarray, alive: np.ndarray, parent: np.ndarray, d: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The live rows, ascending, attached at depth `d`, and their parents' rows."""
-    rows = np.empty(len(depth), dtype=np.int64)
-    k = 0
+def _relative_rows(parent_pos, parent_rot, pos, rot) -> tuple:
+    n = len(parent_pos)
+    rel_pos, rel_rot = np.empty((n, 3)), np.empty((n, 3))
+    for k in range(n):
+        back = _transposed(_matrix(parent_rot[k, 0], parent_rot[k, 1], parent_rot[k, 2]))
+        d = (
+            pos[k, 0] - parent_pos[k, 0],
+            pos[k, 1] - parent_pos[k, 1],
+            pos[k, 2] - parent_pos[k, 2],
+        )
+        rel_pos[k, 0], rel_pos[k, 1], rel_pos[k, 2] = _applied(back, d[0], d[1], d[2])
+        world = _matrix(rot[k, 0], rot[k, 1], rot[k, 2])
+        rel_rot[k, 0], rel_rot[k, 1], rel_rot[k, 2] = _angles(_product(back, world))
+    return rel_pos, rel_rot
+
+
+@njit(cache=True)
+def _update_rows(depth, alive, parent, pos, rot, rel_pos, rel_rot) -> None:
+    """`update_attached` on the first len(depth) rows, in row order."""
     for r in range(len(depth)):
-        if depth[r] == d and alive[r]:
-            rows[k] = r
-            k += 1
-    rows = rows[:k]
-    parents = np.empty(k, dtype=np.int64)
-    for m in range(k):
-        parents[m] = parent[rows[m]]
-    return rows, parents
+        if depth[r] > 0 and alive[r]:
+            _compose_into(pos, rot, parent[r], rel_pos, rel_rot, r, pos, rot, r)

@@ -29,7 +29,7 @@ from numba import njit
 
 from world.lane_index import SegmentGrid
 
-__all__ = ["SurfaceArrays", "SurfaceIndex", "highest_into"]
+__all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
 
 # cell coordinates beyond this many cells from the table are not converted to integers:
 # such a point is nowhere near a segment, so no lane covers it
@@ -46,18 +46,31 @@ class SurfaceArrays(NamedTuple):
     origin_y: int
     shape_x: int
     shape_y: int
-    starts: np.ndarray
-    counts: np.ndarray
-    segment: np.ndarray
-    box: np.ndarray  # (filings, 4): x low, y low, x high, y high
-    a: np.ndarray
-    forward: np.ndarray
-    dd_div: np.ndarray
-    dd_root: np.ndarray
-    half_width: np.ndarray
-    lateral: np.ndarray
-    lat_h: np.ndarray
-    normal: np.ndarray
+    near_starts: np.ndarray  # (cells + 1,): where each cell's neighbourhood list starts
+    near_segment: np.ndarray  # the lists' segments
+    near_box: np.ndarray  # (entries, 4): their boxes, x low, y low, x high, y high
+    segments: np.ndarray  # (segments, 16): the constants below, one row per segment
+
+
+# the columns of SurfaceArrays.segments (one row: the two cache lines a candidate needs):
+# start a (3), forward b - a (3), the squared horizontal length (1 where 0) and its root,
+# half the lane width, the lateral (3) and its horizontal length, the unit normal (3)
+_A, _FORWARD, _DD_DIV, _DD_ROOT, _HALF_WIDTH, _LATERAL, _LAT_H, _NORMAL = 0, 3, 6, 7, 8, 9, 12, 13
+
+
+# no surface anywhere: what the physics passes for a map that answers `ground` itself
+NO_SURFACES = SurfaceArrays(
+    1.0,
+    1.0,
+    0,
+    0,
+    0,
+    0,
+    np.zeros(1, dtype=np.int64),
+    np.zeros(0, dtype=np.int64),
+    np.zeros((0, 4)),
+    np.zeros((0, 16)),
+)
 
 
 class SurfaceIndex:
@@ -93,19 +106,31 @@ class SurfaceIndex:
             int(origin[1]),
             int(shape[0]),
             int(shape[1]),
-            np.ascontiguousarray(level.starts, dtype=np.int64),
-            np.ascontiguousarray(level.counts, dtype=np.int64),
-            np.ascontiguousarray(level.segment, dtype=np.int64),
-            # one row per filing of a segment under a cell, in the cells' order
-            np.ascontiguousarray(np.hstack([lo, hi])[level.segment]),
-            np.ascontiguousarray(sg.a, dtype=np.float64),
-            np.ascontiguousarray(forward),
-            np.where(dd > 0.0, dd, 1.0),
-            np.sqrt(np.maximum(dd, 1e-18)),
-            0.5 * sg.width,
-            lat,
-            np.hypot(lat[:, 0], lat[:, 1]),
-            np.ascontiguousarray(normal),
+            *_neighbourhoods(
+                float(level.cell),
+                origin,
+                shape,
+                np.ascontiguousarray(level.starts, dtype=np.int64),
+                np.ascontiguousarray(level.counts, dtype=np.int64),
+                np.ascontiguousarray(level.segment, dtype=np.int64),
+                # one row per filing of a segment under a cell, in the cells' order
+                np.ascontiguousarray(np.hstack([lo, hi])[level.segment]),
+            ),
+            np.ascontiguousarray(
+                np.column_stack(
+                    [
+                        np.asarray(sg.a, dtype=np.float64),
+                        forward,
+                        np.where(dd > 0.0, dd, 1.0),
+                        np.sqrt(np.maximum(dd, 1e-18)),
+                        0.5 * sg.width,
+                        lat,
+                        np.hypot(lat[:, 0], lat[:, 1]),
+                        normal,
+                    ]
+                ),
+                dtype=np.float64,
+            ),
         )
 
     def highest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -121,6 +146,65 @@ def _highest(surfaces: SurfaceArrays, pts: np.ndarray) -> tuple:
     z, normal, found = np.empty(n), np.empty((n, 3)), np.empty(n, dtype=np.bool_)
     highest_into(surfaces, pts, z, normal, found)
     return z, normal, found
+
+
+@njit(cache=True)
+def _neighbourhoods(
+    cell: float,
+    origin: np.ndarray,
+    shape: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    segment: np.ndarray,
+    box: np.ndarray,
+) -> tuple:
+    """For every cell a point can be filed under, the filings of the 3 x 3 cells around it,
+    in the walk's order (cells by dx, then dy, then filing), whose box meets the cell: a
+    point of the cell lies outside every other box, so walking these is walking all nine.
+
+    A cell clamped to (index 1 or size - 2 on an axis) reaches to infinity on that side;
+    every reach is grown by 1e-6 of its coordinate's size, far beyond the rounding of the
+    division that files a point under a cell. Returns the lists' starts (cells + 1), their
+    segments and their boxes."""
+    sx, sy = shape[0], shape[1]
+    near = np.zeros(sx * sy + 1, dtype=np.int64)
+    entries = np.empty(0, dtype=np.int64)
+    for fill in range(2):  # count, then fill
+        total = 0
+        for cx in range(1, sx - 1):
+            lo_x, hi_x = _reach(cx, cell, origin[0], sx)
+            for cy in range(1, sy - 1):
+                lo_y, hi_y = _reach(cy, cell, origin[1], sy)
+                flat = cx * sy + cy
+                if fill:
+                    near[flat] = total
+                for dx in range(-1, 2):
+                    for dy in range(-1, 2):
+                        other = (cx + dx) * sy + (cy + dy)
+                        for k in range(starts[other], starts[other] + counts[other]):
+                            meets = box[k, 0] <= hi_x and box[k, 2] >= lo_x
+                            if meets and box[k, 1] <= hi_y and box[k, 3] >= lo_y:
+                                if fill:
+                                    entries[total] = k
+                                total += 1
+        if not fill:
+            entries = np.empty(total, dtype=np.int64)
+    # an empty list for the cells no point is filed under: each starts where the next does
+    near[sx * sy] = len(entries)
+    for flat in range(sx * sy - 1, -1, -1):
+        cx, cy = flat // sy, flat % sy
+        if not (1 <= cx <= sx - 2 and 1 <= cy <= sy - 2):
+            near[flat] = near[flat + 1]
+    return near, segment[entries], box[entries]
+
+
+@njit(cache=True)
+def _reach(index: int, cell: float, origin: int, size: int) -> tuple:
+    """The coordinates filed under cell `index` of an axis (`_cell_index`), grown."""
+    lo = (origin + index) * cell if index > 1 else -np.inf
+    hi = (origin + index + 1) * cell if index < size - 2 else np.inf
+    grow = 1e-6 * (cell + max(abs(origin) * cell, abs(origin + size) * cell))
+    return lo - grow, hi + grow
 
 
 @njit(cache=True)
@@ -148,6 +232,9 @@ def highest_into(
     normal_out[:] = 0.0
     normal_out[:, 2] = 1.0
     found_out[:] = False
+    seg = surfaces.segments
+    if len(seg) == 0:
+        return
     reach, cell = surfaces.reach, surfaces.cell
     origin_x, origin_y, shape_x, shape_y = (
         surfaces.origin_x,
@@ -155,10 +242,7 @@ def highest_into(
         surfaces.shape_x,
         surfaces.shape_y,
     )
-    starts, counts, segment, box = surfaces.starts, surfaces.counts, surfaces.segment, surfaces.box
-    a, forward, dd_div, dd_root = surfaces.a, surfaces.forward, surfaces.dd_div, surfaces.dd_root
-    half_width, lateral, lat_h = surfaces.half_width, surfaces.lateral, surfaces.lat_h
-    seg_normal = surfaces.normal
+    near_starts, segment, box = surfaces.near_starts, surfaces.near_segment, surfaces.near_box
     for i in range(len(pts)):
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
         cx = _cell_index(px, cell, origin_x, shape_x)
@@ -168,35 +252,32 @@ def highest_into(
         limit = pz + reach
         best = -1
         best_z = 0.0
-        for dx in range(-1, 2):
-            for dy in range(-1, 2):
-                flat = (cx + dx) * shape_y + (cy + dy)
-                first = starts[flat]
-                for k in range(first, first + counts[flat]):
-                    if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
-                        continue
-                    s = segment[k]
-                    ax, ay = a[s, 0], a[s, 1]
-                    fx, fy = forward[s, 0], forward[s, 1]
-                    u_raw = ((px - ax) * fx + (py - ay) * fy) / dd_div[s]
-                    if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
-                        continue
-                    u = min(max(u_raw, 0.0), 1.0)
-                    cx_s = ax + u * fx
-                    cy_s = ay + u * fy
-                    across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / dd_root[s]
-                    if not (across <= half_width[s]):
-                        continue
-                    lx, ly = lateral[s, 0], lateral[s, 1]
-                    h = lat_h[s]
-                    side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
-                    surface = (a[s, 2] + u * forward[s, 2]) + side * lateral[s, 2] / h
-                    if surface <= limit and (best < 0 or surface > best_z):
-                        best = s
-                        best_z = surface
+        flat = cx * shape_y + cy
+        for k in range(near_starts[flat], near_starts[flat + 1]):
+            if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
+                continue
+            s = segment[k]
+            ax, ay = seg[s, _A], seg[s, _A + 1]
+            fx, fy = seg[s, _FORWARD], seg[s, _FORWARD + 1]
+            u_raw = ((px - ax) * fx + (py - ay) * fy) / seg[s, _DD_DIV]
+            if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
+                continue
+            u = min(max(u_raw, 0.0), 1.0)
+            cx_s = ax + u * fx
+            cy_s = ay + u * fy
+            across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / seg[s, _DD_ROOT]
+            if not (across <= seg[s, _HALF_WIDTH]):
+                continue
+            lx, ly, lz = seg[s, _LATERAL], seg[s, _LATERAL + 1], seg[s, _LATERAL + 2]
+            h = seg[s, _LAT_H]
+            side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
+            surface = (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
+            if surface <= limit and (best < 0 or surface > best_z):
+                best = s
+                best_z = surface
         if best >= 0:
             z_out[i] = best_z
-            normal_out[i, 0] = seg_normal[best, 0]
-            normal_out[i, 1] = seg_normal[best, 1]
-            normal_out[i, 2] = seg_normal[best, 2]
+            normal_out[i, 0] = seg[best, _NORMAL]
+            normal_out[i, 1] = seg[best, _NORMAL + 1]
+            normal_out[i, 2] = seg[best, _NORMAL + 2]
             found_out[i] = True

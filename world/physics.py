@@ -24,7 +24,7 @@ from numba import njit
 from world import collisions, ground, ground_query, vehicle_dynamics, walker_motion
 from world.attachments import update_attached
 from world.ground import GroundPlanes, planes_through, sample_ground
-from world.ground_query import SurfaceArrays, highest_into
+from world.ground_query import NO_SURFACES, SurfaceArrays, highest_into
 from world.state import ActorTable, VehicleTable, WalkerTable
 from world.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.vehicle_state import ActorType
@@ -86,24 +86,6 @@ class FleetCache:
 MAX_ACCELERATION = 15.0
 
 _NO_PLANES = GroundPlanes(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))
-_NO_SURFACES = SurfaceArrays(
-    1.0,
-    1.0,
-    0,
-    0,
-    0,
-    0,
-    *(np.zeros(0, np.int64),) * 3,
-    np.zeros((0, 4)),
-    np.zeros((0, 3)),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros(0),
-    np.zeros((0, 3)),
-    np.zeros(0),
-    np.zeros((0, 3)),
-)
 
 
 def step(
@@ -123,7 +105,7 @@ def step(
     if index is not None:
         surfaces, planes, sampled = index().arrays, _NO_PLANES, False
     else:  # a map without the compiled index: its own `ground`, sampled before the tick
-        surfaces, planes, sampled = _NO_SURFACES, _planes_of(a, ground_map), True
+        surfaces, planes, sampled = NO_SURFACES, _planes_of(a, ground_map), True
     result = _tick(
         *cache.columns(a, v, w),
         a.n,
@@ -159,7 +141,8 @@ def _planes_of(a: ActorTable, ground_map: object) -> GroundPlanes:
 def _ground_points(
     pos: np.ndarray, extent: np.ndarray, box_loc: np.ndarray, rows: np.ndarray
 ) -> np.ndarray:
-    """Query points: each body's origin, lowered to its box's bottom (`rest_height`)."""
+    """Query points: each body's origin, lowered to its box's bottom (by the height its
+    origin rests above the ground, as in the substeps)."""
     points = np.empty((len(rows), 3))
     for m in range(len(rows)):
         r = rows[m]
@@ -171,8 +154,9 @@ def _ground_points(
 def _compile_tick(sources: str):
     """The tick's compiled function. numba keys its on-disk cache on the defining file
     only, though the compiled tick holds the code of every kernel it calls (vehicles,
-    walkers, collisions, ground); it also keys it on a closure's contents, so the tick
-    closes over `sources`, the digest of those files, and recompiles when any changes."""
+    walkers, collisions, the ground and its query); it also keys it on a closure's
+    contents, so the tick closes over `sources`, the digest of those files, and recompiles
+    when any changes."""
 
     @njit(cache=True)
     def run(

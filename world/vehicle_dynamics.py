@@ -30,7 +30,6 @@ __all__ = [
     "columns",
     "load_physics_control",
     "piecewise",
-    "rest_height",
     "substep",
     "tick_setup",
 ]
@@ -58,11 +57,6 @@ ACKERMANN_GAIN = 0.5  # throttle or brake per m/s of speed error (Ackermann cont
 RPM_PER_RAD_S = 60.0 / (2.0 * math.pi)
 DEG_TO_RAD = math.pi / 180.0  # as numpy's radians and degrees
 RAD_TO_DEG = 180.0 / math.pi
-
-
-def rest_height(extent: np.ndarray, box_loc: np.ndarray) -> np.ndarray:
-    """Height of the actor's origin above the ground when its box's bottom touches it."""
-    return np.maximum(extent[..., 2] - box_loc[..., 2], 0.0)
 
 
 @njit(inline="always")

@@ -32,3 +32,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info runs
+	find world recorder runner tests benchmarks -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,5 +1,7 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
+# first: it chooses numba's cache directory before any compiled kernel is defined
+import world.compiled_cache  # noqa: F401
 from world.actor_list import ActorList
 from world.actors import (
     Actor,

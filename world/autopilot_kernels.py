@@ -8,8 +8,8 @@ the same; it only skips the temporary arrays and the work that a cheaper test al
 out. Cosines, sines and radians are taken here (numba's equal numpy's bit for bit on the
 machines measured, as the state hashes show); arc tangents stay in numpy (the paths'
 segment headings are taken once, the steering's arc tangent between plan_fleet and
-apply_controls). numba's cache does not notice edits of the functions these call in other
-modules (world.autopilot_control, world.vehicle_dynamics): clear __pycache__ after those.
+apply_controls). These kernels call world.autopilot_control's and world.vehicle_dynamics'
+functions; world.compiled_cache keeps their compiled code from going stale when those change.
 """
 
 from __future__ import annotations

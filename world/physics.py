@@ -14,14 +14,12 @@ tables' columns costs microseconds to enter. The attachments follow (world.attac
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from world import collisions, ground, ground_query, vehicle_dynamics, walker_motion
+from world import collisions, vehicle_dynamics, walker_motion
 from world.attachments import update_attached
 from world.ground import GroundPlanes, planes_through, sample_ground
 from world.ground_query import NO_SURFACES, SurfaceArrays, highest_into
@@ -31,14 +29,6 @@ from world.vehicle_state import ActorType
 from world.walker_motion import WalkerColumns
 
 __all__ = ["FleetCache", "step"]
-
-
-def sources_digest(*modules: object) -> str:
-    """sha256 over the source files of `modules`."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
 
 
 class TickColumns(NamedTuple):
@@ -151,108 +141,89 @@ def _ground_points(
     return points
 
 
-def _compile_tick(sources: str):
-    """The tick's compiled function. numba keys its on-disk cache on the defining file
-    only, though the compiled tick holds the code of every kernel it calls (vehicles,
-    walkers, collisions, the ground and its query); it also keys it on a closure's
-    contents, so the tick closes over `sources`, the digest of those files, and recompiles
-    when any changes."""
-
-    @njit(cache=True)
-    def run(
-        body: BodyColumns,
-        veh: VehicleColumns,
-        walkers: WalkerColumns,
-        extra: TickColumns,
-        n: int,
-        surfaces: SurfaceArrays,
-        planes: GroundPlanes,
-        sampled: bool,
-        vehicle: int,
-        walker: int,
-        dt: float,
-        substeps: int,
-        max_acceleration: float,
-    ) -> tuple:
-        """The tick on the first n actor rows; `planes` are the bodies' ground when
-        `sampled`, else it is queried from `surfaces`. Returns the merged collisions."""
-        sources  # noqa: B018 (the digest is part of the cache key)
-        alive = extra.alive[:n]
-        prev_vel = body.vel[:n].copy()
-        bodies, cars, people = _choose_bodies(
-            alive, extra.body[:n], extra.simulate_physics[:n], extra.kind[:n], vehicle, walker
-        )
-        _apply_impulses(
-            body.vel,
-            body.angvel,
-            extra.impulse,
-            extra.ang_impulse,
-            body.mass,
-            body.extent,
-            body.vrow,
-            veh.cg_front,
-            veh.wheelbase,
-            bodies,
-        )
-        if not sampled:
-            # one ground query for every body: the vehicles' planes first, then the walkers'
-            points = _ground_points(
-                body.pos, body.extent, body.box_loc, np.concatenate((cars, people))
+@njit(cache=True)
+def _tick(
+    body: BodyColumns,
+    veh: VehicleColumns,
+    walkers: WalkerColumns,
+    extra: TickColumns,
+    n: int,
+    surfaces: SurfaceArrays,
+    planes: GroundPlanes,
+    sampled: bool,
+    vehicle: int,
+    walker: int,
+    dt: float,
+    substeps: int,
+    max_acceleration: float,
+) -> tuple:
+    """The tick on the first n actor rows; `planes` are the bodies' ground when
+    `sampled`, else it is queried from `surfaces`. Returns the merged collisions."""
+    alive = extra.alive[:n]
+    prev_vel = body.vel[:n].copy()
+    bodies, cars, people = _choose_bodies(
+        alive, extra.body[:n], extra.simulate_physics[:n], extra.kind[:n], vehicle, walker
+    )
+    _apply_impulses(
+        body.vel,
+        body.angvel,
+        extra.impulse,
+        extra.ang_impulse,
+        body.mass,
+        body.extent,
+        body.vrow,
+        veh.cg_front,
+        veh.wheelbase,
+        bodies,
+    )
+    if not sampled:
+        # one ground query for every body: the vehicles' planes first, then the walkers'
+        points = _ground_points(body.pos, body.extent, body.box_loc, np.concatenate((cars, people)))
+        m = len(points)
+        z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
+        highest_into(surfaces, points, z, normal, found)
+        planes = planes_through(points, z, normal, found)
+    rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
+    records = substeps * len(pair_i)
+    out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
+    out_impulse = np.empty((records, 3))
+    h = dt / substeps
+    steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
+    motion = walker_motion.crowd(body, walkers, people)
+    grounded = np.empty(len(cars), dtype=np.bool_)
+    heading = np.full((len(cars), 3), np.nan)
+    count = 0
+    for _ in range(substeps):
+        vehicle_dynamics.substep(body, veh, planes, cars, steer_now, lifted, grounded, heading, h)
+        walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
+        if len(pair_i):
+            count = collisions.resolve(
+                body.pos,
+                body.rot,
+                body.vel,
+                body.extent,
+                body.box_loc,
+                rows,
+                inv_mass,
+                pair_i,
+                pair_j,
+                out_i,
+                out_j,
+                out_impulse,
+                count,
             )
-            m = len(points)
-            z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
-            highest_into(surfaces, points, z, normal, found)
-            planes = planes_through(points, z, normal, found)
-        rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
-        records = substeps * len(pair_i)
-        out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
-        out_impulse = np.empty((records, 3))
-        h = dt / substeps
-        steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
-        motion = walker_motion.crowd(body, walkers, people)
-        grounded = np.empty(len(cars), dtype=np.bool_)
-        heading = np.full((len(cars), 3), np.nan)
-        count = 0
-        for _ in range(substeps):
-            vehicle_dynamics.substep(
-                body, veh, planes, cars, steer_now, lifted, grounded, heading, h
-            )
-            walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
-            if len(pair_i):
-                count = collisions.resolve(
-                    body.pos,
-                    body.rot,
-                    body.vel,
-                    body.extent,
-                    body.box_loc,
-                    rows,
-                    inv_mass,
-                    pair_i,
-                    pair_j,
-                    out_i,
-                    out_j,
-                    out_impulse,
-                    count,
-                )
-        _finish_pushes(
-            alive,
-            body.vel,
-            prev_vel,
-            dt,
-            extra.acc,
-            extra.impulse,
-            body.force,
-            extra.ang_impulse,
-            body.torque,
-        )
-        return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
-
-    return run
-
-
-_tick = _compile_tick(
-    sources_digest(collisions, ground, ground_query, vehicle_dynamics, walker_motion)
-)
+    _finish_pushes(
+        alive,
+        body.vel,
+        prev_vel,
+        dt,
+        extra.acc,
+        extra.impulse,
+        body.force,
+        extra.ang_impulse,
+        body.torque,
+    )
+    return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
 
 
 @njit

@@ -167,12 +167,18 @@ def _nearest_numpy(lp, pos: np.ndarray, yaw: float) -> tuple[int, float]:
 
 def test_nearest_lanes_equal_the_array_search(traffic):
     # every vehicle of the scene and each turned half round (the heading penalty then picks
-    # the opposite lane), plus poses off the road: the same paths and the same arcs, exactly
+    # the opposite lane), poses off the road, and 200 seeded poses anywhere in the map's
+    # box: the same paths and the same arcs as the full scan, exactly
     world, fleet, *_ = traffic
     a = world._actors
     rows = fleet.actor
-    xy = np.vstack([a.pos[rows, :2], a.pos[rows, :2], a.pos[rows, :2] + [7.0, -5.0]])
-    yaw = np.concatenate([a.rot[rows, 1], a.rot[rows, 1] + 180.0, a.rot[rows, 1] - 95.0])
+    points = fleet.paths.points[:, :2]
+    rng = np.random.default_rng(5)
+    anywhere = rng.uniform(points.min(axis=0), points.max(axis=0), size=(200, 2))
+    xy = np.vstack([a.pos[rows, :2], a.pos[rows, :2], a.pos[rows, :2] + [7.0, -5.0], anywhere])
+    yaw = np.concatenate(
+        [a.rot[rows, 1], a.rot[rows, 1] + 180.0, a.rot[rows, 1] - 95.0, rng.uniform(-180, 180, 200)]
+    )
     path, arc, lateral = fleet.paths.nearest(xy, yaw)
     expected = [
         _nearest_numpy(fleet.paths, np.append(p, 0.0), y) for p, y in zip(xy, yaw, strict=True)
@@ -190,7 +196,7 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
     a, v, lp = world._actors, world._vehicles, fleet.paths
     args = (
         a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, v.tl_actor, v.tl_state, lp.points,
-        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.length,
+        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.box, lp.length,
         lp.junction, lp.successor_first, lp.successor_flat, OTHER_CONSTANTS,
     )  # fmt: skip
     inside, _, _, _ = other_vehicles(fleet.actor, *args)

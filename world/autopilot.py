@@ -431,6 +431,7 @@ class AutopilotFleet:
             a.vel,
             lp.point_junction,
             lp.point_heading,
+            lp.box,
             lp.successor_first,
             lp.successor_flat,
             dt,

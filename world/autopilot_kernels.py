@@ -36,6 +36,7 @@ __all__ = [
     "obstacle_distances",
     "other_vehicles",
     "past_path_ends",
+    "path_boxes",
     "plan_fleet",
     "route_starts",
     "sample_paths",
@@ -207,6 +208,22 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
 
 
 @njit(cache=True)
+def path_boxes(points, first, count):
+    """Each path's bounding box in x and y (P, 4: x min, y min, x max, y max; inf and -inf
+    for a path without points)."""
+    box = np.empty((len(first), 4))
+    for p in range(len(first)):
+        box[p, 0] = box[p, 1] = np.inf
+        box[p, 2] = box[p, 3] = -np.inf
+        for i in range(first[p], first[p] + count[p]):
+            box[p, 0] = min(box[p, 0], points[i, 0])
+            box[p, 1] = min(box[p, 1], points[i, 1])
+            box[p, 2] = max(box[p, 2], points[i, 0])
+            box[p, 3] = max(box[p, 3], points[i, 1])
+    return box
+
+
+@njit(cache=True)
 def nearest_lanes(
     points,
     point_junction,
@@ -215,6 +232,7 @@ def nearest_lanes(
     count,
     cum,
     base,
+    path_box,
     xy,
     yaw,
     heading_penalty,
@@ -223,21 +241,38 @@ def nearest_lanes(
 ):
     """LanePaths.nearest: for each pose (xy (N, 2), yaw (N,) degrees) the path of the nearest
     centre point (its distance counting heading_penalty more where the point's heading is over
-    60 degrees off, junction_penalty more on junction points; the first point on a tie) and
-    the arc and lateral distance located on that path around the point."""
-    n = len(yaw)
+    60 degrees off, junction_penalty more on junction points; the first point on a tie, as
+    numpy's argmin) and the arc and lateral distance located on that path around the point.
+    Paths are visited nearest bounding box (`path_box`, from path_boxes) first, and a path or
+    point whose plain distance (a lower bound: the penalties only add) already exceeds the
+    best so far is skipped, with room for rounding: the answer of the full scan."""
+    n, n_paths = len(yaw), len(first)
     path = np.empty(n, dtype=np.int64)
     near = np.empty(n)
+    bound = np.empty(n_paths)
     for v in range(n):
+        x, y = xy[v, 0], xy[v, 1]
+        for p in range(n_paths):
+            bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
+            by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
+            bound[p] = np.sqrt(bx * bx + by * by)
         best = 0
         best_gap = np.inf
-        for i in range(len(points)):
-            gap = np.hypot(points[i, 0] - xy[v, 0], points[i, 1] - xy[v, 1])
-            gap += junction_penalty if point_junction[i] else 0.0
-            turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
-            gap += heading_penalty if turn > 60.0 else 0.0
-            if gap < best_gap:
-                best, best_gap = i, gap
+        for p in np.argsort(bound):
+            reach = best_gap * (1.0 + 1e-12) + 1e-9
+            if bound[p] > reach:
+                break
+            for i in range(first[p], first[p] + count[p]):
+                dx, dy = points[i, 0] - x, points[i, 1] - y
+                if dx * dx + dy * dy > reach * reach:
+                    continue
+                gap = np.hypot(dx, dy)
+                gap += junction_penalty if point_junction[i] else 0.0
+                turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
+                gap += heading_penalty if turn > 60.0 else 0.0
+                if gap < best_gap or (gap == best_gap and i < best):
+                    best, best_gap = i, gap
+                    reach = best_gap * (1.0 + 1e-12) + 1e-9
         p = _last_at_most(first, best, 0, len(first))
         path[v] = p
         near[v] = cum[best] - base[p]
@@ -263,6 +298,7 @@ def other_vehicles(
     count,
     cum,
     base,
+    path_box,
     length,
     path_junction,
     successor_first,
@@ -302,7 +338,7 @@ def other_vehicles(
         xy[o, 1] = a_pos[r, 1]
         yaw[o] = a_rot[r, 1]
     path, arc, lateral = nearest_lanes(
-        points, point_junction, point_heading, first, count, cum, base, xy, yaw,
+        points, point_junction, point_heading, first, count, cum, base, path_box, xy, yaw,
         heading_penalty, junction_penalty, window,
     )  # fmt: skip
     for o in range(m):
@@ -1061,6 +1097,7 @@ def plan_fleet(
     a_vel,
     point_junction,
     point_heading,
+    path_box,
     successor_first,
     successor_flat,
     dt,
@@ -1114,8 +1151,8 @@ def plan_fleet(
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
     other_inside, other_entry_from, other_d_entry, other_free = other_vehicles(
         rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, tl_actor, tl_state, points,
-        point_junction, point_heading, first, count, cum, base, length, path_junction,
-        successor_first, successor_flat, other_c,
+        point_junction, point_heading, first, count, cum, base, path_box, length,
+        path_junction, successor_first, successor_flat, other_c,
     )  # fmt: skip
     stop, reason, target, inside = junction_stops(
         route,

@@ -21,6 +21,7 @@ import numpy as np
 from world.autopilot_kernels import (
     locate_on_paths,
     nearest_lanes,
+    path_boxes,
     sample_paths,
     segment_tangents,
 )
@@ -85,6 +86,7 @@ class LanePaths:
         # the direction (and its heading, rad) of the segment starting at each point
         self.segment_tangent = segment_tangents(self.points, self.first, self.count)
         self.segment_heading = np.arctan2(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
+        self.box = path_boxes(self.points, self.first, self.count)  # (P, 4): x, y min; x, y max
         self.successors: list[list[int]] = [
             [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
             for k in self.keys
@@ -191,6 +193,7 @@ class LanePaths:
             self.count,
             self.cum,
             self.base,
+            self.box,
             np.ascontiguousarray(xy, dtype=float),
             np.asarray(yaw, dtype=float),
             HEADING_PENALTY,

@@ -308,11 +308,11 @@ def other_vehicles(
     """The live vehicles other than the fleet's (`rows`), as yield partners: for each, the
     junction path it is inside (-1: none), the lane path before the junction it approaches
     (-1: none), its centre's distance to that junction's entry along its lanes, and whether
-    it is free to go (not stopped, below c[4] m/s, in a red light's box). Each is put on the
-    nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window c[2]); one more
-    than c[3] m off it is on no lane. The entry is looked for on its lane and, while within
-    c[5] m and its lane has one successor outside a junction, on the next lanes. Empty arrays
-    when there are no such vehicles (no work then)."""
+    it is free to go (all but those stopped, below c[4] m/s, in a red light's box). Each is
+    put on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window
+    c[2]); one more than c[3] m off it is on no lane. The entry is looked for on its lane
+    and, while within c[5] m and its lane has one successor outside a junction, on the next
+    lanes. Empty arrays when there are no such vehicles (no work then)."""
     heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
     held_speed, approach, red = c[4], c[5], 0
     fleet = np.zeros(n_actors, dtype=np.bool_)

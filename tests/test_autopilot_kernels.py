@@ -1,7 +1,7 @@
 """The autopilot's compiled kernels against the plain numpy forms they replace, on the state of
 real traffic (40 vehicles and 20 walkers on the medium town after 200 ticks): route sampling,
-the curve speed cap with the headings taken once per segment, and the obstacle search. Each
-comparison is exact: the kernels promise the same bits."""
+the curve speed cap with the headings taken once per segment, the obstacle search and the
+lane search. Each comparison is exact: the kernels promise the same bits."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ import pytest
 
 from world import Map, World, WorldSettings
 from world.autopilot import (
+    APPROACH,
     BEHIND_REACH,
     COARSE_REACH,
     COARSE_STRIDE,
     COMFORT_DECEL,
     LATERAL_ACCEL,
+    OTHER_CONSTANTS,
     PATH_MARGIN,
     PATH_STEP,
     SAMPLE_DISTANCES,
@@ -25,9 +27,11 @@ from world.autopilot_kernels import (
     body_arrays,
     curve_speed_cap,
     obstacle_distances,
+    other_vehicles,
     route_starts,
     sample_routes,
 )
+from world.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY
 from world.traffic_scene import populate_traffic
 
 TOWN_MEDIUM = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_medium.xodr"
@@ -146,3 +150,66 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
             want[v] = min(want[v], at)
     assert np.array_equal(got, want)
     assert np.isfinite(got).sum() >= 3  # vehicles behind others (4 in this state)
+
+
+def _nearest_numpy(lp, pos: np.ndarray, yaw: float) -> tuple[int, float]:
+    """The array form of the lane search that LanePaths.nearest replaced (the relocalisation)."""
+    gap = np.hypot(*(lp.points[:, :2] - pos[None, :2]).T)
+    gap += np.where(lp.point_junction, JUNCTION_PENALTY, 0.0)
+    turn = np.abs((lp.point_heading - yaw + 180.0) % 360.0 - 180.0)
+    gap += np.where(turn > 60.0, HEADING_PENALTY, 0.0)
+    best = int(np.argmin(gap))
+    p = int(np.searchsorted(lp.first, best, side="right") - 1)
+    estimate = float(lp.cum[best] - lp.base[p])
+    arc, _ = lp.locate(np.array([p]), np.array([estimate]), pos[None, :2])
+    return p, float(arc[0])
+
+
+def test_nearest_lanes_equal_the_array_search(traffic):
+    # every vehicle of the scene and each turned half round (the heading penalty then picks
+    # the opposite lane), poses off the road, and 200 seeded poses anywhere in the map's
+    # box: the same paths and the same arcs as the full scan, exactly
+    world, fleet, *_ = traffic
+    a = world._actors
+    rows = fleet.actor
+    points = fleet.paths.points[:, :2]
+    rng = np.random.default_rng(5)
+    anywhere = rng.uniform(points.min(axis=0), points.max(axis=0), size=(200, 2))
+    xy = np.vstack([a.pos[rows, :2], a.pos[rows, :2], a.pos[rows, :2] + [7.0, -5.0], anywhere])
+    yaw = np.concatenate(
+        [a.rot[rows, 1], a.rot[rows, 1] + 180.0, a.rot[rows, 1] - 95.0, rng.uniform(-180, 180, 200)]
+    )
+    path, arc, lateral = fleet.paths.nearest(xy, yaw)
+    expected = [
+        _nearest_numpy(fleet.paths, np.append(p, 0.0), y) for p, y in zip(xy, yaw, strict=True)
+    ]
+    assert path.tolist() == [p for p, _ in expected]
+    assert arc.tolist() == [s for _, s in expected]
+    assert (lateral >= 0.0).all() and len(set(path.tolist())) > 20
+
+
+def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
+    # the fleet's own rows are no yield partners: with every vehicle in `rows` there is none,
+    # with one left out exactly that one is listed (on its lane: inside a junction there, or
+    # approaching one from its lane or further back), free unless stopped at a red light
+    world, fleet, *_ = traffic
+    a, v, lp = world._actors, world._vehicles, fleet.paths
+    args = (
+        a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, v.tl_actor, v.tl_state, lp.points,
+        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.box, lp.length,
+        lp.junction, lp.successor_first, lp.successor_flat, OTHER_CONSTANTS,
+    )  # fmt: skip
+    inside, _, _, _ = other_vehicles(fleet.actor, *args)
+    assert len(inside) == 0
+    for i in range(len(fleet)):
+        inside, entry_from, d_entry, free = other_vehicles(np.delete(fleet.actor, i), *args)
+        assert len(inside) == 1
+        row, k = int(fleet.actor[i]), int(a.vrow[fleet.actor[i]])
+        stopped = np.hypot(*a.vel[row, :2]) < 0.5
+        assert free[0] == (not (stopped and v.tl_actor[k] >= 0 and v.tl_state[k] == 0))
+        path = int(fleet.route[i, 0])
+        well_inside = 3.0 < fleet.arc[i] < lp.length[path] - 3.0  # junction paths meet lanes
+        if lp.junction[path] >= 0 and well_inside:
+            assert inside[0] >= 0 and lp.junction[inside[0]] == lp.junction[path]
+        elif lp.junction[path] < 0 and entry_from[0] >= 0:
+            assert inside[0] < 0 and 0.0 < d_entry[0] <= lp.length[entry_from[0]] + APPROACH

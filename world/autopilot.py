@@ -15,7 +15,8 @@ vectorised over vehicles:
    (less the leading distance), a red (or stoppable yellow) light at the next
    junction entry, a stop or yield sign's red, a junction where another
    vehicle already drives on a conflicting path (or arrives first), or the end
-   of a dead-end lane;
+   of a dead-end lane; vehicles outside the fleet count there by the lane they
+   are found on each tick (autopilot_kernels.other_vehicles);
 4. target speed: the limit less the speed difference, capped by curvature
    and by braking comfortably to the stop distance; PI control of speed and
    pure pursuit steering make the VehicleControl, written to the vehicle table;
@@ -31,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.autopilot_kernels import apply_controls, localise_fleet, past_path_ends, plan_fleet
-from world.lane_paths import LanePaths
+from world.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
 from world.vehicle_state import ActorType, VehicleLightState
 
 __all__ = ["AutopilotFleet"]
@@ -55,8 +56,6 @@ COARSE_REACH = 9.0  # m: half the stride, a car's half length and half width, th
 BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
 PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
 LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
-LOCALISE_HEADING_PENALTY = 20.0  # m
-LOCALISE_JUNCTION_PENALTY = 0.5  # m
 HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
 CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
 OVERRIDE_TIME = 4.0  # s of pushing on
@@ -66,6 +65,12 @@ JUNCTION_CONSTANTS = np.array(
     [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
 )
 NO_LIGHTS = np.zeros(0, dtype=np.int8)
+HELD_SPEED = 0.5  # m/s: a vehicle outside the fleet this slow in a red light's box is held
+# other_vehicles: the lane search of the vehicles outside the fleet (LanePaths.nearest's
+# penalties), the distance off a lane beyond which one is on none, HELD_SPEED, APPROACH
+OTHER_CONSTANTS = np.array(
+    [HEADING_PENALTY, JUNCTION_PENALTY, LOCATE_WINDOW, LOST_DISTANCE, HELD_SPEED, APPROACH]
+)
 
 
 # What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
@@ -260,19 +265,9 @@ class AutopilotFleet:
         self._extend(i)
 
     def _localise(self, pos: np.ndarray, yaw: float) -> tuple[int, float]:
-        """The driving lane path under a pose: the nearest centre point, counting a heading off
-        by more than 60 degrees as LOCALISE_HEADING_PENALTY metres further, and junction paths
-        (which overlap at their ends) as LOCALISE_JUNCTION_PENALTY further."""
-        lp = self.paths
-        gap = np.hypot(*(lp.points[:, :2] - pos[None, :2]).T)
-        gap += np.where(lp.point_junction, LOCALISE_JUNCTION_PENALTY, 0.0)
-        turn = np.abs((lp.point_heading - yaw + 180.0) % 360.0 - 180.0)
-        gap += np.where(turn > 60.0, LOCALISE_HEADING_PENALTY, 0.0)
-        best = int(np.argmin(gap))
-        p = int(np.searchsorted(lp.first, best, side="right") - 1)
-        estimate = float(lp.cum[best] - lp.base[p])
-        arc, _ = lp.locate(np.array([p]), np.array([estimate]), pos[None, :2])
-        return p, float(arc[0])
+        """The driving lane path under a pose and the arc on it (LanePaths.nearest)."""
+        path, arc, _ = self.paths.nearest(pos[None, :2], np.array([yaw]), LOCATE_WINDOW)
+        return int(path[0]), float(arc[0])
 
     def relocate(self, i: int) -> None:
         a = self.world._actors
@@ -432,11 +427,19 @@ class AutopilotFleet:
             self.changed_at,
             lp.neighbour,
             lp.width,
+            a.vrow,
+            a.vel,
+            lp.point_junction,
+            lp.point_heading,
+            lp.box,
+            lp.successor_first,
+            lp.successor_flat,
             dt,
             PLAN_CONSTANTS,
             JUNCTION_CONSTANTS,
             CONTROL_CONSTANTS,
             LANE_CHANGE_CONSTANTS,
+            OTHER_CONSTANTS,
         )
         apply_controls(
             k,

@@ -32,8 +32,11 @@ __all__ = [
     "junction_stops",
     "localise_fleet",
     "locate_on_paths",
+    "nearest_lanes",
     "obstacle_distances",
+    "other_vehicles",
     "past_path_ends",
+    "path_boxes",
     "plan_fleet",
     "route_starts",
     "sample_paths",
@@ -205,6 +208,168 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
 
 
 @njit(cache=True)
+def path_boxes(points, first, count):
+    """Each path's bounding box in x and y (P, 4: x min, y min, x max, y max; inf and -inf
+    for a path without points)."""
+    box = np.empty((len(first), 4))
+    for p in range(len(first)):
+        box[p, 0] = box[p, 1] = np.inf
+        box[p, 2] = box[p, 3] = -np.inf
+        for i in range(first[p], first[p] + count[p]):
+            box[p, 0] = min(box[p, 0], points[i, 0])
+            box[p, 1] = min(box[p, 1], points[i, 1])
+            box[p, 2] = max(box[p, 2], points[i, 0])
+            box[p, 3] = max(box[p, 3], points[i, 1])
+    return box
+
+
+@njit(cache=True)
+def nearest_lanes(
+    points,
+    point_junction,
+    point_heading,
+    first,
+    count,
+    cum,
+    base,
+    path_box,
+    xy,
+    yaw,
+    heading_penalty,
+    junction_penalty,
+    window,
+):
+    """LanePaths.nearest: for each pose (xy (N, 2), yaw (N,) degrees) the path of the nearest
+    centre point (its distance counting heading_penalty more where the point's heading is over
+    60 degrees off, junction_penalty more on junction points; the first point on a tie, as
+    numpy's argmin) and the arc and lateral distance located on that path around the point.
+    Paths are visited nearest bounding box (`path_box`, from path_boxes) first, and a path or
+    point whose plain distance (a lower bound: the penalties only add) already exceeds the
+    best so far is skipped, with room for rounding: the answer of the full scan."""
+    n, n_paths = len(yaw), len(first)
+    path = np.empty(n, dtype=np.int64)
+    near = np.empty(n)
+    bound = np.empty(n_paths)
+    for v in range(n):
+        x, y = xy[v, 0], xy[v, 1]
+        for p in range(n_paths):
+            bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
+            by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
+            bound[p] = np.sqrt(bx * bx + by * by)
+        best = 0
+        best_gap = np.inf
+        for p in np.argsort(bound):
+            reach = best_gap * (1.0 + 1e-12) + 1e-9
+            if bound[p] > reach:
+                break
+            for i in range(first[p], first[p] + count[p]):
+                dx, dy = points[i, 0] - x, points[i, 1] - y
+                if dx * dx + dy * dy > reach * reach:
+                    continue
+                gap = np.hypot(dx, dy)
+                gap += junction_penalty if point_junction[i] else 0.0
+                turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
+                gap += heading_penalty if turn > 60.0 else 0.0
+                if gap < best_gap or (gap == best_gap and i < best):
+                    best, best_gap = i, gap
+                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+        p = _last_at_most(first, best, 0, len(first))
+        path[v] = p
+        near[v] = cum[best] - base[p]
+    arc, lateral = locate_on_paths(points, cum, base, first, count, path, near, xy, window)
+    return path, arc, lateral
+
+
+@njit(cache=True)
+def other_vehicles(
+    rows,
+    alive,
+    n_actors,
+    a_vrow,
+    a_pos,
+    a_rot,
+    a_vel,
+    tl_actor,
+    tl_state,
+    points,
+    point_junction,
+    point_heading,
+    first,
+    count,
+    cum,
+    base,
+    path_box,
+    length,
+    path_junction,
+    successor_first,
+    successor_flat,
+    c,
+):
+    """The live vehicles other than the fleet's (`rows`), as yield partners: for each, the
+    junction path it is inside (-1: none), the lane path before the junction it approaches
+    (-1: none), its centre's distance to that junction's entry along its lanes, and whether
+    it is free to go (all but those stopped, below c[4] m/s, in a red light's box). Each is
+    put on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window
+    c[2]); one more than c[3] m off it is on no lane. The entry is looked for on its lane
+    and, while within c[5] m and its lane has one successor outside a junction, on the next
+    lanes. Empty arrays when there are no such vehicles (no work then)."""
+    heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
+    held_speed, approach, red = c[4], c[5], 0
+    fleet = np.zeros(n_actors, dtype=np.bool_)
+    for r in rows:
+        fleet[r] = True
+    others = np.empty(n_actors, dtype=np.int64)
+    m = 0
+    for r in range(n_actors):
+        if alive[r] and a_vrow[r] >= 0 and not fleet[r]:
+            others[m] = r
+            m += 1
+    inside = np.full(m, -1, dtype=np.int64)
+    entry_from = np.full(m, -1, dtype=np.int64)
+    d_entry = np.full(m, np.inf)
+    free = np.zeros(m, dtype=np.bool_)
+    if m == 0:
+        return inside, entry_from, d_entry, free
+    xy = np.empty((m, 2))
+    yaw = np.empty(m)
+    for o in range(m):
+        r = others[o]
+        xy[o, 0] = a_pos[r, 0]
+        xy[o, 1] = a_pos[r, 1]
+        yaw[o] = a_rot[r, 1]
+    path, arc, lateral = nearest_lanes(
+        points, point_junction, point_heading, first, count, cum, base, path_box, xy, yaw,
+        heading_penalty, junction_penalty, window,
+    )  # fmt: skip
+    for o in range(m):
+        r = others[o]
+        k = a_vrow[r]
+        stopped = np.hypot(a_vel[r, 0], a_vel[r, 1]) < held_speed
+        free[o] = not (stopped and tl_actor[k] >= 0 and tl_state[k] == red)
+        if lateral[o] > lost:
+            continue
+        p = path[o]
+        if path_junction[p] >= 0:
+            inside[o] = p
+            continue
+        ahead = length[p] - arc[o]
+        for _ in range(len(first)):
+            lo, hi = successor_first[p], successor_first[p + 1]
+            enters = False
+            for i in range(lo, hi):
+                enters = enters or path_junction[successor_flat[i]] >= 0
+            if enters:
+                entry_from[o] = p
+                d_entry[o] = ahead
+                break
+            if hi - lo != 1 or ahead >= approach:
+                break
+            p = successor_flat[lo]
+            ahead += length[p]
+    return inside, entry_from, d_entry, free
+
+
+@njit(cache=True)
 def obstacle_distances(
     rows,
     row_xy,
@@ -354,6 +519,12 @@ def junction_stops(
     ignore_signs,
     sign_actor,
     sign_state,
+    other_inside,
+    other_entry_from,
+    other_d_entry,
+    other_free,
+    successor_first,
+    successor_flat,
     c,
 ):
     """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
@@ -361,7 +532,10 @@ def junction_stops(
     for each vehicle, from its route's end, the light and sign before its next junction entry
     and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
     the half length; `light_state` is empty without traffic lights; `c` holds the constants
-    (see autopilot.JUNCTION_CONSTANTS)."""
+    (see autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`other_*`, from
+    other_vehicles) make one yield when inside the junction on a conflicting path, or when
+    free to go and nearer the entry from a lane any of whose junction successors conflicts
+    (their exit is not known)."""
     stop_line, max_decel, slow, crawl_speed, comfort, sign_zone, approach = (
         c[0],
         c[1],
@@ -437,6 +611,18 @@ def junction_stops(
                 break
             if d_entry[u] + 1e-6 * u < key and conflicts[entry_path[v], entry_path[u]]:
                 gives_way = True
+        for o in range(len(other_inside)):
+            if gives_way:
+                break
+            q = other_inside[o]
+            if q >= 0:
+                gives_way = conflicts[entry_path[v], q]
+            elif other_free[o] and other_d_entry[o] < d_entry[v]:
+                a = other_entry_from[o]
+                for i in range(successor_first[a], successor_first[a + 1]):
+                    s = successor_flat[i]
+                    if path_junction[s] >= 0 and conflicts[entry_path[v], s]:
+                        gives_way = True
         line = d_entry[v] - front[v] - stop_line
         if gives_way and line < stop[v]:
             stop[v] = line
@@ -907,11 +1093,19 @@ def plan_fleet(
     changed_at,
     neighbour,
     width,
+    a_vrow,
+    a_vel,
+    point_junction,
+    point_heading,
+    path_box,
+    successor_first,
+    successor_flat,
     dt,
     c,
     junction_c,
     control_c,
     lane_c,
+    other_c,
 ):
     """Everything of the tick after localisation but the steering's arc tangent: the route
     samples (`distances` ahead of the centre) and the pure-pursuit point, the speed target
@@ -919,8 +1113,8 @@ def plan_fleet(
     Returns throttle, brake, the front wheel angle's tangent, the new integral, reason, hold
     and push-on times, and the vehicles that change lanes with their new paths (lane_changes,
     for the vehicles with `auto` on). `c` holds the constants of autopilot.PLAN_CONSTANTS,
-    `junction_c`, `control_c` and `lane_c` those of junction_stops, speed_controls and
-    lane_changes."""
+    `junction_c`, `control_c`, `lane_c` and `other_c` those of junction_stops,
+    speed_controls, lane_changes and other_vehicles."""
     lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
     behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
@@ -955,6 +1149,11 @@ def plan_fleet(
         for s in range(m):
             heading[v, s] = segment_heading[seg[v, s]]
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
+    other_inside, other_entry_from, other_d_entry, other_free = other_vehicles(
+        rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, tl_actor, tl_state, points,
+        point_junction, point_heading, first, count, cum, base, path_box, length,
+        path_junction, successor_first, successor_flat, other_c,
+    )  # fmt: skip
     stop, reason, target, inside = junction_stops(
         route,
         start,
@@ -971,6 +1170,12 @@ def plan_fleet(
         ignore[:, 1],
         sign_actor,
         sign_state,
+        other_inside,
+        other_entry_from,
+        other_d_entry,
+        other_free,
+        successor_first,
+        successor_flat,
         junction_c,
     )
 

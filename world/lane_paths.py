@@ -10,19 +10,28 @@ Each path also knows its successors (driving lanes only, in the Map's order),
 its junction (-1 outside), the traffic light whose box lies on it (-1: none),
 for junction paths, which other paths of the same junction cross or merge
 into it (`conflicts`, a boolean matrix over paths), and the paths beside it in
-its direction (`neighbour`: right, left).
+its direction (`neighbour`: right, left). `nearest` finds the lane path under poses
+(the autopilot's relocalisation and its lanes of the vehicles it does not drive).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from world.autopilot_kernels import locate_on_paths, sample_paths, segment_tangents
+from world.autopilot_kernels import (
+    locate_on_paths,
+    nearest_lanes,
+    path_boxes,
+    sample_paths,
+    segment_tangents,
+)
 from world.lane_enums import LaneType
 
 __all__ = ["CONFLICT_DISTANCE", "LanePaths"]
 
 CONFLICT_DISTANCE = 2.5  # m: two junction paths whose centres come this close conflict
+HEADING_PENALTY = 20.0  # m added (nearest) to points heading more than 60 degrees away
+JUNCTION_PENALTY = 0.5  # m added (nearest) to junction points (junction paths overlap at ends)
 
 
 class LanePaths:
@@ -77,11 +86,18 @@ class LanePaths:
         # the direction (and its heading, rad) of the segment starting at each point
         self.segment_tangent = segment_tangents(self.points, self.first, self.count)
         self.segment_heading = np.arctan2(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
+        self.box = path_boxes(self.points, self.first, self.count)  # (P, 4): x, y min; x, y max
         self.successors: list[list[int]] = [
             [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
             for k in self.keys
         ]
         self.successors = [[s for s in succ if s >= 0] for succ in self.successors]
+        # the successors as flat arrays for compiled code: path p's are
+        # successor_flat[successor_first[p] : successor_first[p + 1]]
+        self.successor_first = np.concatenate(
+            [[0], np.cumsum([len(s) for s in self.successors])]
+        ).astype(np.int64)
+        self.successor_flat = np.array([s for succ in self.successors for s in succ], np.int64)
         self.predecessors: list[list[int]] = [[] for _ in self.keys]
         for p, succ in enumerate(self.successors):
             for s in succ:
@@ -161,6 +177,27 @@ class LanePaths:
             np.asarray(path, dtype=np.int64),
             np.asarray(near, dtype=float),
             np.ascontiguousarray(xy, dtype=float),
+            int(window),
+        )
+
+    def nearest(self, xy: np.ndarray, yaw: np.ndarray, window: int = 6):
+        """The driving lane path under each pose (xy (N, 2), yaw (N,) degrees): the nearest
+        centre point, counting a heading off by more than 60 degrees as HEADING_PENALTY metres
+        further and junction points (junction paths overlap at their ends) as JUNCTION_PENALTY
+        further; returns (path, arc, lateral distance), the arc located around that point."""
+        return nearest_lanes(
+            self.points,
+            self.point_junction,
+            self.point_heading,
+            self.first,
+            self.count,
+            self.cum,
+            self.base,
+            self.box,
+            np.ascontiguousarray(xy, dtype=float),
+            np.asarray(yaw, dtype=float),
+            HEADING_PENALTY,
+            JUNCTION_PENALTY,
             int(window),
         )
 

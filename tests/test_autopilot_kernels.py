@@ -191,11 +191,11 @@ def test_nearest_lanes_equal_the_array_search(traffic):
 def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
     # the fleet's own rows are no yield partners: with every vehicle in `rows` there is none,
     # with one left out exactly that one is listed (on its lane: inside a junction there, or
-    # approaching one from its lane or further back), free unless stopped at a red light
+    # approaching one from its lane or further back), free only when moving (0.5 m/s or more)
     world, fleet, *_ = traffic
-    a, v, lp = world._actors, world._vehicles, fleet.paths
+    a, lp = world._actors, fleet.paths
     args = (
-        a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, v.tl_actor, v.tl_state, lp.points,
+        a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, lp.points,
         lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.box, lp.length,
         lp.junction, lp.successor_first, lp.successor_flat, OTHER_CONSTANTS,
     )  # fmt: skip
@@ -204,9 +204,8 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
     for i in range(len(fleet)):
         inside, entry_from, d_entry, free = other_vehicles(np.delete(fleet.actor, i), *args)
         assert len(inside) == 1
-        row, k = int(fleet.actor[i]), int(a.vrow[fleet.actor[i]])
-        stopped = np.hypot(*a.vel[row, :2]) < 0.5
-        assert free[0] == (not (stopped and v.tl_actor[k] >= 0 and v.tl_state[k] == 0))
+        row = int(fleet.actor[i])
+        assert free[0] == (np.hypot(*a.vel[row, :2]) >= 0.5)
         path = int(fleet.route[i, 0])
         well_inside = 3.0 < fleet.arc[i] < lp.length[path] - 3.0  # junction paths meet lanes
         if lp.junction[path] >= 0 and well_inside:

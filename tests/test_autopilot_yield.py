@@ -2,14 +2,19 @@
 
 All on town_small's four-way crossroads with lights (junction 4 of its lane paths): the
 autopilot car comes along approach lane ('3', 0, -1) and turns right ("Right"); the
-plain vehicle, held by its hand brake, stands on another approach or inside the junction.
-The lights are frozen (green unless said; the car's own always green), so only the yield
-rule can stop it at the entry. Which approaches conflict is read from the map's
-lane paths (junction lanes whose centre lines pass within 2.5 m), not assumed.
+plain vehicle either drives toward the junction at a constant speed or stands (held by
+its hand brake) on another approach or inside the junction. The lights are frozen (green
+unless said; the car's own always green), so only the yield rule can stop it at the entry.
+Which approaches conflict is read from the map's lane paths (junction lanes whose centre
+lines pass within 2.5 m), not assumed. The rules (docs/autopilot.md, Yielding): within
+14 m of its entry the car waits for a vehicle inside the junction on a conflicting lane,
+and for one approaching on a conflicting lane nearer its entry, unless that one is stopped
+(below 0.5 m/s).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +24,7 @@ from world_helpers import blueprint
 from world import Map, TrafficLightState, World, WorldSettings
 from world.autopilot import STOP_LINE_GAP, STOP_YIELD
 from world.controls import VehicleControl
-from world.geometry import Location, Rotation, Transform
+from world.geometry import Location, Rotation, Transform, Vector3D
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")  # half length 2.45 m
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
@@ -52,91 +57,159 @@ def _any_conflict(paths, approach: int, junction_lane: int) -> bool:
     return any(paths.conflicts[junction_lane, s] for s in paths.successors[approach])
 
 
-def _ego(world, pose: Transform):
+def _parked(world, pose: Transform):
     ego = world.spawn_actor(CAR, pose)
     ego.apply_control(VehicleControl(hand_brake=True, brake=1.0))
     return ego
 
 
-def _drive(world, tm, paths, approach: int, right: int):
-    """Runs the autopilot car from 30 m before its entry; returns (entered the right turn,
-    its gap front bumper to entry at the end, its speed, its stop reason, whether it was
-    ever yielding)."""
+def _moving(world, pose: Transform, speed: float):
+    """A plain vehicle driving straight ahead at `speed` m/s (constant velocity, no control)."""
+    ego = world.spawn_actor(CAR, pose)
+    ego.enable_constant_velocity(Vector3D(speed, 0.0, 0.0))
+    return ego
+
+
+@dataclass
+class Drive:
+    """What the autopilot car did: the tick it entered the right turn and the first tick it
+    was yielding (None: never), its gap front bumper to entry at the end (-1 once past it),
+    its final speed and stop reason, and the ticks the other vehicle's centre was first on a
+    junction lane and first off it again (None: never)."""
+
+    entered_at: int | None
+    yielded_at: int | None
+    gap: float
+    speed: float
+    reason: int
+    ego_entered_at: int | None
+    ego_left_at: int | None
+
+
+def _in_junction(paths, actor) -> bool:
+    place = actor.get_transform()
+    found, _, lateral = paths.nearest(
+        np.array([[place.location.x, place.location.y]]), np.array([place.rotation.yaw])
+    )
+    return bool(lateral[0] < 6.0 and paths.junction[int(found[0])] >= 0)
+
+
+def _drive(world, tm, paths, approach: int, right: int, ego=None, ticks: int = TICKS) -> Drive:
+    """Runs the autopilot car from 30 m before its entry for `ticks` ticks."""
     car = world.spawn_actor(CAR, _pose(paths, approach, paths.length[approach] - 30.0))
     car.set_autopilot(True)
     tm.set_route(car, ["Right"])
-    entered = yielded = False
-    for _ in range(TICKS):
+    entered_at = yielded_at = ego_entered_at = ego_left_at = None
+    for tick in range(ticks):
         world.tick()
-        entered |= int(tm.fleet.route[0, 0]) == right
-        yielded |= int(tm.fleet.reason[0]) == STOP_YIELD
+        if entered_at is None and int(tm.fleet.route[0, 0]) == right:
+            entered_at = tick
+        if yielded_at is None and int(tm.fleet.reason[0]) == STOP_YIELD:
+            yielded_at = tick
+        if ego is not None and ego_left_at is None:
+            inside = _in_junction(paths, ego)
+            if ego_entered_at is None and inside:
+                ego_entered_at = tick
+            elif ego_entered_at is not None and not inside:
+                ego_left_at = tick
     fleet = tm.fleet
     gap = paths.length[approach] - fleet.arc[0] - 2.45 if fleet.route[0, 0] == approach else -1
     v = car.get_velocity()
-    return entered, gap, float(np.hypot(v.x, v.y)), int(fleet.reason[0]), yielded
+    speed = float(np.hypot(v.x, v.y))
+    reason = int(fleet.reason[0])
+    return Drive(entered_at, yielded_at, gap, speed, reason, ego_entered_at, ego_left_at)
 
 
-def _assert_waits_at_entry(result) -> None:
-    entered, gap, speed, reason, _ = result
-    assert not entered
-    assert reason == STOP_YIELD
-    assert speed < 0.1
+def _assert_waits_at_entry(result: Drive) -> None:
+    assert result.entered_at is None
+    assert result.reason == STOP_YIELD
+    assert result.speed < 0.1
     # it stops with its front bumper STOP_LINE_GAP (1.5 m) before the junction entry
-    assert abs(gap - STOP_LINE_GAP) < 0.5
+    assert abs(result.gap - STOP_LINE_GAP) < 0.5
 
 
 def test_without_an_ego_the_car_turns_through_the_junction():
     world, tm, paths, _, approach, right = _scene()
-    entered, _, _, _, _ = _drive(world, tm, paths, approach, right)
-    assert entered
+    result = _drive(world, tm, paths, approach, right)
+    assert result.entered_at is not None
+    assert result.yielded_at is None
 
 
-def test_waits_for_an_ego_nearer_the_entry_on_a_conflicting_approach():
-    # lane ('4', 0, 1) comes from the car's left: its straight lane crosses the right turn's
-    # exit. The ego's centre is 3 m before its entry, the car's stops 2.45 + 1.5 = 3.95 m
-    # before its own, so the ego stays nearer.
+def test_yields_to_an_ego_driving_toward_the_junction_on_a_conflicting_approach():
+    # lane ('10', 0, 1) comes from the car's left (it heads +y, the car +x): its straight
+    # lane ends on the right turn's exit road. The ego starts 20 m before its entry at 4 m/s:
+    # its centre enters at 20 / 4 = 5 s. The car starts at rest 30 m before its entry and
+    # drives at most 30 km/h x 0.7 = 5.8 m/s, so at any t it is at least 30 - 5.8 t from its
+    # entry, more than the ego's 20 - 4 t until t = 5.6 s: the ego is nearer all the while it
+    # approaches, so the car yields once within 14 m of its entry (after (30 - 14) / 5.83 =
+    # 2.74 s at the earliest), before the ego is inside. Then, the ego inside on that
+    # conflicting straight lane, the car keeps waiting: it enters only after the ego left.
     world, tm, paths, lane, approach, right = _scene()
-    other = lane[("4", 0, 1)]
-    assert _any_conflict(paths, other, right)
-    _ego(world, _pose(paths, other, paths.length[other] - 3.0))
-    _assert_waits_at_entry(_drive(world, tm, paths, approach, right))
+    other = lane[("10", 0, 1)]
+    straight = next(s for s in paths.successors[other] if abs(paths.turn_angle(s)) < 10.0)
+    assert paths.conflicts[right, straight]
+    ego = _moving(world, _pose(paths, other, paths.length[other] - 20.0), 4.0)
+    result = _drive(world, tm, paths, approach, right, ego, ticks=2 * TICKS)
+    assert result.yielded_at is not None and result.ego_entered_at is not None
+    assert (result.yielded_at + 1) * 0.05 >= 16.0 / (30.0 / 3.6 * 0.7)
+    assert result.yielded_at < result.ego_entered_at
+    assert result.ego_left_at is not None and result.entered_at is not None
+    assert result.entered_at > result.ego_left_at
 
 
-def test_goes_past_an_ego_on_an_approach_without_conflicting_lanes():
+def test_goes_past_an_ego_driving_on_an_approach_without_conflicting_lanes():
     # lane ('9', 0, -1) comes from the car's right: none of its junction lanes (straight on,
-    # left, right) comes within 2.5 m of the right turn, which keeps to the near corner.
+    # left, right) comes within 2.5 m of the right turn, which keeps to the near corner, so
+    # the ego driving toward the junction as above is never a yield partner.
     world, tm, paths, lane, approach, right = _scene()
     other = lane[("9", 0, -1)]
     assert paths.junction[other] < 0 and not _any_conflict(paths, other, right)
-    _ego(world, _pose(paths, other, paths.length[other] - 3.0))
-    entered, _, _, _, _ = _drive(world, tm, paths, approach, right)
-    assert entered
+    ego = _moving(world, _pose(paths, other, paths.length[other] - 20.0), 4.0)
+    result = _drive(world, tm, paths, approach, right, ego)
+    assert result.ego_entered_at is not None  # it did drive into the junction
+    assert result.entered_at is not None
+    assert result.yielded_at is None
 
 
-@pytest.mark.parametrize(
-    ("light", "yields"), [(TrafficLightState.Green, True), (TrafficLightState.Red, False)]
-)
-def test_an_ego_stopped_in_a_red_lights_box_is_held(light, yields):
-    # The conflicting approach again, the ego's centre 5 m before its entry: in its light's
-    # box, which lies 5.5-8.5 m before the entry on this map (7 m, +-1.5 m; the ego's body
-    # reaches 7.45 m). Green, the ego is free: the car yields while it is further from its
-    # entry than the ego (from 14 m to 5 m), then, nearer, goes. Red, the stopped ego is
-    # held by its light and the car (its own light green) never yields.
+@pytest.mark.parametrize("key", [("10", 0, 1), ("4", 0, 1)])
+def test_goes_past_a_car_parked_near_the_entry_on_a_conflicting_approach(key):
+    # Conflicting approaches: ('10', 0, 1) from the car's left (its straight lane ends on the
+    # right turn's exit road) and ('4', 0, 1) from ahead (its left turn does). A hand-braked
+    # car's centre 3 m before that entry is nearer than the car will be (the car's centre
+    # stops 2.45 + 1.5 = 3.95 m before its own entry), but stopped (0 m/s < 0.5 m/s) before
+    # the junction, so no yield partner: the car turns through without ever yielding (the
+    # parked car stands on its own approach, off the right turn's path).
+    world, tm, paths, lane, approach, right = _scene()
+    other = lane[key]
+    assert _any_conflict(paths, other, right)
+    _parked(world, _pose(paths, other, paths.length[other] - 3.0))
+    result = _drive(world, tm, paths, approach, right)
+    assert result.entered_at is not None
+    assert result.yielded_at is None
+
+
+@pytest.mark.parametrize("light", [TrafficLightState.Green, TrafficLightState.Red])
+def test_an_ego_stopped_before_the_junction_is_no_partner_whatever_its_light(light):
+    # The conflicting approach from ahead ('4', 0, 1), the stopped ego's centre 5 m before its
+    # entry: in its light's box, which lies 5.5-8.5 m before the entry on this map (7 m,
+    # +-1.5 m; the ego's body reaches 7.45 m). Stopped before the junction it is no yield
+    # partner, its light green or red: the car (its own light green) never yields.
     world, tm, paths, lane, approach, right = _scene(light)
     other = lane[("4", 0, 1)]
-    ego = _ego(world, _pose(paths, other, paths.length[other] - 5.0))
+    ego = _parked(world, _pose(paths, other, paths.length[other] - 5.0))
     world.tick()
     assert ego.is_at_traffic_light()
     assert ego.get_traffic_light_state() == light
-    entered, _, _, _, yielded = _drive(world, tm, paths, approach, right)
-    assert entered
-    assert yielded == yields
+    result = _drive(world, tm, paths, approach, right)
+    assert result.entered_at is not None
+    assert result.yielded_at is None
 
 
 def test_waits_for_an_ego_stopped_inside_the_junction_on_a_conflicting_lane():
-    # The ego stands on a junction lane of ('10', 0, 1) (from ahead) that conflicts with the
+    # The ego stands on a junction lane of ('10', 0, 1) (from the left) that conflicts with the
     # right turn, at the point of its middle half furthest from the right turn's centre line
-    # (so it is no obstacle on the car's path, only a yield partner).
+    # (so it is no obstacle on the car's path, only a yield partner); inside the junction,
+    # stopped or not, it makes the car wait.
     world, tm, paths, lane, approach, right = _scene()
     other = lane[("10", 0, 1)]
     crossing = next(s for s in paths.successors[other] if paths.conflicts[right, s])
@@ -150,5 +223,5 @@ def test_waits_for_an_ego_stopped_inside_the_junction_on_a_conflicting_lane():
         np.array([[pose.location.x, pose.location.y]]), np.array([pose.rotation.yaw])
     )
     assert int(found[0]) == crossing
-    _ego(world, pose)
+    _parked(world, pose)
     _assert_waits_at_entry(_drive(world, tm, paths, approach, right))

@@ -65,7 +65,7 @@ JUNCTION_CONSTANTS = np.array(
     [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
 )
 NO_LIGHTS = np.zeros(0, dtype=np.int8)
-HELD_SPEED = 0.5  # m/s: a vehicle outside the fleet this slow in a red light's box is held
+HELD_SPEED = 0.5  # m/s: a vehicle outside the fleet this slow before a junction is held
 # other_vehicles: the lane search of the vehicles outside the fleet (LanePaths.nearest's
 # penalties), the distance off a lane beyond which one is on none, HELD_SPEED, APPROACH
 OTHER_CONSTANTS = np.array(

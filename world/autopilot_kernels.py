@@ -289,8 +289,6 @@ def other_vehicles(
     a_pos,
     a_rot,
     a_vel,
-    tl_actor,
-    tl_state,
     points,
     point_junction,
     point_heading,
@@ -308,13 +306,14 @@ def other_vehicles(
     """The live vehicles other than the fleet's (`rows`), as yield partners: for each, the
     junction path it is inside (-1: none), the lane path before the junction it approaches
     (-1: none), its centre's distance to that junction's entry along its lanes, and whether
-    it is free to go (all but those stopped, below c[4] m/s, in a red light's box). Each is
-    put on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window
-    c[2]); one more than c[3] m off it is on no lane. The entry is looked for on its lane
+    it is free to go (moving, at c[4] m/s or more: a stopped one approaching a junction is no
+    yield partner, whatever holds it; one inside stays one, see junction_stops). Each is put
+    on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window c[2]);
+    one more than c[3] m off it is on no lane. The entry is looked for on its lane
     and, while within c[5] m and its lane has one successor outside a junction, on the next
     lanes. Empty arrays when there are no such vehicles (no work then)."""
     heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
-    held_speed, approach, red = c[4], c[5], 0
+    held_speed, approach = c[4], c[5]
     fleet = np.zeros(n_actors, dtype=np.bool_)
     for r in rows:
         fleet[r] = True
@@ -343,9 +342,7 @@ def other_vehicles(
     )  # fmt: skip
     for o in range(m):
         r = others[o]
-        k = a_vrow[r]
-        stopped = np.hypot(a_vel[r, 0], a_vel[r, 1]) < held_speed
-        free[o] = not (stopped and tl_actor[k] >= 0 and tl_state[k] == red)
+        free[o] = np.hypot(a_vel[r, 0], a_vel[r, 1]) >= held_speed
         if lateral[o] > lost:
             continue
         p = path[o]
@@ -533,9 +530,9 @@ def junction_stops(
     and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
     the half length; `light_state` is empty without traffic lights; `c` holds the constants
     (see autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`other_*`, from
-    other_vehicles) make one yield when inside the junction on a conflicting path, or when
-    free to go and nearer the entry from a lane any of whose junction successors conflicts
-    (their exit is not known)."""
+    other_vehicles) make one yield when inside the junction on a conflicting path (moving or
+    not), or when free to go (moving) and nearer the entry from a lane any of whose junction
+    successors conflicts (their exit is not known)."""
     stop_line, max_decel, slow, crawl_speed, comfort, sign_zone, approach = (
         c[0],
         c[1],
@@ -1150,9 +1147,9 @@ def plan_fleet(
             heading[v, s] = segment_heading[seg[v, s]]
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
     other_inside, other_entry_from, other_d_entry, other_free = other_vehicles(
-        rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, tl_actor, tl_state, points,
-        point_junction, point_heading, first, count, cum, base, path_box, length,
-        path_junction, successor_first, successor_flat, other_c,
+        rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
+        point_heading, first, count, cum, base, path_box, length, path_junction,
+        successor_first, successor_flat, other_c,
     )  # fmt: skip
     stop, reason, target, inside = junction_stops(
         route,

@@ -199,10 +199,10 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
         lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.box, lp.length,
         lp.junction, lp.successor_first, lp.successor_flat, OTHER_CONSTANTS,
     )  # fmt: skip
-    inside, _, _, _ = other_vehicles(fleet.actor, *args)
+    inside, *_ = other_vehicles(fleet.actor, *args)
     assert len(inside) == 0
     for i in range(len(fleet)):
-        inside, entry_from, d_entry, free = other_vehicles(np.delete(fleet.actor, i), *args)
+        inside, entry_from, d_entry, free, *_ = other_vehicles(np.delete(fleet.actor, i), *args)
         assert len(inside) == 1
         row = int(fleet.actor[i])
         assert free[0] == (np.hypot(*a.vel[row, :2]) >= 0.5)

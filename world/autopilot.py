@@ -20,8 +20,8 @@ vectorised over vehicles:
 4. target speed: the limit less the speed difference, capped by curvature
    and by braking comfortably to the stop distance; PI control of speed and
    pure pursuit steering make the VehicleControl, written to the vehicle table;
-5. lane changes (auto_lane_change): vehicles behind a slower leader move their
-   route to the free lane beside, from the next tick.
+5. lane changes (auto_lane_change): vehicles behind a slower leader (any vehicle,
+   autopilot or not) move their route to the free lane beside, from the next tick.
 
 Ignore percentages are drawn once per lane path entered, from the vehicle's
 generator, so a run draws the same numbers whatever else consumes randomness.
@@ -33,7 +33,7 @@ import numpy as np
 
 from world.autopilot_kernels import apply_controls, localise_fleet, past_path_ends, plan_fleet
 from world.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
-from world.vehicle_state import ActorType, VehicleLightState
+from world.vehicle_state import ActorType, TrafficLightState, VehicleLightState
 
 __all__ = ["AutopilotFleet"]
 
@@ -96,7 +96,8 @@ PLAN_CONSTANTS = np.array(
 )
 # Automatic lane changes (lane_changes), after CARLA's traffic manager (LocalizationStage's
 # AssignLaneChange: a leader within 50 m, 10 m or 10 s of driving between changes, right
-# before left); a vehicle changes only behind a leader slower than it wishes to drive.
+# before left); a vehicle changes only behind a leader slower than it wishes to drive (any
+# vehicle; one outside the fleet is held in a red box or within LANE_CHANGE_ROOM of a junction).
 LANE_CHANGE_ROOM = 30.0  # m left on its lane and on the lane beside
 LANE_CHANGE_REACH = 50.0  # m to the leader at most (centre to centre)...
 LANE_CHANGE_MIN_GAP = 10.0  # m: ...and at least this, bumper to bumper
@@ -123,6 +124,8 @@ LANE_CHANGE_CONSTANTS = np.array(
         LANE_CHANGE_MIN_AHEAD,
         LANE_CHANGE_SPACING,
         LANE_CHANGE_SPACING_TIME,
+        int(TrafficLightState.Red),
+        PATH_MARGIN,
     ],
     dtype=np.float64,
 )

@@ -311,7 +311,9 @@ def other_vehicles(
     on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window c[2]);
     one more than c[3] m off it is on no lane. The entry is looked for on its lane
     and, while within c[5] m and its lane has one successor outside a junction, on the next
-    lanes. Empty arrays when there are no such vehicles (no work then)."""
+    lanes. Also their actor rows and the path (-1: on none), arc and lateral distance each
+    was put on, for lane_changes. Empty arrays when there are no such vehicles (no work
+    then)."""
     heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
     held_speed, approach = c[4], c[5]
     fleet = np.zeros(n_actors, dtype=np.bool_)
@@ -328,7 +330,7 @@ def other_vehicles(
     d_entry = np.full(m, np.inf)
     free = np.zeros(m, dtype=np.bool_)
     if m == 0:
-        return inside, entry_from, d_entry, free
+        return inside, entry_from, d_entry, free, others[:0], inside, d_entry, d_entry
     xy = np.empty((m, 2))
     yaw = np.empty(m)
     for o in range(m):
@@ -344,6 +346,7 @@ def other_vehicles(
         r = others[o]
         free[o] = np.hypot(a_vel[r, 0], a_vel[r, 1]) >= held_speed
         if lateral[o] > lost:
+            path[o] = -1
             continue
         p = path[o]
         if path_junction[p] >= 0:
@@ -363,7 +366,7 @@ def other_vehicles(
                 break
             p = successor_flat[lo]
             ahead += length[p]
-    return inside, entry_from, d_entry, free
+    return inside, entry_from, d_entry, free, others[:m], path, arc, lateral
 
 
 @njit(cache=True)
@@ -890,18 +893,35 @@ def lane_changes(
     body_ext,
     is_vehicle,
     is_walker,
+    half_width,
+    others,
+    other_path,
+    other_arc,
+    other_lateral,
+    a_vel,
+    extent,
+    a_vrow,
+    tl_state,
+    successor_first,
+    successor_flat,
     c,
 ):
     """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
-    with `auto` on changes when an obstacle sets its stop point, its nearest autopilot
-    leader on the same path is ahead within reach, far enough to swerve out behind it
-    (bumper to bumper, from the half lengths `front`) and slower than its own wished speed
-    `wish` by a margin, and not held by a light, sign or junction (`reason`); when both it
-    and the lane beside leave room before their ends (no change inside or near a junction)
-    and it drove far enough since its last change (`changed_at`, nan: none). The lane
+    with `auto` on changes when an obstacle sets its stop point, its nearest leader on the
+    same path is ahead within reach, far enough to swerve out behind it (bumper to bumper,
+    from the half lengths) and slower than its own wished speed `wish` by a margin, and not
+    held; when both it and the lane beside leave room before their ends (no change inside or
+    near a junction) and it drove far enough since its last change (`changed_at`, nan:
+    none). The lane
     beside (right first, then left, as CARLA's traffic manager) must be free: no vehicle or
     walker centre within half the lane's width plus the body's half width of the lane's
     centre from behind the vehicle to beyond its leader, nor a vehicle changing there now.
+    The leader is the nearest of the fleet's vehicles on the path (held by a light, sign or
+    junction: `reason`) and of the vehicles outside it (`others`, actor rows, on the paths
+    and arcs other_vehicles put them on) whose body reaches within the vehicle's half width
+    plus the path margin of the path's centre line (`other_lateral` less its half width);
+    such a one drives at its measured speed and is held while in a red light's box
+    (`tl_state`) or within `room` before a junction entry (_near_entry).
     `c`: see autopilot.LANE_CHANGE_CONSTANTS."""
     obstacle_reason, light_reason, sign_reason, yield_reason = (
         int(c[0]),
@@ -911,6 +931,7 @@ def lane_changes(
     )
     room, reach, min_gap, gain, behind, behind_time = c[4], c[5], c[6], c[7], c[8], c[9]
     ahead, min_ahead, spacing, spacing_time = c[10], c[11], c[12], c[13]
+    red, margin = int(c[14]), c[15]
     n = len(rows)
     changers = np.empty(n, dtype=np.int64)
     targets = np.empty(n, dtype=np.int64)
@@ -934,12 +955,33 @@ def lane_changes(
         for u in range(n):
             if u != v and route[u, 0] == p and arc[u] > arc[v] and arc[u] - arc[v] < lead_gap:
                 lead, lead_gap = u, arc[u] - arc[v]
-        if lead < 0 or lead_gap > reach or not speed[lead] < wish[v] - gain:
+        other = -1
+        for o in range(len(others)):
+            r = others[o]
+            if other_path[o] != p or not other_arc[o] > arc[v] or other_arc[o] - arc[v] >= lead_gap:
+                continue
+            if other_lateral[o] - extent[r, 1] <= half_width[v] + margin:
+                other, lead_gap = o, other_arc[o] - arc[v]
+        if other >= 0:
+            r = others[other]
+            lead_speed = np.hypot(a_vel[r, 0], a_vel[r, 1])
+            lead_front = extent[r, 0]
+            held_now = tl_state[a_vrow[r]] == red or _near_entry(
+                p, length[p] - other_arc[other], room, length, path_junction, successor_first,
+                successor_flat,
+            )  # fmt: skip
+        elif lead >= 0:
+            lead_speed = speed[lead]
+            lead_front = front[lead]
+            h = reason[lead]
+            held_now = (h == light_reason) | (h == sign_reason) | (h == yield_reason)
+        else:
             continue
-        if lead_gap - front[v] - front[lead] < min_gap:
+        if lead_gap > reach or not lead_speed < wish[v] - gain:
+            continue
+        if lead_gap - front[v] - lead_front < min_gap:
             continue  # too close to swerve out without touching it
-        held = reason[lead]
-        if held == light_reason or held == sign_reason or held == yield_reason:  # noqa: SIM109
+        if held_now:
             continue
         for side in range(2):
             t = neighbour[p, side]
@@ -967,6 +1009,24 @@ def lane_changes(
                 found += 1
                 break
     return changers[:found], targets[:found]
+
+
+@njit(cache=True)
+def _near_entry(p, ahead, room, length, path_junction, successor_first, successor_flat):
+    """Whether a junction entry lies less than `room` ahead along the lanes from `ahead`
+    before path p's end (following a lane's one successor while still short of room)."""
+    for _ in range(len(length)):
+        if not ahead < room:
+            return False
+        lo, hi = successor_first[p], successor_first[p + 1]
+        for i in range(lo, hi):
+            if path_junction[successor_flat[i]] >= 0:
+                return True
+        if hi - lo != 1:
+            return False
+        p = successor_flat[lo]
+        ahead += length[p]
+    return False
 
 
 @njit(cache=True)
@@ -1146,7 +1206,16 @@ def plan_fleet(
         for s in range(m):
             heading[v, s] = segment_heading[seg[v, s]]
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
-    other_inside, other_entry_from, other_d_entry, other_free = other_vehicles(
+    (
+        other_inside,
+        other_entry_from,
+        other_d_entry,
+        other_free,
+        others,
+        other_path,
+        other_arc,
+        other_lateral,
+    ) = other_vehicles(
         rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
         point_heading, first, count, cum, base, path_box, length, path_junction,
         successor_first, successor_flat, other_c,
@@ -1246,7 +1315,8 @@ def plan_fleet(
     changers, to_paths = lane_changes(
         auto, changed_at, reason, speed, wish, front, rows, pos, route, arc, path_junction, length,
         neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
-        is_vehicle, is_walker, lane_c,
+        is_vehicle, is_walker, half_width, others, other_path, other_arc, other_lateral, a_vel,
+        extent, a_vrow, tl_state, successor_first, successor_flat, lane_c,
     )  # fmt: skip
     return throttle, brake, wheel_tangent, integral, reason, hold_time, override, changers, to_paths
 

@@ -52,14 +52,19 @@ def scene(auto: bool, parked_beside: bool = False, leader_x: float = 60.0, leade
     leader = world.spawn_actor(CAR, Transform(Location(leader_x, LANE_1_Y, 0.1), Rotation()))
     follower = world.spawn_actor(CAR, Transform(Location(20.0, LANE_1_Y, 0.1), Rotation()))
     if parked_beside:
-        for x in np.arange(10.0, 400.0, 12.0).tolist():
-            world.spawn_actor(CAR, Transform(Location(x, LANE_2_Y, 0.1), Rotation()))
+        park_a_row_in_lane_2(world)
     tm = world.get_trafficmanager()
     for car in (leader, follower):
         car.set_autopilot(True)
     tm.set_desired_speed(leader, leader_kmh)
     tm.auto_lane_change(follower, auto)
     return world, tm, leader, follower
+
+
+def park_a_row_in_lane_2(world) -> None:
+    """Cars every 12 m along lane -2, from x = 10 to 394: it is never free beside x = 20."""
+    for x in np.arange(10.0, 400.0, 12.0).tolist():
+        world.spawn_actor(CAR, Transform(Location(x, LANE_2_Y, 0.1), Rotation()))
 
 
 def scene_outside_the_fleet(auto: bool, parked_beside: bool = False, ego_speed: float = 0.0):
@@ -73,8 +78,7 @@ def scene_outside_the_fleet(auto: bool, parked_beside: bool = False, ego_speed: 
         other.apply_control(VehicleControl(hand_brake=True, brake=1.0))
     follower = world.spawn_actor(CAR, Transform(Location(20.0, LANE_1_Y, 0.1), Rotation()))
     if parked_beside:
-        for x in np.arange(10.0, 400.0, 12.0).tolist():
-            world.spawn_actor(CAR, Transform(Location(x, LANE_2_Y, 0.1), Rotation()))
+        park_a_row_in_lane_2(world)
     tm = world.get_trafficmanager()
     follower.set_autopilot(True)
     tm.auto_lane_change(follower, auto)

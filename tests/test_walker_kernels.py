@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,8 @@ from world.walker_ai import (
     ARRIVE_RADIUS,
     STEP_AHEAD,
     VEHICLE_REACH,
+    WALKER_LOOK_AHEAD,
+    WALKER_MARGIN,
     WALKER_RADIUS,
 )
 from world.walker_kernels import DEAD, STEERED, route, steer
@@ -85,12 +88,48 @@ class Scene:
             VEHICLE_REACH,
             STEP_AHEAD,
             WALKER_RADIUS,
+            WALKER_LOOK_AHEAD,
+            WALKER_MARGIN,
         )
 
 
-def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The array form the kernel replaced: (progress, direction, speed) in walker order and the
-    number of walker-vehicle pairs turned."""
+def around_walkers(pos: np.ndarray, unit: np.ndarray, speed: np.ndarray, out: np.ndarray) -> int:
+    """The walkers' turn around each other, written out pair by pair from its rule (turns `out`
+    in place, returns the number of pairs turned): i's walk over WALKER_LOOK_AHEAD relative to
+    j's walk toward its route point passes within 2 WALKER_RADIUS + WALKER_MARGIN of j, j
+    ahead of i's direction; i turns to the right tangent of j's circle if that is to its right."""
+    clearance = 2.0 * WALKER_RADIUS + WALKER_MARGIN
+    turned = 0
+    for i, j in itertools.product(range(len(pos)), repeat=2):
+        b = pos[j, :2] - pos[i, :2]
+        if i == j or speed[i] == 0.0 or not float(b @ out[i, :2]) > 0.0:
+            continue
+        r = (out[i, :2] * speed[i] - unit[j, :2] * speed[j]) * WALKER_LOOK_AHEAD
+        span = float(r @ r)
+        t = min(max(float(b @ r) / span if span > 0.0 else 0.0, 0.0), 1.0)
+        if not float(np.sum((b - t * r) ** 2)) < clearance**2:
+            continue
+        gap = float(np.hypot(*b))
+        angle = math.asin(clearance / gap) if gap > clearance else math.pi / 2
+        tangent = (
+            np.array(
+                [
+                    b[0] * math.cos(angle) - b[1] * math.sin(angle),
+                    b[0] * math.sin(angle) + b[1] * math.cos(angle),
+                ]
+            )
+            / gap
+        )
+        if out[i, 0] * tangent[1] - out[i, 1] * tangent[0] > 0.0:
+            out[i, :2] = tangent
+            turned += 1
+    return turned
+
+
+def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The array form the kernel replaced, with the walkers' turn around each other added
+    before the vehicles' (where the rule applies): (progress, direction, speed) in walker order
+    and the numbers of walker-walker and walker-vehicle pairs turned."""
     pos = s.pos[s.walker]
     progress = s.progress.copy()
     for _ in range(ARRIVAL_PASSES):
@@ -119,6 +158,7 @@ def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     )
     pairs = np.argwhere(blocked)  # walker-major, as the world turns them
     out = unit.copy()
+    walkers_turned = around_walkers(pos, unit, np.where(norm > 0.0, s.speed, 0.0), out)
     for i, c in pairs.tolist():
         delta = pos[i, :2] - car[c]
         away = delta / max(float(np.linalg.norm(delta)), 1e-9)
@@ -127,7 +167,7 @@ def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
             along = np.array([-away[1], away[0]])
         out[i, :2] = along / np.linalg.norm(along)
     speed = np.where(norm > 0.0, s.speed, 0.0).astype(np.float32)
-    return progress, out.astype(np.float32), speed, len(pairs)
+    return progress, out.astype(np.float32), speed, walkers_turned, len(pairs)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -135,11 +175,12 @@ def test_steer_equals_the_array_form_bit_for_bit(seed):
     scene = Scene(cars=30, walkers=40, rng=np.random.default_rng(seed))
     scene.alive[scene.n :] = False
     before = scene.progress.copy()
-    progress, direction, speed, turned = numpy_steer(scene)
+    progress, direction, speed, walkers_turned, turned = numpy_steer(scene)
     assert scene.steer() == STEERED
-    # the scenes exercise each branch: walkers passing route points, turning at a vehicle,
-    # and standing on their point
+    # the scenes exercise each branch: walkers passing route points, turning at another
+    # walker and at a vehicle, and standing on their point
     assert (progress > before).any()
+    assert walkers_turned > 0
     assert turned > 0
     assert (speed == 0.0).any()
     rows = scene.wrow[scene.walker]
@@ -262,3 +303,50 @@ def test_route_without_a_path_is_the_start_node():
         True,
     )
     assert got.tolist() == [0]
+
+
+def two_walkers(a_goal: float, b_goal: float) -> Scene:
+    """Walkers A at the origin and B at (2, 0), routed to (a_goal, 0) and (b_goal, 0) at
+    1.4 m/s, no vehicle."""
+    scene = Scene(cars=0, walkers=2, rng=np.random.default_rng(0))
+    scene.pos[:4] = 0.0
+    scene.pos[1] = (2.0, 0.0, 0.0)
+    scene.flat = np.array([[a_goal, 0.0, 0.0], [b_goal, 0.0, 0.0]])
+    scene.offset, scene.length = np.array([0, 1]), np.array([1, 1])
+    scene.progress = np.array([0, 0])
+    scene.speed = np.array([1.4, 1.4])
+    return scene
+
+
+def test_walkers_meeting_head_on_turn_to_their_right_along_the_others_circle():
+    # Worked by hand: A heads +x, B heads -x, 2 m apart. A's walk over the next second relative
+    # to B is (1.4 + 1.4, 0) = (2.8, 0) m: it passes through B's centre, within 2 * 0.3 + 0.1 =
+    # 0.7 m. A turns to the right tangent of B's 0.7 m circle: the bearing (1, 0) turned by
+    # +asin(0.7 / 2) = +20.49 degrees, (0.93675, 0.35); B, mirrored, to (-0.93675, -0.35),
+    # its own right.
+    scene = two_walkers(10.0, -10.0)
+    assert scene.steer() == STEERED
+    rows = scene.wrow[scene.walker]
+    side = 0.7 / 2.0
+    ahead = (1.0 - side * side) ** 0.5
+    assert scene.direction[rows[0]].tolist() == pytest.approx([ahead, side, 0.0], abs=1e-6)
+    assert scene.direction[rows[1]].tolist() == pytest.approx([-ahead, -side, 0.0], abs=1e-6)
+
+
+def test_a_walker_following_another_at_its_speed_does_not_turn():
+    # A 2 m behind B, both heading +x at 1.4 m/s: the relative walk is (0, 0), so A stays 2 m
+    # from B, outside 0.7 m; B has A behind it (negative dot product): neither turns.
+    scene = two_walkers(10.0, 12.0)
+    scene.steer()
+    rows = scene.wrow[scene.walker]
+    assert scene.direction[rows].tolist() == [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+    # B walking at 0.4 m/s instead: A closes 1.0 m in the second, to 1 m from B, and keeps
+    # its line; at 0.1 m/s it closes 1.3 m to 0.7 m, not inside 0.7 m: it still keeps it
+    for slow in (0.4, 0.1):
+        scene.speed[1] = slow
+        scene.steer()
+        assert scene.direction[rows[0]].tolist() == [1.0, 0.0, 0.0]
+    # at 0.05 m/s A would come to 0.65 m: it turns right to (0.93675, 0.35) as above
+    scene.speed[1] = 0.05
+    scene.steer()
+    assert scene.direction[rows[0]].tolist() == pytest.approx([0.93675, 0.35, 0.0], abs=1e-5)

@@ -44,6 +44,8 @@ ARRIVAL_PASSES = 2  # route points a walker may pass in one tick
 VEHICLE_REACH = 6.0  # m: vehicles nearer than this are checked against a walker's next step
 STEP_AHEAD = 0.5  # m
 WALKER_RADIUS = 0.3  # m
+WALKER_LOOK_AHEAD = 1.0  # s: walkers turn around each other when this much walking would meet
+WALKER_MARGIN = 0.1  # m kept between two walkers' circles as they pass
 DEFAULT_PEDESTRIANS_SEED = 0
 
 
@@ -191,6 +193,8 @@ class WalkerAISystem:
                 VEHICLE_REACH,
                 STEP_AHEAD,
                 WALKER_RADIUS,
+                WALKER_LOOK_AHEAD,
+                WALKER_MARGIN,
             )
             if status == STEERED:
                 return

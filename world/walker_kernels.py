@@ -2,9 +2,10 @@
 (world.walker_navigation).
 
 `steer` does a tick's steering of every started walker in one call: the arrival passes
-along the flat route array, the direction toward the next route point, the search for
-steps into a vehicle's box and the turn along its side, and the writes into the walker
-table. `route` is the navigation's nearest-node picks and A* search.
+along the flat route array, the direction toward the next route point, the turn of a walker
+whose next second's walk would meet another walker (to its right, along the other's circle),
+the search for steps into a vehicle's box and the turn along its side, and the writes into the
+walker table. `route` is the navigation's nearest-node picks and A* search.
 
 The arithmetic is that of the numpy form these replace, operation for operation (no
 fast-math; sums of squares added in numpy's order, `min`/`max` with Python's rule for
@@ -49,6 +50,8 @@ def steer(
     reach,
     step_ahead,
     radius,
+    look_ahead,
+    margin,
 ):
     """Steers the walkers (actor rows `walker`, routes `flat[offset:offset+length]`) and
     writes their WalkerControl (table rows `wrow[walker]`).
@@ -57,6 +60,8 @@ def steer(
     point moves on to the next (`progress`, in place). Returns STEERED when done, DEAD (only
     when first_pass is 0) if a controller or walker is not alive, or the pass at which a
     walker is past its route's end: give it a new route and call again from that pass.
+    Walkers turn around each other (`look_ahead` s, circles of 2 `radius` + `margin`) before
+    they turn along vehicles' sides.
     """
     m = len(walker)
     if first_pass == 0:
@@ -90,6 +95,7 @@ def steer(
         unit[i, 0] = dx / scale
         unit[i, 1] = dy / scale
     out = unit.copy()
+    _around_walkers(pos, walker, unit, walks, speed, out, look_ahead, 2.0 * radius + margin)
     _around_vehicles(alive, pos, rot, extent, vrow, n, walker, unit, out, reach, step_ahead, radius)
     for i in range(m):
         k = wrow[walker[i]]
@@ -98,6 +104,49 @@ def steer(
         direction_out[k, 2] = np.float32(0.0)
         speed_out[k] = np.float32(speed[i] if walks[i] else 0.0)
     return STEERED
+
+
+@njit(cache=True)
+def _around_walkers(pos, walker, unit, walks, speed, out, look_ahead, clearance):
+    """Walkers whose walk over the next `look_ahead` seconds, relative to another walker ahead
+    (positive dot product with `out`) walking toward its own route point, passes within
+    `clearance` of it turn `out` to the right tangent of that circle (right is +90 degrees
+    yaw), unless `out` already points right of it; pair by pair in walker order, each check
+    with the direction the earlier pairs left."""
+    m = len(walker)
+    x, y = np.empty(m), np.empty(m)
+    fastest = 0.0
+    for i in range(m):
+        x[i], y[i] = pos[walker[i], 0], pos[walker[i], 1]
+        if walks[i]:
+            fastest = max(fastest, speed[i])
+    near = 2.0 * fastest * look_ahead + clearance  # no pair farther apart on x or y can meet
+    for i in range(m):
+        if not walks[i]:
+            continue
+        for j in range(m):
+            bx = x[j] - x[i]
+            by = y[j] - y[i]
+            if j == i or abs(bx) > near or abs(by) > near:
+                continue
+            if not bx * out[i, 0] + by * out[i, 1] > 0.0:
+                continue
+            other = speed[j] if walks[j] else 0.0
+            rx = (out[i, 0] * speed[i] - unit[j, 0] * other) * look_ahead
+            ry = (out[i, 1] * speed[i] - unit[j, 1] * other) * look_ahead
+            span = rx * rx + ry * ry
+            t = (bx * rx + by * ry) / span if span > 0.0 else 0.0
+            t = min(max(t, 0.0), 1.0)
+            cx, cy = bx - t * rx, by - t * ry
+            if not cx * cx + cy * cy < clearance * clearance:
+                continue
+            gap = math.sqrt(bx * bx + by * by)
+            angle = math.asin(clearance / gap) if gap > clearance else 0.5 * math.pi
+            cos, sin = math.cos(angle), math.sin(angle)
+            tx = (bx * cos - by * sin) / gap
+            ty = (bx * sin + by * cos) / gap
+            if out[i, 0] * ty - out[i, 1] * tx > 0.0:
+                out[i, 0], out[i, 1] = tx, ty
 
 
 @njit(cache=True)

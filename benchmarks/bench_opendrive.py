@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from world.opendrive import load_opendrive, road_evaluators
+from world.map.opendrive import load_opendrive, road_evaluators
 
 REPO = Path(__file__).resolve().parent.parent
 TOWNS = ["Town01", "Town02", "Town04", "Town10HD"]

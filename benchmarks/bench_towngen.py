@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 import time
 
-from world.map import Map
-from world.opendrive import parse_opendrive, write_opendrive
-from world.towngen import TOWN_PRESETS, TownSpec, build_town
+from world.map.map import Map
+from world.map.opendrive import parse_opendrive, write_opendrive
+from world.map.towngen import TOWN_PRESETS, TownSpec, build_town
 
 GOAL_S = 1.0
 SPECS = {

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from world import Map, World, WorldSettings
-from world.traffic_scene import populate_traffic
+from world.traffic.scene import populate_traffic
 
 TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 GOAL = 1000.0

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from world.map import Map
+from world.map.map import Map
 from world.settings import WorldSettings
 from world.world import World
 

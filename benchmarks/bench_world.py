@@ -29,12 +29,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from world.controls import VehicleControl, WalkerControl
-from world.flat_map import FlatMap
+from world.actors.controls import VehicleControl, WalkerControl
 from world.geometry import Location, Rotation, Transform, Vector3D
-from world.map import Map
+from world.map.flat_map import FlatMap
+from world.map.map import Map
 from world.settings import WorldSettings
-from world.traffic_manager import street_spawn_points
+from world.traffic.autopilot.manager import street_spawn_points
 from world.world import World
 
 GOAL_TICKS_PER_S = 1500.0

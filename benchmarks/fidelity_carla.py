@@ -25,10 +25,10 @@ sys.path.insert(0, str(REPO))
 
 from recorder.packet_ids import PacketId  # noqa: E402
 from recorder.reader import LogReader  # noqa: E402
-from world.controls import VehicleControl  # noqa: E402
-from world.flat_map import FlatMap  # noqa: E402
+from world.actors.controls import VehicleControl  # noqa: E402
 from world.geometry import Location, Rotation, Transform, Vector2D, Vector3D  # noqa: E402
-from world.physics_control import (  # noqa: E402
+from world.map.flat_map import FlatMap  # noqa: E402
+from world.physics.control import (  # noqa: E402
     GearPhysicsControl,
     VehiclePhysicsControl,
     WheelPhysicsControl,
@@ -153,9 +153,9 @@ def read_hero(path: Path = LOG) -> HeroTrack:
 
 
 def load_map(xodr: Path = TOWN01):
-    """Town01 through world.map when it is there, else flat ground at z = 0 (Town01's height)."""
+    """Town01 through world.map.map when it is there, else flat ground at z = 0 (its height)."""
     try:
-        from world.map import Map
+        from world.map.map import Map
     except ImportError:
         return FlatMap("Town01")
     return Map.from_file(xodr)

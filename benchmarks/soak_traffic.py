@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from world import Map, World, WorldSettings
-from world.traffic_scene import TrafficMonitor, populate_traffic
+from world.traffic.scene import TrafficMonitor, populate_traffic
 
 TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 

@@ -1,5 +1,5 @@
 """The batch numpy ground query `Map.ground` used before it was compiled: the reference
-the compiled query (world.ground_query) must match bit for bit.
+the compiled query (world.map.ground_query) must match bit for bit.
 
 All covering (point, segment) pairs at once from `SegmentGrid.covering`, their surface
 heights, a sort by (point, height descending) and the first of each point.

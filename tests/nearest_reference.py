@@ -1,5 +1,5 @@
 """The numpy nearest-segment search `SegmentGrid.nearest` used before it was compiled: the
-reference the compiled search (world.lane_index) must match bit for bit.
+reference the compiled search (world.map.lane_index) must match bit for bit.
 
 A bound, then a proof: the finest grid level, a guide grid's guess, the one coarser
 level the bound picks, or a walk down a tree of lane runs; candidates measured in float32
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.lane_index import LaneSegments, _Level, lane_runs
+from world.map.lane_index import LaneSegments, _Level, lane_runs
 
 _OFFSETS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
 _FANOUT = 8

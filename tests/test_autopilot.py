@@ -9,10 +9,10 @@ import pytest
 from world_helpers import blueprint, flat_world, straight_road
 
 from world import Map, TrafficLightState, World, WorldError, WorldSettings
-from world.autopilot import STOP_LIGHT
+from world.actors.vehicle_state import VehicleLightState
 from world.geometry import Location, Rotation, Transform
-from world.traffic_manager import DEFAULT_LEADING_DISTANCE
-from world.vehicle_state import VehicleLightState
+from world.traffic.autopilot.fleet import STOP_LIGHT
+from world.traffic.autopilot.manager import DEFAULT_LEADING_DISTANCE
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
@@ -70,7 +70,7 @@ def test_follower_stops_at_the_leading_distance():
     # (2.5 m) within 1.0 m.
     world = straight_world()
     leader = world.spawn_actor(CAR, lane_start(80.0))
-    from world.controls import VehicleControl
+    from world.actors.controls import VehicleControl
 
     leader.apply_control(VehicleControl(hand_brake=True, brake=1.0))
     follower = world.spawn_actor(CAR, lane_start(20.0))
@@ -86,7 +86,7 @@ def test_follower_stops_at_the_leading_distance():
 def test_leading_distance_knob():
     world = straight_world()
     leader = world.spawn_actor(CAR, lane_start(80.0))
-    from world.controls import VehicleControl
+    from world.actors.controls import VehicleControl
 
     leader.apply_control(VehicleControl(hand_brake=True, brake=1.0))
     follower = world.spawn_actor(CAR, lane_start(20.0))

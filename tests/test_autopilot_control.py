@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from world.autopilot_control import longitudinal, pursuit_tangents, steer_commands
+from world.traffic.autopilot.control import longitudinal, pursuit_tangents, steer_commands
 
 
 def test_cruising_below_target_gives_throttle_only():

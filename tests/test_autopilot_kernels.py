@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from world import Map, World, WorldSettings
-from world.autopilot import (
+from world.traffic.autopilot.fleet import (
     APPROACH,
     BEHIND_REACH,
     COARSE_REACH,
@@ -23,7 +23,7 @@ from world.autopilot import (
     PATH_STEP,
     SAMPLE_DISTANCES,
 )
-from world.autopilot_kernels import (
+from world.traffic.autopilot.kernels import (
     body_arrays,
     curve_speed_cap,
     obstacle_distances,
@@ -31,8 +31,8 @@ from world.autopilot_kernels import (
     route_starts,
     sample_routes,
 )
-from world.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY
-from world.traffic_scene import populate_traffic
+from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY
+from world.traffic.scene import populate_traffic
 
 TOWN_MEDIUM = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_medium.xodr"
 

@@ -23,7 +23,9 @@ import pytest
 from world_helpers import blueprint, straight_road
 
 from world import Map, TrafficLightState, World, WorldSettings
-from world.autopilot import (
+from world.actors.controls import VehicleControl
+from world.geometry import Location, Rotation, Transform, Vector3D
+from world.traffic.autopilot.fleet import (
     LANE_CHANGE_AHEAD,
     LANE_CHANGE_BEHIND,
     LANE_CHANGE_BEHIND_TIME,
@@ -33,10 +35,8 @@ from world.autopilot import (
     LANE_CHANGE_REACH,
     LANE_CHANGE_ROOM,
 )
-from world.autopilot_kernels import _near_entry
-from world.controls import VehicleControl
-from world.geometry import Location, Rotation, Transform, Vector3D
-from world.traffic_manager import DEFAULT_AUTO_LANE_CHANGE
+from world.traffic.autopilot.kernels import _near_entry
+from world.traffic.autopilot.manager import DEFAULT_AUTO_LANE_CHANGE
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 
@@ -227,8 +227,8 @@ def test_a_slow_ego_ahead_is_passed_in_the_free_lane():
 
 
 def test_a_parked_car_in_a_red_lights_box_holds_the_follower_in_its_queue():
-    # what a red light's box does to a vehicle in it (world.traffic): its tl_state is Red;
-    # the road has no boxes, so nothing sets it back
+    # what a red light's box does to a vehicle in it (world.traffic.signals.system): its
+    # tl_state is Red; the road has no boxes, so nothing sets it back
     world, tm, parked, follower = scene_outside_the_fleet(auto=True)
     world._vehicles.tl_state[parked._vrow] = int(TrafficLightState.Red)
     assert parked.get_traffic_light_state() == TrafficLightState.Red

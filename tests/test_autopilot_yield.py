@@ -22,9 +22,9 @@ import pytest
 from world_helpers import blueprint
 
 from world import Map, TrafficLightState, World, WorldSettings
-from world.autopilot import STOP_LINE_GAP, STOP_YIELD
-from world.controls import VehicleControl
+from world.actors.controls import VehicleControl
 from world.geometry import Location, Rotation, Transform, Vector3D
+from world.traffic.autopilot.fleet import STOP_LINE_GAP, STOP_YIELD
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")  # half length 2.45 m
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"

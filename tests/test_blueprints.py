@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from world.blueprints import ActorAttributeType, Color, blueprint_library
+from world.actors.blueprints import ActorAttributeType, Color, blueprint_library
 from world.errors import BlueprintError, WorldError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from world.compiled_cache import kernel_sources_digest
+from world.physics.compiled_cache import kernel_source_files, kernel_sources_digest
 
 
 def _package(root: Path) -> Path:
@@ -34,3 +34,19 @@ def test_the_digest_is_the_same_for_the_same_sources(tmp_path: Path) -> None:
     first = kernel_sources_digest(_package(tmp_path / "a"))
     second = kernel_sources_digest(_package(tmp_path / "b"))
     assert first == second and len(first) == 16
+
+
+def test_the_world_digest_covers_the_kernels_of_every_wing() -> None:
+    world = Path(__file__).resolve().parent.parent / "world"
+    names = {p.relative_to(world).as_posix() for p in kernel_source_files()}
+    for kernel in (
+        "physics/tick.py",
+        "physics/vehicle_dynamics.py",
+        "map/lane_index.py",
+        "map/ground_query.py",
+        "traffic/autopilot/kernels.py",
+        "traffic/autopilot/control.py",
+        "traffic/walkers/kernels.py",
+        "actors/attachments.py",
+    ):
+        assert kernel in names

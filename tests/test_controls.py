@@ -2,7 +2,7 @@
 
 import struct
 
-from world.controls import (
+from world.actors.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
     VehicleControl,

@@ -7,9 +7,9 @@ missing or NaN.
 
 import pytest
 
-from world.geolocation import geo_origin
-from world.opendrive import OpenDriveError, parse_opendrive
-from world.opendrive.parser import geo_reference_origin
+from world.map.geolocation import geo_origin
+from world.map.opendrive import OpenDriveError, parse_opendrive
+from world.map.opendrive.parser import geo_reference_origin
 
 
 def test_both_given():

@@ -1,4 +1,4 @@
-"""The compiled ground query (world.ground_query, behind `Map.ground`) gives exactly what the
+"""The compiled ground query (world.map.ground_query, behind `Map.ground`) gives exactly what the
 batch numpy query it replaced gives (tests/ground_reference.py): the same z, normal and
 found, bit for bit, on seeded points around the roads of the medium town and of Town04
 (whose overpasses stack two surfaces), on points far off or not finite, and on the points
@@ -14,10 +14,10 @@ from ground_reference import reference_ground
 
 from world import Map, VehicleControl, WalkerControl, World, WorldSettings
 from world.geometry import Location, Transform, Vector3D
-from world.ground_query import SurfaceIndex
-from world.lane_index import LaneSegments, SegmentGrid
-from world.map import GroundSample
-from world.traffic_scene import populate_traffic
+from world.map.ground_query import SurfaceIndex
+from world.map.lane_index import LaneSegments, SegmentGrid
+from world.map.map import GroundSample
+from world.traffic.scene import populate_traffic
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 # road 5: 60 m along +x with a superelevation of 0.1 rad (tests/test_map_api.py)

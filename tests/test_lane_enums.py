@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from world import LaneChange, LaneMarkingColor, LaneMarkingType, LaneType
-from world.lane_enums import lane_change_from_odr, lane_type_from_odr, marking_type_from_odr
+from world.map.lane_enums import lane_change_from_odr, lane_type_from_odr, marking_type_from_odr
 
 
 def test_lane_type_bits_are_carlas():

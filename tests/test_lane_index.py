@@ -9,7 +9,7 @@ import pytest
 from nearest_reference import reference_nearest
 
 from world import LaneType, Map
-from world.lane_index import LaneSegments, SegmentGrid
+from world.map.lane_index import LaneSegments, SegmentGrid
 
 MEDIUM_TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 

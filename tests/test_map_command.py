@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.cli import main
-from world.towngen import TOWN_PRESETS, generate_town, render_town
+from world.map.towngen import TOWN_PRESETS, generate_town, render_town
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,9 +12,9 @@ import math
 import numpy as np
 import pytest
 
-from world.opendrive import parse_opendrive
-from world.opendrive.evaluation import RoadEvaluator
-from world.opendrive.placement import outline_points, road_pose, signal_pose
+from world.map.opendrive import parse_opendrive
+from world.map.opendrive.evaluation import RoadEvaluator
+from world.map.opendrive.placement import outline_points, road_pose, signal_pose
 
 ONE_LANE_EACH_SIDE = """<laneSection s="0">
   <left><lane id="1" type="driving"><width sOffset="0" a="3" b="0" c="0" d="0"/></lane></left>

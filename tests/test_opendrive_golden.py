@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.opendrive import ParamPoly3Geometry, load_opendrive
-from world.opendrive.evaluation import road_evaluators
+from world.map.opendrive import ParamPoly3Geometry, load_opendrive
+from world.map.opendrive.evaluation import road_evaluators
 
 MAPS = [
     "carla/Town01",

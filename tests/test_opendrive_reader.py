@@ -7,7 +7,7 @@ import math
 import pytest
 
 from world.errors import MapError
-from world.opendrive import (
+from world.map.opendrive import (
     ArcGeometry,
     CornerLocal,
     CornerRoad,

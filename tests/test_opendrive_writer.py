@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from world.opendrive import load_opendrive, parse_opendrive
-from world.opendrive.writer import num, write_opendrive
-from world.towngen import TOWN_PRESETS, TownSpec, build_town, render_town
+from world.map.opendrive import load_opendrive, parse_opendrive
+from world.map.opendrive.writer import num, write_opendrive
+from world.map.towngen import TOWN_PRESETS, TownSpec, build_town, render_town
 
 
 def test_numbers_are_shortest_round_trip_text():

@@ -1,7 +1,7 @@
 """Physics-control defaults are CARLA 0.9.x's (LibCarla rpc/*PhysicsControl.h, typed in)."""
 
 from world.geometry import Vector2D, Vector3D
-from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.physics.control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
 
 
 def test_vehicle_defaults():

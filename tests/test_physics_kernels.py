@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from world import physics
-from world.attachments import compose, relative_pose, update_attached
+from world.actors.attachments import compose, relative_pose, update_attached
 from world.geometry import rotation_matrices
-from world.ground import sample_ground
-from world.map import GroundSample
+from world.map.ground import sample_ground
+from world.map.map import GroundSample
+from world.physics import tick as physics
 from world.state import ActorTable
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.traffic_helpers import blueprint, world_on
-from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
-from world.lane_enums import LaneChange, LaneMarkingType
-from world.map import Map
+from world.map.flat_map import FlatMap
+from world.map.lane_enums import LaneChange, LaneMarkingType
+from world.map.map import Map
 from world.sensors.pseudo import OpenDriveMapReader, SpeedometerReader
 from world.settings import WorldSettings
 from world.world import World

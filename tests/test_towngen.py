@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from world.errors import LockstepError
-from world.towngen import TOWN_PRESETS, TownSpec, TownSpecError, generate_town, render_town
-from world.towngen.junctions import LEFT, RIGHT, STRAIGHT, lane_pairs
+from world.map.towngen import TOWN_PRESETS, TownSpec, TownSpecError, generate_town, render_town
+from world.map.towngen.junctions import LEFT, RIGHT, STRAIGHT, lane_pairs
 
 REPO = Path(__file__).resolve().parent.parent
 

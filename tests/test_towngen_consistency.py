@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from world.opendrive import OpenDrive, parse_opendrive
-from world.opendrive.evaluation import RoadEvaluator
-from world.towngen import TOWN_PRESETS, TownSpec, render_town
+from world.map.opendrive import OpenDrive, parse_opendrive
+from world.map.opendrive.evaluation import RoadEvaluator
+from world.map.towngen import TOWN_PRESETS, TownSpec, render_town
 
 SPECS = {
     **TOWN_PRESETS,

@@ -1,4 +1,4 @@
-"""The committed towns through CARLA's Map API (world.map): topology, spawn points, waypoints,
+"""The committed towns through CARLA's Map API (world.map.map): topology, spawn points, waypoints,
 landmarks and crosswalks, with numbers worked by hand from the generator's rules."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from world.geometry import Location
-from world.map import Map
+from world.map.map import Map
 
 MAPS = Path(__file__).resolve().parent.parent / "configs" / "maps"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from world.actors.vehicle_state import TrafficLightState as S
 from world.errors import WorldError
-from world.traffic_light_logic import STAGE_STATES, TrafficLightGroups
-from world.vehicle_state import TrafficLightState as S
+from world.traffic.signals.lights import STAGE_STATES, TrafficLightGroups
 
 
 def run(groups: TrafficLightGroups, ticks: int, dt: float = 0.25) -> list[list[S]]:

@@ -10,8 +10,8 @@ import pytest
 
 from recorder.packet_ids import PacketId
 from recorder.reader import LogReader
-from world.opendrive import load_opendrive
-from world.traffic_placement import place_traffic
+from world.map.opendrive import load_opendrive
+from world.traffic.signals.placement import place_traffic
 
 LOG = "carla-logs/DistanceBetweenVehicles/recording.log"
 

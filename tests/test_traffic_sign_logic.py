@@ -7,8 +7,8 @@ world's tick order). Every state a sign tells a vehicle is logged as
 
 from __future__ import annotations
 
-from world.traffic_sign_logic import GiveWaySign, SignTimers
-from world.vehicle_state import TrafficLightState as S
+from world.actors.vehicle_state import TrafficLightState as S
+from world.traffic.signals.signs import GiveWaySign, SignTimers
 
 DT = 0.25
 CAR, OTHER = 7, 9

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.traffic_helpers import blueprint, world_on
+from world.actors.vehicle_state import TrafficLightState as S
 from world.geometry import Location, Rotation, Transform
-from world.map import Map
-from world.traffic import BOX_CHECK, BOX_EFFECT
-from world.vehicle_state import TrafficLightState as S
+from world.map.map import Map
+from world.traffic.signals.system import BOX_CHECK, BOX_EFFECT
 
 TJUNCTION = Path(__file__).parent / "maps" / "tjunction.xodr"
 CAR = "vehicle.lincoln.mkz_2017"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from world import Map, World, WorldSettings
-from world.traffic_scene import TrafficMonitor, populate_traffic
+from world.traffic.scene import TrafficMonitor, populate_traffic
 
 TOWN_MEDIUM = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_medium.xodr"
 MAX_COLLISIONS_SHORT = 0

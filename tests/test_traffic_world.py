@@ -7,13 +7,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.traffic_helpers import blueprint, world_on
+from world.actors.vehicle_state import ActorType
+from world.actors.vehicle_state import TrafficLightState as S
 from world.errors import WorldError
 from world.geometry import Location, Transform
-from world.map import Map
-from world.traffic import BOX_LIGHT, BOX_SPEED
-from world.traffic_world import traffic_light_table
-from world.vehicle_state import ActorType
-from world.vehicle_state import TrafficLightState as S
+from world.map.map import Map
+from world.traffic.signals.install import traffic_light_table
+from world.traffic.signals.system import BOX_LIGHT, BOX_SPEED
 
 CAR = "vehicle.lincoln.mkz_2017"
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from tests.traffic_helpers import world_on
-from world.map import Map
-from world.traffic import BOX_LIGHT
+from world.map.map import Map
+from world.traffic.signals.system import BOX_LIGHT
 
 TJUNCTION = Path(__file__).parent / "maps" / "tjunction.xodr"
 LIGHT = (

@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 from world.geometry import Location, Rotation, Transform, Vector3D, rotation_matrices
-from world.trigger_boxes import OrientedBoxes, TriggerBox, lane_travels_with_s, trigger_s
+from world.traffic.signals.trigger_boxes import (
+    OrientedBoxes,
+    TriggerBox,
+    lane_travels_with_s,
+    trigger_s,
+)
 
 
 def test_left_hand_lane_one_box_centre_is_three_metres_back():

@@ -4,14 +4,14 @@ import re
 
 import pytest
 
-from world.errors import BlueprintError
-from world.geometry import Vector2D
-from world.vehicle_models import (
+from world.actors.vehicle_models import (
     BASE_TYPES,
     prop_bounding_box,
     vehicle_model,
     walker_bounding_box,
 )
+from world.errors import BlueprintError
+from world.geometry import Vector2D
 
 
 def test_mkz_box_matches_the_logged_box(shared):
@@ -102,7 +102,7 @@ def test_walker_and_prop_boxes():
 
 
 def test_semantic_tags_by_base_type():
-    from world.vehicle_state import CityObjectLabel
+    from world.actors.vehicle_state import CityObjectLabel
 
     assert vehicle_model("vehicle.tesla.model3").semantic_tag == CityObjectLabel.Car
     assert vehicle_model("vehicle.mitsubishi.fusorosa").semantic_tag == CityObjectLabel.Bus

@@ -1,6 +1,6 @@
 """State enums carry CARLA's names and numbers (values from LibCarla rpc/*.h, typed in)."""
 
-from world.vehicle_state import (
+from world.actors.vehicle_state import (
     ActorState,
     ActorType,
     AttachmentType,

@@ -17,8 +17,8 @@ from world import (
     WorldError,
     WorldSettings,
 )
-from world.traffic_scene import TrafficMonitor, TrafficScene
-from world.walker_navigation import NODE_SPACING, WalkerNavigation
+from world.traffic.scene import TrafficMonitor, TrafficScene
+from world.traffic.walkers.navigation import NODE_SPACING, WalkerNavigation
 
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 

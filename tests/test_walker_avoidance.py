@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from world import Location, Map, Transform, World, WorldSettings
-from world.walker_ai import ARRIVE_RADIUS, WALKER_RADIUS
+from world.traffic.walkers.ai import ARRIVE_RADIUS, WALKER_RADIUS
 
 # One straight road along +x: a 3.5 m driving lane, then a 3 m sidewalk whose centre line
 # (the walkers' route nodes, every 2 m) is at y = 3.5 + 1.5 = 5 m (CARLA's y is OpenDRIVE's -y).

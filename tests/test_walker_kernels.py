@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from world import Map
-from world.walker_ai import (
+from world.traffic.walkers.ai import (
     ARRIVAL_PASSES,
     ARRIVE_RADIUS,
     STEP_AHEAD,
@@ -21,8 +21,8 @@ from world.walker_ai import (
     WALKER_MARGIN,
     WALKER_RADIUS,
 )
-from world.walker_kernels import DEAD, STEERED, route, steer
-from world.walker_navigation import WalkerNavigation
+from world.traffic.walkers.kernels import DEAD, STEERED, route, steer
+from world.traffic.walkers.navigation import WalkerNavigation
 
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 

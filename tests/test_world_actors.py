@@ -7,11 +7,11 @@ import math
 import pytest
 from world_helpers import at, blueprint, flat_world
 
-from world.actors import Sensor, Spectator, TrafficLight, Vehicle, Walker
+from world.actors.vehicle_state import ActorType, VehicleDoor, VehicleLightState
 from world.errors import WorldError
-from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform, Vector3D
-from world.vehicle_state import ActorType, VehicleDoor, VehicleLightState
+from world.handles import Sensor, Spectator, TrafficLight, Vehicle, Walker
+from world.map.flat_map import FlatMap
 from world.weather import WeatherParameters
 from world.world import World
 

@@ -2,7 +2,7 @@
 
 The hero of ../shared/carla-logs/DistanceBetweenVehicles/recording.log is replayed with its
 logged physics control, controls and frame durations. When the constants of
-world.vehicle_dynamics were fitted the RMS speed error was 0.73 m/s and the time from the
+world.physics.vehicle_dynamics were fitted the RMS speed error was 0.73 m/s and the time from the
 first throttle to 10 m/s 4.38 s against CARLA's 4.51 s; the bounds below (RMS 0.9 m/s, time
 within 10 %) keep that fidelity from regressing silently.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from world.controls import VehicleControl
-from world.map import Map
+from world.actors.controls import VehicleControl
+from world.map.map import Map
 from world.settings import WorldSettings
 from world.world import World
 

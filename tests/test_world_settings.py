@@ -7,7 +7,7 @@ import math
 import pytest
 
 from world.errors import WorldError
-from world.flat_map import FlatMap
+from world.map.flat_map import FlatMap
 from world.settings import EpisodeSettings, WorldSettings, substep_count
 from world.world import World
 

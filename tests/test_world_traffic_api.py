@@ -7,14 +7,14 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.traffic_helpers import blueprint, world_on
-from world.actors import Sensor, TrafficLight, TrafficSign
+from world.actors.vehicle_state import ActorType
+from world.actors.vehicle_state import TrafficLightState as S
 from world.errors import WorldError
-from world.flat_map import FlatMap
 from world.geometry import Location, Rotation, Transform
-from world.map import Map
+from world.handles import Sensor, TrafficLight, TrafficSign
+from world.map.flat_map import FlatMap
+from world.map.map import Map
 from world.settings import WorldSettings
-from world.vehicle_state import ActorType
-from world.vehicle_state import TrafficLightState as S
 from world.world import World
 
 

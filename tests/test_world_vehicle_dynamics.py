@@ -1,7 +1,7 @@
 """Vehicle dynamics against hand-worked physics: top speed, turn radius, braking, reverse.
 
 Every expected number is worked below from the physics parameters and the model's documented
-constants (world.vehicle_dynamics, docs/world-physics.md), never read from a run.
+constants (world.physics.vehicle_dynamics, docs/world-physics.md), never read from a run.
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 from world_helpers import at, blueprint, flat_world
 
-from world import vehicle_dynamics as vd
-from world.controls import VehicleControl
+from world.actors.controls import VehicleControl
+from world.actors.vehicle_state import VehicleWheelLocation
 from world.errors import WorldError
-from world.flat_map import GroundSample
 from world.geometry import Vector2D, Vector3D
-from world.physics_control import GearPhysicsControl
+from world.map.flat_map import GroundSample
+from world.physics import vehicle_dynamics as vd
+from world.physics.control import GearPhysicsControl
 from world.settings import WorldSettings
-from world.vehicle_state import VehicleWheelLocation
 from world.world import World
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
-# the mkz_2017's box (world.vehicle_models): half extents (2.45085, 1.06415, 0.75535) m
+# the mkz_2017's box (world.actors.vehicle_models): half extents (2.45085, 1.06415, 0.75535) m
 FRONTAL_AREA = 4.0 * 1.06415 * 0.75535 * vd.FRONTAL_AREA_SHARE
 
 

@@ -7,11 +7,11 @@ import math
 import pytest
 from world_helpers import at, blueprint, flat_world
 
-from world.collisions import RESTITUTION
-from world.controls import VehicleControl, WalkerBoneControlIn, WalkerControl
+from world.actors.controls import VehicleControl, WalkerBoneControlIn, WalkerControl
 from world.geometry import Location, Rotation, Transform, Vector3D
-from world.vehicle_dynamics import GRAVITY
-from world.walker_motion import JUMP_SPEED
+from world.physics.collisions import RESTITUTION
+from world.physics.vehicle_dynamics import GRAVITY
+from world.physics.walker_motion import JUMP_SPEED
 
 CAR = blueprint("vehicle.lincoln.mkz_2017")
 WALKER = blueprint("walker.pedestrian.0001")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.world_helpers import blueprint
-from world.map import Map
+from world.map.map import Map
 from world.settings import WorldSettings
 from world.world import World
 

@@ -14,9 +14,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from world.controls import VehicleControl
-from world.flat_map import FlatMap
+from world.actors.controls import VehicleControl
 from world.geometry import Location, Rotation, Transform
+from world.map.flat_map import FlatMap
 from world.settings import WorldSettings
 from world.world import World
 

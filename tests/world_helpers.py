@@ -3,9 +3,9 @@ straight road as OpenDRIVE text."""
 
 from __future__ import annotations
 
-from world.blueprints import ActorBlueprint, blueprint_library
-from world.flat_map import FlatMap
+from world.actors.blueprints import ActorBlueprint, blueprint_library
 from world.geometry import Location, Rotation, Transform
+from world.map.flat_map import FlatMap
 from world.settings import WorldSettings
 from world.world import World
 

@@ -1,19 +1,9 @@
 """lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
 
 # first: it chooses numba's cache directory before any compiled kernel is defined
-import world.compiled_cache  # noqa: F401
-from world.actor_list import ActorList
-from world.actors import (
-    Actor,
-    Sensor,
-    Spectator,
-    TrafficLight,
-    TrafficSign,
-    Vehicle,
-    Walker,
-    WalkerAIController,
-)
-from world.blueprints import (
+import world.physics.compiled_cache  # noqa: F401
+from world.actors.actor_list import ActorList
+from world.actors.blueprints import (
     ActorAttribute,
     ActorAttributeType,
     ActorBlueprint,
@@ -21,8 +11,7 @@ from world.blueprints import (
     Color,
     blueprint_library,
 )
-from world.collisions import CollisionEvent
-from world.controls import (
+from world.actors.controls import (
     BoneTransformDataOut,
     VehicleAckermannControl,
     VehicleControl,
@@ -30,33 +19,7 @@ from world.controls import (
     WalkerBoneControlOut,
     WalkerControl,
 )
-from world.errors import BlueprintError, LockstepError, MapError, WorldError
-from world.flat_map import FlatMap
-from world.geometry import (
-    BoundingBox,
-    GeoLocation,
-    Location,
-    Rotation,
-    Transform,
-    Vector2D,
-    Vector3D,
-)
-from world.junction import Junction
-from world.landmark import Landmark, LandmarkOrientation, LandmarkType
-from world.lane_enums import LaneChange, LaneMarking, LaneMarkingColor, LaneMarkingType, LaneType
-from world.map import Map
-from world.physics_control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
-from world.sensor_data import (
-    GnssMeasurement,
-    IMUMeasurement,
-    LaneInvasionEvent,
-    ObstacleDetectionEvent,
-    SensorData,
-)
-from world.settings import EpisodeSettings, WorldSettings
-from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
-from world.traffic_manager import TrafficManager, street_spawn_points
-from world.vehicle_state import (
+from world.actors.vehicle_state import (
     ActorState,
     ActorType,
     AttachmentType,
@@ -67,7 +30,50 @@ from world.vehicle_state import (
     VehicleLightState,
     VehicleWheelLocation,
 )
-from world.waypoint import Waypoint
+from world.errors import BlueprintError, LockstepError, MapError, WorldError
+from world.geometry import (
+    BoundingBox,
+    GeoLocation,
+    Location,
+    Rotation,
+    Transform,
+    Vector2D,
+    Vector3D,
+)
+from world.handles import (
+    Actor,
+    Sensor,
+    Spectator,
+    TrafficLight,
+    TrafficSign,
+    Vehicle,
+    Walker,
+    WalkerAIController,
+)
+from world.map.flat_map import FlatMap
+from world.map.junction import Junction
+from world.map.landmark import Landmark, LandmarkOrientation, LandmarkType
+from world.map.lane_enums import (
+    LaneChange,
+    LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
+    LaneType,
+)
+from world.map.map import Map
+from world.map.waypoint import Waypoint
+from world.physics.collisions import CollisionEvent
+from world.physics.control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
+from world.sensors.data import (
+    GnssMeasurement,
+    IMUMeasurement,
+    LaneInvasionEvent,
+    ObstacleDetectionEvent,
+    SensorData,
+)
+from world.settings import EpisodeSettings, WorldSettings
+from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
+from world.traffic.autopilot.manager import TrafficManager, street_spawn_points
 from world.weather import WeatherParameters, weather_from_config, weather_preset
 from world.world import World
 

@@ -1,7 +1,7 @@
 """World: the actor registry, settings, the tick and its snapshot (CARLA's carla.World).
 
 Actor ids start at 1: the spectator is actor 1, then the map's traffic lights
-and signs (world.traffic_world places them; static actor providers given to the
+and signs (world.traffic.signals.install places them; static actor providers given to the
 constructor replace them), then spawned actors. A failed spawn changes nothing
 and uses no id. The tick runs its systems in the fixed phase order TICK_PHASES
 (physics and sensors are built in; traffic signs, lights and trigger boxes plug
@@ -17,9 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from world import collisions, physics
-from world.actor_list import ActorList
-from world.actors import (
+from world.actors.actor_list import ActorList
+from world.actors.attachments import compose, relative_pose, update_attached
+from world.actors.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
+from world.actors.body_models import body_of
+from world.actors.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.errors import WorldError
+from world.geometry import Location, Transform, Vector3D
+from world.handles import (
     Actor,
     Sensor,
     Spectator,
@@ -29,21 +34,17 @@ from world.actors import (
     Walker,
     WalkerAIController,
 )
-from world.attachments import compose, relative_pose, update_attached
-from world.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
-from world.body_models import body_of
-from world.collisions import CollisionEvent
-from world.errors import WorldError
-from world.geometry import Location, Transform, Vector3D
-from world.physics_control import VehiclePhysicsControl
+from world.physics import collisions
+from world.physics import tick as physics
+from world.physics.collisions import CollisionEvent
+from world.physics.control import VehiclePhysicsControl
+from world.physics.vehicle_dynamics import load_physics_control
 from world.sensors import SensorBehaviour, SensorSystem
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, VehicleTable, WalkerTable
-from world.traffic_world import WorldTraffic, install_traffic
-from world.vehicle_dynamics import load_physics_control
-from world.vehicle_state import ActorType, AttachmentType, CityObjectLabel
-from world.walker_ai import walker_ai_of
+from world.traffic.signals.install import WorldTraffic, install_traffic
+from world.traffic.walkers.ai import walker_ai_of
 from world.weather import WeatherParameters
 
 __all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
@@ -326,13 +327,13 @@ class World:
 
     # traffic manager and pedestrians ------------------------------------------------------
     def get_trafficmanager(self, port: int = 8000) -> Any:
-        """The traffic manager named by `port` (world.traffic_manager), made on first use."""
-        from world.traffic_manager import traffic_manager_of
+        """The traffic manager of `port` (world.traffic.autopilot.manager), made on first use."""
+        from world.traffic.autopilot.manager import traffic_manager_of
 
         return traffic_manager_of(self, port)
 
     def get_random_location_from_navigation(self) -> Any:
-        """A random point on a sidewalk (world.walker_ai), from the pedestrians' generator."""
+        """A random sidewalk point (world.traffic.walkers.ai), from the pedestrians' generator."""
         return walker_ai_of(self).random_location()
 
     def set_pedestrians_seed(self, seed: int) -> None:

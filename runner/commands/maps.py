@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from world.towngen import TOWN_PRESETS, TownSpec, render_town
+    from world.map.towngen import TOWN_PRESETS, TownSpec, render_town
 
     if args.preset is not None:
         if args.preset not in TOWN_PRESETS:
@@ -77,8 +77,8 @@ def _lanes(text: str) -> int | tuple[int, int]:
 
 
 def _info(args: argparse.Namespace) -> int:
-    from world.map_summary import format_summary, summarize
-    from world.opendrive import load_opendrive
+    from world.map.opendrive import load_opendrive
+    from world.map.summary import format_summary, summarize
 
     print(format_summary(summarize(load_opendrive(args.map)), args.map))
     return 0

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from world.cstdlib import c_atof
-from world.sensor_data import SensorData
+from world.physics.cstdlib import c_atof
+from world.sensors.data import SensorData
 
 __all__ = ["SensorBehaviour", "SensorContext", "attribute_bool", "attribute_float"]
 

@@ -8,8 +8,8 @@ world's event order, with the impulse the parent received (N·s).
 from __future__ import annotations
 
 from world.geometry import Vector3D
-from world.sensor_data import CollisionEvent
 from world.sensors.base import SensorBehaviour, SensorContext
+from world.sensors.data import CollisionEvent
 
 __all__ = ["CollisionSensor"]
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from world.sensor_data import GnssMeasurement
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
+from world.sensors.data import GnssMeasurement
 
 __all__ = ["GnssSensor"]
 

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from world.geometry import Vector3D
-from world.sensor_data import IMUMeasurement
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
+from world.sensors.data import IMUMeasurement
 
 __all__ = ["GRAVITY", "IMUSensor", "compass_from_yaw", "quadratic_acceleration"]
 

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from world.lane_enums import LaneType
-from world.sensor_data import LaneInvasionEvent
+from world.map.lane_enums import LaneType
 from world.sensors.base import SensorBehaviour, SensorContext
+from world.sensors.data import LaneInvasionEvent
 
 __all__ = ["LaneInvasionSensor", "crossed_marking"]
 

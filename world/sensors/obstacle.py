@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from world.actors.vehicle_state import ActorType
 from world.geometry import rotation_matrices
-from world.sensor_data import ObstacleDetectionEvent
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_bool, attribute_float
-from world.vehicle_state import ActorType
+from world.sensors.data import ObstacleDetectionEvent
 
 __all__ = ["ObstacleSensor", "sweep_hits"]
 

@@ -1,0 +1,283 @@
+"""The road-surface query of `Map.ground`, compiled: the highest lane surface over each point.
+
+For every point the compiled loop (numba, `highest_into`) walks the segments
+filed under the 3 x 3 cells of the ground grid's finest level around it (the
+cells and their order those of `SegmentGrid.covering`), skips those whose box,
+grown by what covering allows, does not hold the point, keeps the ones whose
+lane covers the point in 2D (the point's projection on the segment, its
+distance across the lane at most half the lane width), measures each one's
+surface height there (the centre line's height plus the lane's cross slope
+times the distance across), and keeps the highest at most `reach` above the
+point; among equal heights the first in that walk. The answer's normal is a
+per-segment constant (lateral x forward, unit, pointing up).
+
+Every quantity that depends on a segment only (its direction, squared length,
+half width, the lateral's horizontal length, the normal) is computed once here
+in numpy, with the numpy expressions the batch query used; the loop evaluates
+the per-point expressions operation for operation in the same order, in IEEE
+float64 (no fastmath), so the answers are the batch query's bit for bit. The loop's
+inputs are one NamedTuple (`SurfaceArrays`), so the physics tick runs the query inside its
+own compiled call (world.physics.tick).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from world.map.lane_index import SegmentGrid
+
+__all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
+
+# cell coordinates beyond this many cells from the table are not converted to integers:
+# such a point is nowhere near a segment, so no lane covers it
+_FAR_CELLS = 2.0**52
+
+
+class SurfaceArrays(NamedTuple):
+    """The compiled loop's inputs: the finest grid level, the filings' boxes and the
+    per-segment constants. A NamedTuple, so compiled callers (world.physics.tick) take it as is."""
+
+    reach: float
+    cell: float
+    origin_x: int
+    origin_y: int
+    shape_x: int
+    shape_y: int
+    near_starts: np.ndarray  # (cells + 1,): where each cell's neighbourhood list starts
+    near_segment: np.ndarray  # the lists' segments
+    near_box: np.ndarray  # (entries, 4): their boxes, x low, y low, x high, y high
+    segments: np.ndarray  # (segments, 16): the constants below, one row per segment
+
+
+# the columns of SurfaceArrays.segments (one row: the two cache lines a candidate needs):
+# start a (3), forward b - a (3), the squared horizontal length (1 where 0) and its root,
+# half the lane width, the lateral (3) and its horizontal length, the unit normal (3)
+_A, _FORWARD, _DD_DIV, _DD_ROOT, _HALF_WIDTH, _LATERAL, _LAT_H, _NORMAL = 0, 3, 6, 7, 8, 9, 12, 13
+
+
+# no surface anywhere: what the physics passes for a map that answers `ground` itself
+NO_SURFACES = SurfaceArrays(
+    1.0,
+    1.0,
+    0,
+    0,
+    0,
+    0,
+    np.zeros(1, dtype=np.int64),
+    np.zeros(0, dtype=np.int64),
+    np.zeros((0, 4)),
+    np.zeros((0, 16)),
+)
+
+
+class SurfaceIndex:
+    """The ground grid's finest level and per-segment constants, in the compiled loop's form
+    (`arrays`)."""
+
+    def __init__(self, grid: SegmentGrid, reach: float) -> None:
+        sg = grid.segments
+        level = grid.levels[0]
+        origin = level.origin.astype(np.int64)
+        shape = level.shape.astype(np.int64)
+        forward = sg.b - sg.a
+        d = forward[:, :2]
+        dd = np.einsum("ij,ij->i", d, d)
+        # a point the lane covers projects at most 1e-3 of the segment's length beyond its
+        # ends and lies at most half the width across it, so it lies in the segment's box
+        # grown by both; the margin on top dwarfs float64's rounding of the exact test, so
+        # a point outside the box (two compares per axis) is one the exact test would refuse
+        margin = 1e-6 * (1.0 + np.abs(sg.a[:, :2]).max(axis=1))
+        grow = 0.5 * sg.width + 1e-3 * np.sqrt(dd) + margin
+        # (the test refuses nothing near a segment of no horizontal length: no box for it)
+        grow = np.where(dd > 0.0, grow, np.inf)
+        lo = np.minimum(sg.a, sg.b)[:, :2] - grow[:, None]
+        hi = np.maximum(sg.a, sg.b)[:, :2] + grow[:, None]
+        lat = np.ascontiguousarray(sg.lateral, dtype=np.float64)
+        normal = np.cross(lat, forward)
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        normal *= np.where(normal[:, 2] < 0.0, -1.0, 1.0)[:, None]
+        self.arrays = SurfaceArrays(
+            float(reach),
+            float(level.cell),
+            int(origin[0]),
+            int(origin[1]),
+            int(shape[0]),
+            int(shape[1]),
+            *_neighbourhoods(
+                float(level.cell),
+                origin,
+                shape,
+                np.ascontiguousarray(level.starts, dtype=np.int64),
+                np.ascontiguousarray(level.counts, dtype=np.int64),
+                np.ascontiguousarray(level.segment, dtype=np.int64),
+                # one row per filing of a segment under a cell, in the cells' order
+                np.ascontiguousarray(np.hstack([lo, hi])[level.segment]),
+            ),
+            np.ascontiguousarray(
+                np.column_stack(
+                    [
+                        np.asarray(sg.a, dtype=np.float64),
+                        forward,
+                        np.where(dd > 0.0, dd, 1.0),
+                        np.sqrt(np.maximum(dd, 1e-18)),
+                        0.5 * sg.width,
+                        lat,
+                        np.hypot(lat[:, 0], lat[:, 1]),
+                        normal,
+                    ]
+                ),
+                dtype=np.float64,
+            ),
+        )
+
+    def highest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(z, normal, found) for (N, 3) CARLA-frame points: the highest covering surface
+        at most `reach` above each point; NaN, (0, 0, 1), False where there is none."""
+        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
+        return _highest(self.arrays, pts)
+
+
+@njit(cache=True)
+def _highest(surfaces: SurfaceArrays, pts: np.ndarray) -> tuple:
+    n = len(pts)
+    z, normal, found = np.empty(n), np.empty((n, 3)), np.empty(n, dtype=np.bool_)
+    highest_into(surfaces, pts, z, normal, found)
+    return z, normal, found
+
+
+@njit(cache=True)
+def _neighbourhoods(
+    cell: float,
+    origin: np.ndarray,
+    shape: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    segment: np.ndarray,
+    box: np.ndarray,
+) -> tuple:
+    """For every cell a point can be filed under, the filings of the 3 x 3 cells around it,
+    in the walk's order (cells by dx, then dy, then filing), whose box meets the cell: a
+    point of the cell lies outside every other box, so walking these is walking all nine.
+
+    A cell clamped to (index 1 or size - 2 on an axis) reaches to infinity on that side;
+    every reach is grown by 1e-6 of its coordinate's size, far beyond the rounding of the
+    division that files a point under a cell. Returns the lists' starts (cells + 1), their
+    segments and their boxes."""
+    sx, sy = shape[0], shape[1]
+    near = np.zeros(sx * sy + 1, dtype=np.int64)
+    entries = np.empty(0, dtype=np.int64)
+    for fill in range(2):  # count, then fill
+        total = 0
+        for cx in range(1, sx - 1):
+            lo_x, hi_x = _reach(cx, cell, origin[0], sx)
+            for cy in range(1, sy - 1):
+                lo_y, hi_y = _reach(cy, cell, origin[1], sy)
+                flat = cx * sy + cy
+                if fill:
+                    near[flat] = total
+                for dx in range(-1, 2):
+                    for dy in range(-1, 2):
+                        other = (cx + dx) * sy + (cy + dy)
+                        for k in range(starts[other], starts[other] + counts[other]):
+                            meets = box[k, 0] <= hi_x and box[k, 2] >= lo_x
+                            if meets and box[k, 1] <= hi_y and box[k, 3] >= lo_y:
+                                if fill:
+                                    entries[total] = k
+                                total += 1
+        if not fill:
+            entries = np.empty(total, dtype=np.int64)
+    # an empty list for the cells no point is filed under: each starts where the next does
+    near[sx * sy] = len(entries)
+    for flat in range(sx * sy - 1, -1, -1):
+        cx, cy = flat // sy, flat % sy
+        if not (1 <= cx <= sx - 2 and 1 <= cy <= sy - 2):
+            near[flat] = near[flat + 1]
+    return near, segment[entries], box[entries]
+
+
+@njit(cache=True)
+def _reach(index: int, cell: float, origin: int, size: int) -> tuple:
+    """The coordinates filed under cell `index` of an axis (`_cell_index`), grown."""
+    lo = (origin + index) * cell if index > 1 else -np.inf
+    hi = (origin + index + 1) * cell if index < size - 2 else np.inf
+    grow = 1e-6 * (cell + max(abs(origin) * cell, abs(origin + size) * cell))
+    return lo - grow, hi + grow
+
+
+@njit(cache=True)
+def _cell_index(coordinate: float, cell: float, origin: int, size: int) -> int:
+    """The table index of the cell holding `coordinate`, clamped into [1, size - 2]; -1 for a
+    coordinate that is not finite or lies absurdly far off the table."""
+    c = np.floor(coordinate / cell)
+    if not (abs(c) < _FAR_CELLS):
+        return -1
+    k = int(c) - origin
+    return min(max(k, 1), size - 2)
+
+
+@njit
+def highest_into(
+    surfaces: SurfaceArrays,
+    pts: np.ndarray,
+    z_out: np.ndarray,
+    normal_out: np.ndarray,
+    found_out: np.ndarray,
+) -> None:
+    """`SurfaceIndex.highest` for compiled callers: fills the (N,) z, (N, 3) normal and (N,)
+    found of the (N, 3) points `pts`."""
+    z_out[:] = np.nan
+    normal_out[:] = 0.0
+    normal_out[:, 2] = 1.0
+    found_out[:] = False
+    seg = surfaces.segments
+    if len(seg) == 0:
+        return
+    reach, cell = surfaces.reach, surfaces.cell
+    origin_x, origin_y, shape_x, shape_y = (
+        surfaces.origin_x,
+        surfaces.origin_y,
+        surfaces.shape_x,
+        surfaces.shape_y,
+    )
+    near_starts, segment, box = surfaces.near_starts, surfaces.near_segment, surfaces.near_box
+    for i in range(len(pts)):
+        px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
+        cx = _cell_index(px, cell, origin_x, shape_x)
+        cy = _cell_index(py, cell, origin_y, shape_y)
+        if cx < 0 or cy < 0:
+            continue
+        limit = pz + reach
+        best = -1
+        best_z = 0.0
+        flat = cx * shape_y + cy
+        for k in range(near_starts[flat], near_starts[flat + 1]):
+            if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
+                continue
+            s = segment[k]
+            ax, ay = seg[s, _A], seg[s, _A + 1]
+            fx, fy = seg[s, _FORWARD], seg[s, _FORWARD + 1]
+            u_raw = ((px - ax) * fx + (py - ay) * fy) / seg[s, _DD_DIV]
+            if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
+                continue
+            u = min(max(u_raw, 0.0), 1.0)
+            cx_s = ax + u * fx
+            cy_s = ay + u * fy
+            across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / seg[s, _DD_ROOT]
+            if not (across <= seg[s, _HALF_WIDTH]):
+                continue
+            lx, ly, lz = seg[s, _LATERAL], seg[s, _LATERAL + 1], seg[s, _LATERAL + 2]
+            h = seg[s, _LAT_H]
+            side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
+            surface = (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
+            if surface <= limit and (best < 0 or surface > best_z):
+                best = s
+                best_z = surface
+        if best >= 0:
+            z_out[i] = best_z
+            normal_out[i, 0] = seg[best, _NORMAL]
+            normal_out[i, 1] = seg[best, _NORMAL + 1]
+            normal_out[i, 2] = seg[best, _NORMAL + 2]
+            found_out[i] = True

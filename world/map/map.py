@@ -1,0 +1,659 @@
+"""CARLA's Map API on an OpenDRIVE document: waypoints, topology, spawn points, landmarks, ground.
+
+Semantics follow LibCarla's road::Map and client::Map. Waypoints keep CARLA's
+epsilon shifts at lane ends (10 and 100 machine epsilons) so that walking a
+route gives the same lanes and s as CARLA. Roads, sections and lanes are
+visited in document order (lanes by ascending id); CARLA visits roads in its
+hash-map order, so lists such as `get_topology()` hold the same pairs in a
+different order.
+
+`get_waypoint` finds the nearest lane-centre segment (3D distance, as CARLA's
+R-tree) among lanes of the asked type through a grid index of centre samples at
+most 1 m apart, then places the waypoint at the projected s on the exact centre.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from world.errors import MapError
+from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
+from world.map.geolocation import geo_origin, to_geolocation
+from world.map.ground_query import SurfaceIndex
+from world.map.junction import Junction
+from world.map.landmark import TRAFFIC_LIGHT_TYPES, Landmark, Placement
+from world.map.lane_enums import (
+    LaneChange,
+    LaneMarking,
+    LaneMarkingColor,
+    LaneMarkingType,
+    LaneType,
+    lane_change_from_odr,
+    marking_color_from_odr,
+    marking_type_from_odr,
+)
+from world.map.lane_frames import RoadFrames
+from world.map.lane_index import LaneSegments, SegmentGrid
+from world.map.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.map.opendrive.placement import signal_pose
+from world.map.road_graph import LaneKey, LaneNode, RoadGraph
+from world.map.waypoint import Waypoint
+
+# The CARLA names that belong with the map are importable from here too (CONTRACTS.md).
+__all__ = [
+    "GroundSample",
+    "Junction",
+    "Landmark",
+    "LaneChange",
+    "LaneMarking",
+    "LaneMarkingColor",
+    "LaneMarkingType",
+    "LaneProjection",
+    "LaneType",
+    "Map",
+    "Waypoint",
+]
+
+EPSILON = 10.0 * np.finfo(float).eps
+_SAMPLE_STEP = 1.0
+_SPAWN_HEIGHT = 0.5
+_GROUND_REACH = 1.0
+# A centre-line step longer than this many times its s step (plus the slack) is a jump.
+_JUMP_FACTOR = 3.0
+_JUMP_SLACK = 0.5
+
+
+@dataclass(slots=True)
+class GroundSample:
+    """Road surface under query points: z, unit normal (CARLA frame), and whether one was found."""
+
+    z: np.ndarray
+    normal: np.ndarray
+    found: np.ndarray
+
+
+@dataclass(slots=True)
+class LaneProjection:
+    """Batch get_waypoint answers as arrays, one row per query point.
+
+    `node` indexes `Map.lane_keys` (-1: no lane of the type); `location` and `yaw`
+    are interpolated between centre samples (<= 1 m apart); `distance` is 3D to the
+    centre line, `inside` tells whether the point is within half the lane width (2D).
+    """
+
+    node: np.ndarray
+    s: np.ndarray
+    location: np.ndarray
+    yaw: np.ndarray
+    distance: np.ndarray
+    inside: np.ndarray
+
+
+class Map:
+    """An OpenDRIVE map with CARLA's carla.Map API."""
+
+    def __init__(self, name: str, xodr_text: str, *, source: str | None = None) -> None:
+        self._odr = parse_opendrive(xodr_text, source=source or name)
+        self._name = name
+        self._text = xodr_text
+        self._graph = RoadGraph(self._odr)
+        self._frames = {road_id: RoadFrames(road) for road_id, road in self._odr.roads.items()}
+        self.lane_keys: list[LaneKey] = list(self._graph.nodes)
+        self._node_index = {key: i for i, key in enumerate(self.lane_keys)}
+        self._segments = self._build_segments()
+        self._grids: dict[int, SegmentGrid] = {}
+        self._ground_grid: SegmentGrid | None = None
+        self._surfaces: SurfaceIndex | None = None
+        self._origin = geo_origin(self._odr.header.geo_reference or None)
+        self._placements = self._build_placements()
+        self._junctions: dict[str, Junction] = {}
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Map:
+        """A map read from an .xodr file, named after the file (without extension)."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{path}: cannot read the OpenDRIVE file: {exc.strerror}") from exc
+        return cls(path.stem, text, source=str(path))
+
+    # -- carla.Map -----------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def opendrive(self):
+        """The parsed OpenDRIVE document (world.map.opendrive.OpenDrive)."""
+        return self._odr
+
+    @property
+    def objects(self) -> list[tuple[str, RoadObject]]:
+        """Every road <object> (not landmarks) as (road id, object), in document order."""
+        return [(road.id, obj) for road in self._odr.roads.values() for obj in road.objects]
+
+    def to_opendrive(self) -> str:
+        return self._text
+
+    def save_to_disk(self, path: str | Path | None = None) -> Path:
+        """Writes the OpenDRIVE text to `path` (default: `<name>.xodr` here) and returns it."""
+        target = Path(path) if path is not None else Path(f"{self._name}.xodr")
+        try:
+            target.write_text(self._text, encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{target}: cannot write the OpenDRIVE file: {exc.strerror}") from exc
+        return target
+
+    def get_waypoint(
+        self,
+        location: Location,
+        project_to_road: bool = True,
+        lane_type: LaneType = LaneType.Driving,
+    ) -> Waypoint | None:
+        """The waypoint of the nearest lane of `lane_type` (CARLA's Map.get_waypoint).
+
+        With `project_to_road=False` the point must also lie within half the lane's width
+        of its centre (2D), else None.
+        """
+        found = self.get_waypoints_batch(
+            np.array([[location.x, location.y, location.z]]), project_to_road, lane_type
+        )
+        return found[0]
+
+    def get_waypoints_batch(
+        self,
+        points: np.ndarray,
+        project_to_road: bool = True,
+        lane_type: LaneType = LaneType.Driving,
+    ) -> list[Waypoint | None]:
+        """get_waypoint for an (N, 3) array of CARLA-frame points."""
+        proj = self.project_batch(points, lane_type)
+        keep = proj.node >= 0
+        if not project_to_road:
+            keep &= proj.inside
+        out: list[Waypoint | None] = []
+        for node, s, ok in zip(proj.node.tolist(), proj.s.tolist(), keep.tolist(), strict=True):
+            if not ok:
+                out.append(None)
+                continue
+            road, section, lane = self.lane_keys[node]
+            out.append(Waypoint(self, road, section, lane, s))
+        return out
+
+    def project_batch(
+        self, points: np.ndarray, lane_type: LaneType = LaneType.Driving
+    ) -> LaneProjection:
+        """Nearest lane of `lane_type` for each of (N, 3) CARLA-frame points, as arrays."""
+        pts = np.asarray(points, dtype=float).reshape(-1, 3)
+        grid = self._grid(int(lane_type))
+        seg, u, dist = grid.nearest(pts)
+        n = len(pts)
+        ok = seg >= 0
+        sg = grid.segments
+        k = np.where(ok, seg, 0)
+        node = np.where(ok, sg.node[k] if len(sg) else -1, -1)
+        s = np.zeros(n)
+        location = np.zeros((n, 3))
+        yaw = np.zeros(n)
+        inside = np.zeros(n, dtype=bool)
+        if len(sg):
+            s = sg.s_a[k] + u * (sg.s_b[k] - sg.s_a[k])
+            location = sg.a[k] + u[:, None] * (sg.b[k] - sg.a[k])
+            yaw = sg.yaw_a[k] + u * (sg.yaw_b[k] - sg.yaw_a[k])
+            planar = np.hypot(*(pts[:, :2] - location[:, :2]).T)
+            inside = ok & (planar < 0.5 * sg.width[k])
+        return LaneProjection(node, s, location, yaw, dist, inside)
+
+    def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:
+        """The waypoint at (road, lane, s), or None when the road, s or lane does not exist."""
+        road = self._odr.roads.get(str(road_id))
+        if road is None or s < 0.0 or s >= road.length or lane_id == 0:
+            return None
+        index = self._frames[road.id].section_index(s)
+        if lane_id not in road.lane_sections[index].lanes:
+            return None
+        return Waypoint(self, road.id, index, lane_id, s)
+
+    def generate_waypoints(self, distance: float) -> list[Waypoint]:
+        """Waypoints on every driving lane every `distance` metres of each road's s."""
+        if not distance > 0.0:
+            raise MapError(f"generate_waypoints: distance must be > 0, got {distance}")
+        out = []
+        for road in self._odr.roads.values():
+            s = EPSILON
+            while s < road.length - EPSILON:
+                index = self._frames[road.id].section_index(s)
+                for node in self._graph.by_road[road.id]:
+                    if node.key[1] == index and node.lane_type & LaneType.Driving:
+                        out.append(Waypoint(self, road.id, index, node.key[2], s))
+                s += distance
+        return out
+
+    def get_topology(self) -> list[tuple[Waypoint, Waypoint]]:
+        """(lane start, successor lane start) for every driving lane and each of its successors."""
+        out = []
+        for node in self._graph.nodes.values():
+            if node.lane_type & LaneType.Driving:
+                start = self._at_start(node)
+                out.extend((start, self._at_start(self._graph.nodes[k])) for k in node.next)
+        return out
+
+    def get_spawn_points(self) -> list[Transform]:
+        """Road entries of every driving lane (lanes < 0 at s = 0, lanes > 0 at the road's end),
+        0.5 m above the lane centre, as CARLA places spawn points on maps without them."""
+        out = []
+        for road in self._odr.roads.values():
+            last = len(road.lane_sections) - 1
+            entries = [(0, 0.0, -1), (last, road.length, 1)] if last >= 0 else []
+            for index, s, side in entries:
+                for lane_id in road.lane_sections[index].lanes:
+                    node = self._graph.nodes.get((road.id, index, lane_id))
+                    if lane_id * side <= 0 or node is None:
+                        continue
+                    if node.lane_type & LaneType.Driving:
+                        tf = Waypoint(self, road.id, index, lane_id, s).transform
+                        tf.location.z += _SPAWN_HEIGHT
+                        out.append(tf)
+        return out
+
+    def get_all_landmarks(self) -> list[Landmark]:
+        return [Landmark(p) for p in self._placements]
+
+    def get_all_landmarks_from_id(self, landmark_id: str) -> list[Landmark]:
+        return [Landmark(p) for p in self._placements if p.signal.id == str(landmark_id)]
+
+    def get_all_landmarks_of_type(self, type: str) -> list[Landmark]:
+        return [Landmark(p) for p in self._placements if p.signal.type == str(type)]
+
+    def get_landmark_group(self, landmark: Landmark) -> list[Landmark]:
+        """Landmarks of every signal that shares a controller with `landmark`'s signal."""
+        out = []
+        for controller in self._odr.controllers.values():
+            ids = [c.signal_id for c in controller.controls]
+            if landmark.id in ids:
+                for signal_id in ids:
+                    out.extend(self.get_all_landmarks_from_id(signal_id))
+        return out
+
+    def get_crosswalks(self) -> list[Location]:
+        """Corners of every crosswalk outline, each polygon closed as in the file (CARLA's rule:
+        the outline is placed at (s, t) from the centre lane, stretched 1 m along u)."""
+        out = []
+        for road in self._odr.roads.values():
+            for obj in road.objects:
+                if obj.type != "crosswalk" or not obj.outlines:
+                    continue
+                out.extend(self._crosswalk_corners(road.id, obj))
+        return out
+
+    def transform_to_geolocation(self, location: Location) -> GeoLocation:
+        return to_geolocation(self._origin, location)
+
+    def get_junction(self, waypoint: Waypoint) -> Junction | None:
+        return waypoint.get_junction()
+
+    def ground(self, points: np.ndarray) -> GroundSample:
+        """Road surface (any lane) under each (N, 3) CARLA-frame point: among the surfaces
+        covering the point, the highest one at most 1.0 m above the point's z (compiled,
+        world.map.ground_query)."""
+        z, normal, found = self.surface_index().highest(points)
+        return GroundSample(z, normal, found)
+
+    def surface_index(self) -> SurfaceIndex:
+        """The index behind `ground` (built on first use), for the physics tick, which runs
+        the same query inside its own compiled call."""
+        if self._surfaces is None:
+            self._surfaces = SurfaceIndex(self._ground(), _GROUND_REACH)
+        return self._surfaces
+
+    # -- lane-level rules (road::Map), used by Waypoint ----------------------------------
+
+    def _node(self, wp: Waypoint) -> LaneNode:
+        return self._graph.nodes[wp.key]
+
+    def _at_start(self, node: LaneNode) -> Waypoint:
+        s = node.s0 + 10 * EPSILON if node.forward else node.s1 - 10 * EPSILON
+        return Waypoint(self, *node.key, s)
+
+    def _at_end(self, node: LaneNode) -> Waypoint:
+        s = node.s1 - 10 * EPSILON if node.forward else node.s0 + 10 * EPSILON
+        return Waypoint(self, *node.key, s)
+
+    def _walk(self, wp: Waypoint, distance: float, ahead: bool) -> list[Waypoint]:
+        if not distance > 0.0:
+            raise MapError(f"waypoint step must be > 0, got {distance}")
+        node = self._node(wp)
+        forward = node.forward if ahead else not node.forward
+        relative = wp.s - node.s0
+        remaining = node.length - relative if forward else relative
+        if distance <= remaining:
+            s = wp.s + (distance if forward else -distance) + (-EPSILON if forward else EPSILON)
+            return [Waypoint(self, *node.key, s)]
+        out: list[Waypoint] = []
+        links = node.next if ahead else node.previous
+        for key in links:
+            nxt = self._graph.nodes[key]
+            start = self._at_start(nxt) if ahead else self._at_end(nxt)
+            found = self._walk(start, distance - remaining, ahead)
+            out = found + out if len(found) > len(out) else out + found
+        return out
+
+    def _next(self, wp: Waypoint, distance: float) -> list[Waypoint]:
+        return self._walk(wp, distance, ahead=True)
+
+    def _previous(self, wp: Waypoint, distance: float) -> list[Waypoint]:
+        return self._walk(wp, distance, ahead=False)
+
+    def _until_lane_end(self, wp: Waypoint, distance: float, forward: bool) -> list[Waypoint]:
+        """CARLA's GetNextUntilLaneEnd (and its mirror): steps of `distance` while a single
+        waypoint stays on this road, then one last step to just before the road's end."""
+        step = self._next if forward else self._previous
+        toward_end = forward == (wp.lane_id < 0)
+        sign = 1.0 if toward_end else -1.0
+        out: list[Waypoint] = []
+        last = wp
+        nxt = step(wp, distance)
+        # A road linked to itself would loop for ever; a step that wraps around ends it.
+        while len(nxt) == 1 and nxt[0].key[0] == wp.key[0] and (nxt[0].s - last.s) * sign > 0:
+            out.append(nxt[0])
+            last = out[-1]
+            nxt = step(last, distance)
+        length = self._odr.roads[wp.key[0]].length
+        remaining = (length - last.s if toward_end else last.s) - np.finfo(float).eps
+        tail = step(last, remaining) if remaining > 0.0 else []
+        if tail:
+            out.append(tail[0])
+        return out
+
+    def _sibling(self, wp: Waypoint, lane_id: int) -> Waypoint | None:
+        key = (wp.key[0], wp.key[1], lane_id)
+        if lane_id == 0 or key not in self._graph.nodes:
+            return None
+        return Waypoint(self, *key, wp.s)
+
+    def _road_junction(self, road_id: str) -> str:
+        return self._odr.roads[road_id].junction
+
+    def _pose(self, wp: Waypoint) -> tuple[float, ...]:
+        """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""
+        road, index, lane = wp.key
+        return self._frames[road].pose(index, lane, wp.s)
+
+    def _mark_at(self, road_id: str, index: int, lane_id: int, s: float) -> RoadMark | None:
+        section = self._odr.roads[road_id].lane_sections[index]
+        lane = section.lanes.get(lane_id)
+        if lane is None:
+            return None
+        current = None
+        for mark in lane.road_marks:
+            if mark.s_offset <= s - section.s:
+                current = mark
+        return current
+
+    def _mark_pair(self, wp: Waypoint) -> tuple[RoadMark | None, RoadMark | None]:
+        """(this lane's mark, the inner lane's mark) at the waypoint, as CARLA's GetMarkRecord."""
+        road, index, lane = wp.key
+        inner = lane + 1 if lane < 0 else lane - 1
+        return self._mark_at(road, index, lane, wp.s), self._mark_at(road, index, inner, wp.s)
+
+    def _markings(self, wp: Waypoint) -> tuple[LaneMarking | None, LaneMarking | None]:
+        own, inner = self._mark_pair(wp)
+
+        def marking(mark: RoadMark | None) -> LaneMarking | None:
+            if mark is None:
+                return None
+            return LaneMarking(
+                marking_type_from_odr(mark.type),
+                marking_color_from_odr(mark.color),
+                lane_change_from_odr(mark.lane_change),
+                float(mark.width or 0.0),
+            )
+
+        return marking(own), marking(inner) if own is not None else None
+
+    def _lane_change(self, wp: Waypoint) -> LaneChange:
+        own, inner = self._mark_pair(wp)
+        right = LaneChange.Both if own is None else lane_change_from_odr(own.lane_change)
+        left = LaneChange.Both if inner is None else lane_change_from_odr(inner.lane_change)
+        swap = {LaneChange.Right: LaneChange.Left, LaneChange.Left: LaneChange.Right}
+        lane = wp.lane_id
+        if lane > 0:
+            right = swap.get(right, right)
+        if (lane - 1 if lane > 0 else lane + 1) > 0:
+            left = swap.get(left, left)
+        return LaneChange((right & LaneChange.Right) | (left & LaneChange.Left))
+
+    # -- landmarks -----------------------------------------------------------------------
+
+    def _build_placements(self) -> list[Placement]:
+        """One placement per <signal> and per <signalReference>, by road order then s."""
+        homes = {
+            signal.id: (road.id, signal)
+            for road in self._odr.roads.values()
+            for signal in road.signals
+        }
+        out = []
+        for road in self._odr.roads.values():
+            here = [(sig.s, sig.t, sig.orientation, sig.id, sig.validities) for sig in road.signals]
+            for ref in road.signal_references:
+                if ref.id not in homes:
+                    raise MapError(
+                        f"{self._odr.source}: road {road.id}: signalReference id={ref.id!r}"
+                        " names no <signal> in the file"
+                    )
+                here.append((ref.s, ref.t, ref.orientation, ref.id, ref.validities))
+            for s, t, orientation, signal_id, validities in sorted(here, key=lambda r: r[0]):
+                home, signal = homes[signal_id]
+                out.append(
+                    Placement(
+                        road.id,
+                        s,
+                        t,
+                        orientation,
+                        signal,
+                        self._signal_transform(home, signal),
+                        list(validities) or self._default_validities(road.id, s, orientation),
+                    )
+                )
+        return out
+
+    def _default_validities(self, road_id: str, s: float, orientation: str) -> list[Validity]:
+        """CARLA's defaults: '+' all left lanes, '-' all right lanes, otherwise both sides."""
+        road = self._odr.roads[road_id]
+        ids = list(road.lane_sections[self._frames[road_id].section_index(s)].lanes)
+        lo, hi = min(ids), max(ids)
+        out = []
+        if orientation != "+" and lo <= -1:
+            out.append(Validity(lo, -1))
+        if orientation != "-" and hi >= 1:
+            out.append(Validity(1, hi))
+        return out
+
+    def _signal_transform(self, road_id: str, signal) -> Transform:
+        """CARLA's ComputeSignalTransform: the reference line at s (no laneOffset), moved t
+        across, zOffset up; yaw from heading + hOffset; traffic lights 0.25 m forward."""
+        x, y, z, heading = signal_pose(self._frames[road_id].geometry, signal)
+        tf = Transform(
+            Location(x, -y, z),
+            Rotation(math.degrees(signal.pitch), -math.degrees(heading), math.degrees(signal.roll)),
+        )
+        if signal.type in TRAFFIC_LIGHT_TYPES:
+            f = tf.get_forward_vector()
+            tf.location = Location(
+                tf.location.x + 0.25 * f.x, tf.location.y + 0.25 * f.y, tf.location.z + 0.25 * f.z
+            )
+        return tf
+
+    def _landmarks_ahead(
+        self, wp: Waypoint, distance: float, stop_at_junction: bool, type_: str | None
+    ) -> list[Landmark]:
+        seen: set[int] = set()
+        out = []
+        for placement, where, dist in self._signals_in_distance(wp, distance, stop_at_junction):
+            if type_ is not None and placement.signal.type != type_:
+                continue
+            if id(placement) in seen:
+                continue
+            seen.add(id(placement))
+            out.append(Landmark(placement, where, dist))
+        return out
+
+    def _signals_in_distance(self, wp: Waypoint, distance: float, stop_at_junction: bool):
+        """CARLA's GetSignalsInDistance: (placement, waypoint at it, distance) along the lane."""
+        node = self._node(wp)
+        forward = node.forward
+        relative = wp.s - node.s0
+        remaining = node.length - relative if forward else relative
+        reach = min(distance, remaining)
+        lo, hi = (wp.s, wp.s + reach) if forward else (wp.s - reach, wp.s)
+        found = []
+        road_places = [p for p in self._placements if p.road == wp.key[0] and lo <= p.s <= hi]
+        road_places.sort(key=lambda p: p.s if forward else -p.s)
+        for p in road_places:
+            if not p.valid_for(wp.lane_id):
+                continue
+            gap = p.s - wp.s if wp.lane_id < 0 else wp.s - p.s
+            where = wp if gap == 0 else self._next(wp, gap)[0]
+            found.append((p, where, gap))
+        if distance <= remaining:
+            return found
+        for key in node.next:
+            nxt = self._graph.nodes[key]
+            if stop_at_junction and self._road_junction(key[0]) != "-1":
+                continue
+            more = self._signals_in_distance(
+                self._at_start(nxt), distance - remaining, stop_at_junction
+            )
+            found.extend((p, where, gap + remaining) for p, where, gap in more)
+        return found
+
+    # -- junctions -----------------------------------------------------------------------
+
+    def _junction_of(self, road_id: str) -> Junction:
+        jid = self._road_junction(road_id)
+        if jid not in self._junctions:
+            self._junctions[jid] = Junction(self, jid, self._junction_box(jid))
+        return self._junctions[jid]
+
+    def _junction_lanes(self, junction_id: str, lane_type: int) -> list[LaneNode]:
+        junction = self._odr.junctions.get(junction_id)
+        if junction is None:
+            return []
+        return [
+            node
+            for connection in junction.connections
+            for node in self._graph.by_road.get(connection.connecting_road, [])
+            if node.lane_type & lane_type
+        ]
+
+    def _junction_waypoints(self, junction_id: str, lane_type: LaneType):
+        return [
+            (self._at_start(node), self._at_end(node))
+            for node in self._junction_lanes(junction_id, int(lane_type))
+        ]
+
+    def _junction_box(self, junction_id: str) -> BoundingBox:
+        """CARLA's junction box: centres of the connecting roads' lanes (LaneType.Any), 11
+        samples along each."""
+        points = []
+        for node in self._junction_lanes(junction_id, int(LaneType.Any)):
+            s = np.linspace(node.s0 + 10 * EPSILON, node.s1 - 10 * EPSILON, 11)
+            f = self._frames[node.key[0]].frames(node.key[1], s)
+            points.append(f.location[:, f.column(node.key[2])])
+        if not points:
+            return BoundingBox()
+        p = np.concatenate(points)
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        c, e = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        return BoundingBox(Location(*map(float, c)), Vector3D(*map(float, e)))
+
+    # -- crosswalks ----------------------------------------------------------------------
+
+    def _crosswalk_corners(self, road_id: str, obj: RoadObject) -> list[Location]:
+        index = self._frames[road_id].section_index(obj.s)
+        f = self._frames[road_id].frames(index, np.array([obj.s]))
+        c = f.column(0)
+        base = Transform(
+            Location(*map(float, f.location[0, c])),
+            Rotation(float(f.pitch[0, c]), float(f.yaw[0, c]), float(f.roll[0, c])),
+        )
+        pivot = base.copy()
+        pivot.rotation.yaw -= math.degrees(obj.hdg) + 90.0
+        centre = pivot.transform(Vector3D(obj.t, 0.0, 0.0))
+        pivot = base.copy()
+        pivot.location = Location(centre.x, centre.y, centre.z)
+        pivot.rotation.yaw -= math.degrees(obj.hdg)
+        out = []
+        for corner in obj.outlines[0].corners:
+            u = getattr(corner, "u", None)
+            if u is None:
+                continue
+            v = Vector3D(u - 1.0 if u < 0 else u + 1.0, corner.v, corner.z)
+            p = pivot.transform(v)
+            out.append(Location(p.x, p.y, p.z))
+        return out
+
+    # -- index building ------------------------------------------------------------------
+
+    def _build_segments(self) -> LaneSegments:
+        """Centre-line segments of every lane, sampled per lane section <= 1 m apart in s."""
+        parts: dict[str, list[np.ndarray]] = {f: [] for f in LaneSegments.__slots__}
+        for road_id, frames in self._frames.items():
+            for index, section in enumerate(self._odr.roads[road_id].lane_sections):
+                s1 = self._graph.section_end(road_id, index)
+                cols = [c for c, i in enumerate(section.lanes) if i != 0]
+                if s1 <= section.s or not cols:
+                    continue
+                n = max(2, math.ceil((s1 - section.s) / _SAMPLE_STEP) + 1)
+                s = np.linspace(section.s, s1, n)
+                f = frames.frames(index, s)
+                ids = [self._node_index[(road_id, index, int(f.lane_ids[c]))] for c in cols]
+                loc = f.location[:, cols]
+                yaw = np.degrees(np.unwrap(np.radians(f.yaw[:, cols]), axis=0))
+                # A jump in the file's profiles (a laneOffset step, say) is no lane.
+                step = np.linalg.norm(np.diff(loc, axis=0), axis=2)
+                keep = (step <= _JUMP_FACTOR * np.diff(s)[:, None] + _JUMP_SLACK).T.ravel()
+                per_lane = (n - 1, len(cols))
+                columns = {
+                    "a": loc[:-1],
+                    "b": loc[1:],
+                    "node": np.broadcast_to(np.array(ids, dtype=np.int64), per_lane),
+                    "s_a": np.broadcast_to(s[:-1, None], per_lane),
+                    "s_b": np.broadcast_to(s[1:, None], per_lane),
+                    "width": f.width[:-1, cols],
+                    "lateral": f.lateral[:-1, cols],
+                    "yaw_a": yaw[:-1],
+                    "yaw_b": yaw[1:],
+                }
+                for name, values in columns.items():
+                    rows = np.moveaxis(values, 1, 0).reshape(-1, *values.shape[2:])
+                    parts[name].append(rows[keep])
+        if not parts["a"]:
+            shapes = {"a": (0, 3), "b": (0, 3), "lateral": (0, 3)}
+            return LaneSegments(
+                *(
+                    np.zeros(shapes.get(f, (0,)), dtype=np.int64 if f == "node" else float)
+                    for f in LaneSegments.__slots__
+                )
+            )
+        return LaneSegments(*(np.concatenate(parts[f]) for f in LaneSegments.__slots__))
+
+    def _grid(self, lane_type: int) -> SegmentGrid:
+        if lane_type not in self._grids:
+            types = np.array([int(self._graph.nodes[k].lane_type) for k in self.lane_keys])
+            mask = (types[self._segments.node] & lane_type) > 0 if len(types) else np.zeros(0, bool)
+            self._grids[lane_type] = SegmentGrid(self._segments.subset(mask))
+        return self._grids[lane_type]
+
+    def _ground(self) -> SegmentGrid:
+        if self._ground_grid is None:
+            sg = self._segments.subset(self._segments.width > 0.0)
+            reach = float(sg.width.max()) / 2.0 + _SAMPLE_STEP if len(sg) else 0.0
+            self._ground_grid = SegmentGrid(sg, cell=max(4.0, reach), levels=1)
+        return self._ground_grid

@@ -1,0 +1,617 @@
+"""Read an OpenDRIVE 1.4-1.8 document into `world.map.opendrive.model` dataclasses.
+
+The tree is built by the standard library's C parser for speed; only when an
+element is rejected is the text parsed a second time with expat to find that
+element's line for the error message.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from xml.parsers import expat
+
+from world.map.opendrive.errors import OpenDriveError
+from world.map.opendrive.model import (
+    ArcGeometry,
+    Connection,
+    Control,
+    Controller,
+    CornerLocal,
+    CornerRoad,
+    CrossfallRecord,
+    CubicRecord,
+    Geometry,
+    Header,
+    InertialPosition,
+    Junction,
+    JunctionController,
+    Lane,
+    LaneHeight,
+    LaneLink,
+    LaneSection,
+    LaneSpeed,
+    LineGeometry,
+    ObjectRepeat,
+    OpenDrive,
+    Outline,
+    ParamPoly3Geometry,
+    ParkingSpace,
+    Poly3Geometry,
+    Road,
+    RoadLink,
+    RoadMark,
+    RoadObject,
+    RoadType,
+    ShapeRecord,
+    Signal,
+    SignalDependency,
+    SignalReference,
+    Speed,
+    SpiralGeometry,
+    Validity,
+)
+
+__all__ = ["geo_reference_origin", "load_opendrive", "parse_opendrive"]
+
+_SPEED_UNITS = ("m/s", "mph", "km/h")
+_NO_LIMIT = ("no limit", "undefined")
+
+
+class _RejectedError(Exception):
+    """An element that cannot be read; turned into OpenDriveError with its line."""
+
+    def __init__(self, element: ET.Element, message: str) -> None:
+        super().__init__(message)
+        self.element = element
+        self.message = message
+
+
+def load_opendrive(path: str | Path) -> OpenDrive:
+    """Read an .xodr file. OSError propagates; bad content raises OpenDriveError."""
+    path = Path(path)
+    return parse_opendrive(path.read_bytes(), source=str(path))
+
+
+def parse_opendrive(text: str | bytes, source: str = "<string>") -> OpenDrive:
+    """Parse OpenDRIVE XML text; `source` names the file in error messages."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        raise OpenDriveError(f"not well-formed XML ({exc})", source=source, line=line) from None
+    try:
+        if root.tag != "OpenDRIVE":
+            raise _RejectedError(root, f"expected root element <OpenDRIVE>, found <{root.tag}>")
+        return _read_document(root, source)
+    except _RejectedError as exc:
+        line = _line_of(text, root, exc.element)
+        raise OpenDriveError(
+            exc.message, source=source, element=exc.element.tag, line=line
+        ) from None
+
+
+def _line_of(text: str | bytes, root: ET.Element, element: ET.Element) -> int | None:
+    """The line of `element`, found by re-parsing with expat and counting elements in order."""
+    index = next((i for i, e in enumerate(root.iter()) if e is element), None)
+    if index is None:
+        return None
+    lines: list[int] = []
+    parser = expat.ParserCreate()
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        lines.append(parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.Parse(text, True)
+    return lines[index] if index < len(lines) else None
+
+
+# ---- attribute helpers ----------------------------------------------------------------------
+
+
+def _req(e: ET.Element, name: str) -> str:
+    value = e.get(name)
+    if value is None:
+        raise _RejectedError(e, f"missing attribute '{name}'")
+    return value
+
+
+def _float(e: ET.Element, name: str, default: float | None = 0.0) -> float:
+    """A float attribute; `default` None makes it required."""
+    value = e.get(name)
+    if value is None:
+        if default is None:
+            raise _RejectedError(e, f"missing attribute '{name}' (expected a number)")
+        return default
+    return _number(e, name, value)
+
+
+def _opt_float(e: ET.Element, name: str) -> float | None:
+    """A float attribute that may be absent or empty (None then)."""
+    value = e.get(name)
+    return None if value is None or value == "" else _number(e, name, value)
+
+
+def _number(e: ET.Element, name: str, value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise _RejectedError(e, f"attribute '{name}': expected a number, found {value!r}") from None
+
+
+def _int(e: ET.Element, name: str, default: int | None = None) -> int:
+    value = e.get(name)
+    if value is None:
+        if default is None:
+            raise _RejectedError(e, f"missing attribute '{name}' (expected an integer)")
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if number.is_integer():
+            return int(number)
+        raise _RejectedError(
+            e, f"attribute '{name}': expected an integer, found {value!r}"
+        ) from None
+
+
+def _opt_int(e: ET.Element, name: str) -> int | None:
+    return None if e.get(name) in (None, "") else _int(e, name)
+
+
+def _bool(e: ET.Element, name: str, default: bool = False) -> bool:
+    value = e.get(name)
+    if value is None or value == "":
+        return default
+    low = value.lower()
+    if low in ("true", "1", "yes"):
+        return True
+    if low in ("false", "0", "no"):
+        return False
+    raise _RejectedError(e, f"attribute '{name}': expected true/false, found {value!r}")
+
+
+def _cubic(e: ET.Element, s_name: str) -> CubicRecord:
+    return CubicRecord(
+        _float(e, s_name), _float(e, "a"), _float(e, "b"), _float(e, "c"), _float(e, "d")
+    )
+
+
+def _speed(e: ET.Element) -> Speed:
+    unit = e.get("unit") or "m/s"
+    if unit not in _SPEED_UNITS:
+        raise _RejectedError(e, f"attribute 'unit': expected one of {_SPEED_UNITS}, found {unit!r}")
+    raw = e.get("max")
+    if raw is not None and raw.lower() in _NO_LIMIT:
+        return Speed(math.inf, unit)
+    return Speed(_float(e, "max", None), unit)
+
+
+def _contact(e: ET.Element, name: str, default: str | None) -> str | None:
+    value = e.get(name)
+    if value is None:
+        return default
+    if value not in ("start", "end"):
+        raise _RejectedError(e, f"attribute '{name}': expected 'start' or 'end', found {value!r}")
+    return value
+
+
+# ---- document -------------------------------------------------------------------------------
+
+
+def _read_document(root: ET.Element, source: str) -> OpenDrive:
+    header_el = root.find("header")
+    header = _read_header(header_el) if header_el is not None else Header()
+    doc = OpenDrive(header=header, source=source)
+    for child in root:
+        tag = child.tag
+        if tag == "road":
+            road = _read_road(child)
+            if road.id in doc.roads:
+                raise _RejectedError(child, f"duplicate road id {road.id!r}")
+            doc.roads[road.id] = road
+        elif tag == "junction":
+            junction = _read_junction(child)
+            if junction.id in doc.junctions:
+                raise _RejectedError(child, f"duplicate junction id {junction.id!r}")
+            doc.junctions[junction.id] = junction
+        elif tag == "controller":
+            controller = _read_controller(child)
+            doc.controllers[controller.id] = controller
+    return doc
+
+
+def _read_header(e: ET.Element) -> Header:
+    header = Header(
+        rev_major=_int(e, "revMajor", 1),
+        rev_minor=_int(e, "revMinor", 4),
+        name=e.get("name", ""),
+        version=e.get("version", ""),
+        date=e.get("date", ""),
+        vendor=e.get("vendor", ""),
+        north=_float(e, "north"),
+        south=_float(e, "south"),
+        east=_float(e, "east"),
+        west=_float(e, "west"),
+    )
+    geo = e.find("geoReference")
+    if geo is not None:
+        header.geo_reference = "".join(geo.itertext()).strip()
+        try:
+            header.lat_0, header.lon_0 = geo_reference_origin(header.geo_reference)
+        except ValueError as exc:
+            raise _RejectedError(geo, str(exc)) from None
+    return header
+
+
+def geo_reference_origin(text: str) -> tuple[float | None, float | None]:
+    """lat_0 and lon_0 of a geoReference string (None where absent), read as CARLA 0.9.x
+    reads them: space-separated `+key=value` items, an item with more than one '=' ignored.
+
+    Raises ValueError naming the parameter when its value is not a number (CARLA's
+    std::stod refuses such a map too).
+    """
+    values: dict[str, float] = {}
+    for item in text.split(" "):
+        key, *rest = item.split("=")
+        if len(rest) != 1 or key not in ("+lat_0", "+lon_0"):
+            continue
+        try:
+            values[key] = float(rest[0])
+        except ValueError:
+            raise ValueError(f"{key}: expected a number, found {rest[0]!r}") from None
+    return values.get("+lat_0"), values.get("+lon_0")
+
+
+def _read_road(e: ET.Element) -> Road:
+    road = Road(
+        id=_req(e, "id"),
+        length=_float(e, "length", None),
+        name=e.get("name", ""),
+        junction=e.get("junction", "-1"),
+        rule=(e.get("rule") or "RHT").upper(),
+    )
+    if road.rule not in ("RHT", "LHT"):
+        raise _RejectedError(e, f"attribute 'rule': expected RHT or LHT, found {e.get('rule')!r}")
+    for child in e:
+        tag = child.tag
+        if tag == "link":
+            for link in child:
+                if link.tag == "predecessor":
+                    road.predecessor = _read_road_link(link)
+                elif link.tag == "successor":
+                    road.successor = _read_road_link(link)
+        elif tag == "type":
+            speed_el = child.find("speed")
+            road.types.append(
+                RoadType(
+                    s=_float(child, "s"),
+                    type=child.get("type", ""),
+                    country=child.get("country", ""),
+                    speed=_speed(speed_el) if speed_el is not None else None,
+                )
+            )
+        elif tag == "planView":
+            road.geometries = [_read_geometry(g) for g in child.iter("geometry")]
+        elif tag == "elevationProfile":
+            road.elevation = [_cubic(x, "s") for x in child.iter("elevation")]
+        elif tag == "lateralProfile":
+            _read_lateral(child, road)
+        elif tag == "lanes":
+            _read_lanes(child, road)
+        elif tag == "signals":
+            _read_signals(child, road)
+        elif tag == "objects":
+            road.objects = [_read_object(o) for o in child.iter("object")]
+    if not road.lane_sections:
+        raise _RejectedError(e, "road has no <lanes>/<laneSection>")
+    return road
+
+
+def _read_road_link(e: ET.Element) -> RoadLink:
+    kind = e.get("elementType", "road")
+    if kind not in ("road", "junction"):
+        raise _RejectedError(
+            e, f"attribute 'elementType': expected road or junction, found {kind!r}"
+        )
+    contact = _contact(e, "contactPoint", "start") if kind == "road" else None
+    return RoadLink(kind, _req(e, "elementId"), contact)
+
+
+def _read_geometry(e: ET.Element) -> Geometry:
+    base = (
+        _float(e, "s", None),
+        _float(e, "x", None),
+        _float(e, "y", None),
+        _float(e, "hdg", None),
+        _float(e, "length", None),
+    )
+    shape = next(iter(e), None)
+    if shape is None:
+        raise _RejectedError(e, "expected a <line>, <arc>, <spiral>, <poly3> or <paramPoly3> child")
+    tag = shape.tag
+    if tag == "line":
+        return LineGeometry(*base)
+    if tag == "arc":
+        return ArcGeometry(*base, curvature=_float(shape, "curvature", None))
+    if tag == "spiral":
+        return SpiralGeometry(
+            *base,
+            curv_start=_float(shape, "curvStart", None),
+            curv_end=_float(shape, "curvEnd", None),
+        )
+    if tag == "poly3":
+        f = _float
+        return Poly3Geometry(*base, f(shape, "a"), f(shape, "b"), f(shape, "c"), f(shape, "d"))
+    if tag == "paramPoly3":
+        p_range = shape.get("pRange", "normalized")
+        if p_range.lower() == "arclength":
+            p_range = "arcLength"
+        elif p_range.lower() == "normalized":
+            p_range = "normalized"
+        else:
+            raise _RejectedError(
+                shape, f"attribute 'pRange': expected arcLength or normalized, found {p_range!r}"
+            )
+        names = ("aU", "bU", "cU", "dU", "aV", "bV", "cV", "dV")
+        return ParamPoly3Geometry(*base, *(_float(shape, n) for n in names), p_range=p_range)
+    raise _RejectedError(
+        shape, f"unknown geometry: expected line, arc, spiral, poly3 or paramPoly3, found <{tag}>"
+    )
+
+
+def _read_lateral(e: ET.Element, road: Road) -> None:
+    for child in e:
+        if child.tag == "superelevation":
+            road.superelevation.append(_cubic(child, "s"))
+        elif child.tag == "crossfall":
+            side = (child.get("side") or "both").lower()
+            if side not in ("both", "left", "right"):
+                raise _RejectedError(
+                    child, f"attribute 'side': expected both, left or right, found {side!r}"
+                )
+            record = _cubic(child, "s")
+            road.crossfall.append(
+                CrossfallRecord(record.s, record.a, record.b, record.c, record.d, side)
+            )
+        elif child.tag == "shape":
+            road.shapes.append(
+                ShapeRecord(
+                    _float(child, "s"),
+                    _float(child, "t"),
+                    _float(child, "a"),
+                    _float(child, "b"),
+                    _float(child, "c"),
+                    _float(child, "d"),
+                )
+            )
+
+
+def _read_lanes(e: ET.Element, road: Road) -> None:
+    for child in e:
+        if child.tag == "laneOffset":
+            road.lane_offsets.append(_cubic(child, "s"))
+        elif child.tag == "laneSection":
+            road.lane_sections.append(_read_lane_section(child))
+
+
+def _read_lane_section(e: ET.Element) -> LaneSection:
+    start, single_side = _float(e, "s", None), _bool(e, "singleSide")
+    lanes: dict[int, Lane] = {}
+    for side in e:
+        if side.tag in ("left", "center", "right"):
+            for lane_el in side.iter("lane"):
+                lane = _read_lane(lane_el)
+                if lane.id in lanes:
+                    raise _RejectedError(
+                        lane_el, f"duplicate lane id {lane.id} in its <laneSection>"
+                    )
+                lanes[lane.id] = lane
+    lanes.setdefault(0, Lane(0))
+    return LaneSection(s=start, single_side=single_side, lanes=dict(sorted(lanes.items())))
+
+
+def _read_lane(e: ET.Element) -> Lane:
+    lane = Lane(id=_int(e, "id"), type=e.get("type", "none"), level=_bool(e, "level"))
+    for child in e:
+        tag = child.tag
+        if tag == "width":
+            lane.widths.append(_cubic(child, "sOffset"))
+        elif tag == "roadMark":
+            lane.road_marks.append(
+                RoadMark(
+                    s_offset=_float(child, "sOffset"),
+                    type=child.get("type", "none"),
+                    weight=child.get("weight", "standard"),
+                    color=child.get("color", "standard"),
+                    material=child.get("material", "standard"),
+                    width=_opt_float(child, "width"),
+                    lane_change=child.get("laneChange", "both"),
+                    height=_float(child, "height"),
+                )
+            )
+        elif tag == "link":
+            for link in child:
+                if link.tag == "predecessor":
+                    lane.predecessor = _int(link, "id")
+                elif link.tag == "successor":
+                    lane.successor = _int(link, "id")
+        elif tag == "border":
+            lane.borders.append(_cubic(child, "sOffset"))
+        elif tag == "speed":
+            lane.speeds.append(LaneSpeed(_float(child, "sOffset"), _speed(child)))
+        elif tag == "height":
+            lane.heights.append(
+                LaneHeight(_float(child, "sOffset"), _float(child, "inner"), _float(child, "outer"))
+            )
+    return lane
+
+
+def _validity(e: ET.Element) -> Validity:
+    return Validity(_int(e, "fromLane"), _int(e, "toLane"))
+
+
+def _validities(e: ET.Element) -> list[Validity]:
+    return [_validity(v) for v in e if v.tag == "validity"]
+
+
+def _read_signals(e: ET.Element, road: Road) -> None:
+    for child in e:
+        if child.tag == "signal":
+            road.signals.append(_read_signal(child))
+        elif child.tag == "signalReference":
+            road.signal_references.append(
+                SignalReference(
+                    id=_req(child, "id"),
+                    s=_float(child, "s", None),
+                    t=_float(child, "t", None),
+                    orientation=child.get("orientation", "none"),
+                    validities=_validities(child),
+                )
+            )
+
+
+def _read_signal(e: ET.Element) -> Signal:
+    return Signal(
+        id=_req(e, "id"),
+        s=_float(e, "s", None),
+        t=_float(e, "t", None),
+        name=e.get("name", ""),
+        dynamic=_bool(e, "dynamic"),
+        orientation=e.get("orientation", "none"),
+        z_offset=_float(e, "zOffset"),
+        h_offset=_float(e, "hOffset"),
+        country=e.get("country", ""),
+        type=e.get("type", ""),
+        subtype=e.get("subtype", ""),
+        value=_opt_float(e, "value"),
+        unit=e.get("unit", ""),
+        height=_opt_float(e, "height"),
+        width=_opt_float(e, "width"),
+        text=e.get("text", ""),
+        pitch=_float(e, "pitch"),
+        roll=_float(e, "roll"),
+        validities=_validities(e),
+        dependencies=[
+            SignalDependency(_req(d, "id"), d.get("type", "")) for d in e if d.tag == "dependency"
+        ],
+        position_inertial=_inertial(e.find("positionInertial")),
+    )
+
+
+def _inertial(e: ET.Element | None) -> InertialPosition | None:
+    if e is None:
+        return None
+    return InertialPosition(
+        _float(e, "x", None),
+        _float(e, "y", None),
+        _float(e, "z"),
+        _float(e, "hdg"),
+        _float(e, "pitch"),
+        _float(e, "roll"),
+    )
+
+
+def _read_object(e: ET.Element) -> RoadObject:
+    obj = RoadObject(
+        id=_req(e, "id"),
+        s=_float(e, "s", None),
+        t=_float(e, "t", None),
+        type=e.get("type", ""),
+        subtype=e.get("subtype", ""),
+        name=e.get("name", ""),
+        z_offset=_float(e, "zOffset"),
+        hdg=_float(e, "hdg"),
+        pitch=_float(e, "pitch"),
+        roll=_float(e, "roll"),
+        orientation=e.get("orientation", "none"),
+        length=_opt_float(e, "length"),
+        width=_opt_float(e, "width"),
+        height=_opt_float(e, "height"),
+        radius=_opt_float(e, "radius"),
+    )
+    for child in e:
+        if child.tag == "outline":
+            obj.outlines.append(_read_outline(child))
+        elif child.tag == "outlines":
+            obj.outlines.extend(_read_outline(o) for o in child if o.tag == "outline")
+        elif child.tag == "repeat":
+            obj.repeats.append(_read_repeat(child))
+        elif child.tag == "validity":
+            obj.validities.append(_validity(child))
+        elif child.tag == "parkingSpace":
+            obj.parking_space = ParkingSpace(
+                child.get("access", "all"), child.get("restrictions", "")
+            )
+    return obj
+
+
+def _read_outline(e: ET.Element) -> Outline:
+    outline = Outline(id=e.get("id", ""), closed=_bool(e, "closed", True))
+    for c in e:
+        if c.tag == "cornerLocal":
+            corner = CornerLocal(
+                _float(c, "u", None), _float(c, "v", None), _float(c, "z"), _float(c, "height")
+            )
+            outline.corners.append(corner)
+        elif c.tag == "cornerRoad":
+            corner = CornerRoad(
+                _float(c, "s", None), _float(c, "t", None), _float(c, "dz"), _float(c, "height")
+            )
+            outline.corners.append(corner)
+    return outline
+
+
+def _read_repeat(e: ET.Element) -> ObjectRepeat:
+    o = _opt_float
+    return ObjectRepeat(
+        s=_float(e, "s", None),
+        length=_float(e, "length", None),
+        distance=_float(e, "distance"),
+        t_start=o(e, "tStart"),
+        t_end=o(e, "tEnd"),
+        width_start=o(e, "widthStart"),
+        width_end=o(e, "widthEnd"),
+        height_start=o(e, "heightStart"),
+        height_end=o(e, "heightEnd"),
+        z_offset_start=o(e, "zOffsetStart"),
+        z_offset_end=o(e, "zOffsetEnd"),
+    )
+
+
+def _read_junction(e: ET.Element) -> Junction:
+    junction = Junction(id=_req(e, "id"), name=e.get("name", ""), type=e.get("type", "default"))
+    for child in e:
+        if child.tag == "connection":
+            connection = Connection(
+                id=child.get("id", ""),
+                incoming_road=child.get("incomingRoad", ""),
+                connecting_road=child.get("connectingRoad") or child.get("linkedRoad", ""),
+                contact_point=_contact(child, "contactPoint", "start"),
+                lane_links=[
+                    LaneLink(_int(x, "from"), _int(x, "to")) for x in child if x.tag == "laneLink"
+                ],
+            )
+            junction.connections.append(connection)
+        elif child.tag == "controller":
+            junction.controllers.append(
+                JunctionController(
+                    _req(child, "id"), child.get("type", ""), _opt_int(child, "sequence")
+                )
+            )
+    return junction
+
+
+def _read_controller(e: ET.Element) -> Controller:
+    return Controller(
+        id=_req(e, "id"),
+        name=e.get("name", ""),
+        sequence=_opt_int(e, "sequence"),
+        controls=[Control(_req(c, "signalId"), c.get("type", "")) for c in e if c.tag == "control"],
+    )

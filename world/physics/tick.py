@@ -1,0 +1,399 @@
+"""One tick of physics: impulses, substeps of vehicles, walkers and collisions, attachments.
+
+The whole tick but the attachments runs in one compiled function (numba, `_tick`): it
+selects the bodies, applies the pushes (impulses), samples the ground under every body
+once (the map's compiled query, world.map.ground_query, run inside the same call on a real
+map; any other map's `ground` answer is sampled before it), finds the collision
+candidates (broad phase, world.physics.collisions), then every substep advances the vehicles
+(world.physics.vehicle_dynamics), then the walkers (world.physics.walker_motion), then resolves the
+candidates, all in place on the tables' columns; last it writes the accelerations, spends
+the pushes and merges the collision records: a pair that touched in any substep is one
+event of the tick, its impulses summed. One call, because a compiled call taking the
+tables' columns costs microseconds to enter. The attachments follow (world.actors.attachments).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from world.actors.attachments import update_attached
+from world.actors.vehicle_state import ActorType
+from world.map.ground import GroundPlanes, planes_through, sample_ground
+from world.map.ground_query import NO_SURFACES, SurfaceArrays, highest_into
+from world.physics import collisions, vehicle_dynamics, walker_motion
+from world.physics.vehicle_dynamics import BodyColumns, VehicleColumns, columns
+from world.physics.walker_motion import WalkerColumns
+from world.state import ActorTable, VehicleTable, WalkerTable
+
+__all__ = ["FleetCache", "step"]
+
+
+class TickColumns(NamedTuple):
+    """The actor table's columns the tick reads besides BodyColumns (world.state.ActorTable)."""
+
+    alive: np.ndarray
+    kind: np.ndarray
+    body: np.ndarray
+    simulate_physics: np.ndarray
+    static_collider: np.ndarray
+    depth: np.ndarray
+    acc: np.ndarray
+    impulse: np.ndarray
+    ang_impulse: np.ndarray
+
+
+class FleetCache:
+    """The tables' columns as the compiled tick takes them, kept between ticks.
+
+    A table replaces its arrays when it grows, which `columns` notices; `stale()` drops
+    them (the world calls it when a vehicle's physics parameters change).
+    """
+
+    def __init__(self) -> None:
+        self._columns: tuple | None = None
+
+    def stale(self) -> None:
+        self._columns = None
+
+    def columns(self, a: ActorTable, v: VehicleTable, w: WalkerTable) -> tuple:
+        cached = self._columns
+        if cached is None or not (
+            cached[0].pos is a.pos and cached[1].rpm is v.rpm and cached[2].jump is w.jump
+        ):
+            cached = self._columns = (
+                columns(BodyColumns, a),
+                columns(VehicleColumns, v),
+                columns(WalkerColumns, w),
+                columns(TickColumns, a),
+            )
+        return cached
+
+
+# m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
+MAX_ACCELERATION = 15.0
+
+_NO_PLANES = GroundPlanes(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))
+
+
+def step(
+    a: ActorTable,
+    v: VehicleTable,
+    w: WalkerTable,
+    ground_map: object,
+    dt: float,
+    substeps: int,
+    cache: FleetCache,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Advances the world by dt in `substeps` equal steps.
+
+    Returns the rows (i < j) of the pairs that collided and the impulse i received.
+    """
+    index = getattr(ground_map, "surface_index", None)
+    if index is not None:
+        surfaces, planes, sampled = index().arrays, _NO_PLANES, False
+    else:  # a map without the compiled index: its own `ground`, sampled before the tick
+        surfaces, planes, sampled = NO_SURFACES, _planes_of(a, ground_map), True
+    result = _tick(
+        *cache.columns(a, v, w),
+        a.n,
+        surfaces,
+        planes,
+        sampled,
+        int(ActorType.Vehicle),
+        int(ActorType.Walker),
+        dt,
+        substeps,
+        MAX_ACCELERATION,
+    )
+    update_attached(a)
+    return result
+
+
+def _planes_of(a: ActorTable, ground_map: object) -> GroundPlanes:
+    """The ground planes under every body, vehicles' first, from `ground_map.ground`."""
+    n = a.n
+    _, cars, people = _choose_bodies(
+        a.alive[:n],
+        a.body[:n],
+        a.simulate_physics[:n],
+        a.kind[:n],
+        int(ActorType.Vehicle),
+        int(ActorType.Walker),
+    )
+    points = _ground_points(a.pos, a.extent, a.box_loc, np.concatenate([cars, people]))
+    return sample_ground(ground_map, points)
+
+
+@njit(cache=True)
+def _ground_points(
+    pos: np.ndarray, extent: np.ndarray, box_loc: np.ndarray, rows: np.ndarray
+) -> np.ndarray:
+    """Query points: each body's origin, lowered to its box's bottom (by the height its
+    origin rests above the ground, as in the substeps)."""
+    points = np.empty((len(rows), 3))
+    for m in range(len(rows)):
+        r = rows[m]
+        points[m, 0], points[m, 1] = pos[r, 0], pos[r, 1]
+        points[m, 2] = pos[r, 2] - max(extent[r, 2] - box_loc[r, 2], 0.0)
+    return points
+
+
+@njit(cache=True)
+def _tick(
+    body: BodyColumns,
+    veh: VehicleColumns,
+    walkers: WalkerColumns,
+    extra: TickColumns,
+    n: int,
+    surfaces: SurfaceArrays,
+    planes: GroundPlanes,
+    sampled: bool,
+    vehicle: int,
+    walker: int,
+    dt: float,
+    substeps: int,
+    max_acceleration: float,
+) -> tuple:
+    """The tick on the first n actor rows; `planes` are the bodies' ground when
+    `sampled`, else it is queried from `surfaces`. Returns the merged collisions."""
+    alive = extra.alive[:n]
+    prev_vel = body.vel[:n].copy()
+    bodies, cars, people = _choose_bodies(
+        alive, extra.body[:n], extra.simulate_physics[:n], extra.kind[:n], vehicle, walker
+    )
+    _apply_impulses(
+        body.vel,
+        body.angvel,
+        extra.impulse,
+        extra.ang_impulse,
+        body.mass,
+        body.extent,
+        body.vrow,
+        veh.cg_front,
+        veh.wheelbase,
+        bodies,
+    )
+    if not sampled:
+        # one ground query for every body: the vehicles' planes first, then the walkers'
+        points = _ground_points(body.pos, body.extent, body.box_loc, np.concatenate((cars, people)))
+        m = len(points)
+        z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
+        highest_into(surfaces, points, z, normal, found)
+        planes = planes_through(points, z, normal, found)
+    rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
+    records = substeps * len(pair_i)
+    out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
+    out_impulse = np.empty((records, 3))
+    h = dt / substeps
+    steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
+    motion = walker_motion.crowd(body, walkers, people)
+    grounded = np.empty(len(cars), dtype=np.bool_)
+    heading = np.full((len(cars), 3), np.nan)
+    count = 0
+    for _ in range(substeps):
+        vehicle_dynamics.substep(body, veh, planes, cars, steer_now, lifted, grounded, heading, h)
+        walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
+        if len(pair_i):
+            count = collisions.resolve(
+                body.pos,
+                body.rot,
+                body.vel,
+                body.extent,
+                body.box_loc,
+                rows,
+                inv_mass,
+                pair_i,
+                pair_j,
+                out_i,
+                out_j,
+                out_impulse,
+                count,
+            )
+    _finish_pushes(
+        alive,
+        body.vel,
+        prev_vel,
+        dt,
+        extra.acc,
+        extra.impulse,
+        body.force,
+        extra.ang_impulse,
+        body.torque,
+    )
+    return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
+
+
+@njit
+def _contacts(
+    body: BodyColumns,
+    walkers: WalkerColumns,
+    extra: TickColumns,
+    n: int,
+    max_acceleration: float,
+    dt: float,
+) -> tuple:
+    """The colliders that may touch during the tick: their rows, the candidate pairs (indices
+    into them) and their inverse masses (collisions.contact_candidates).
+
+    The broad phase grows each box by how far its body can travel in the tick (its speed,
+    a walker's control speed, `max_acceleration` and its pushing force), so the substeps
+    only test those pairs. A body knocked faster by a collision meets third bodies from the
+    next tick."""
+    colliders, moving, walk_speed = _choose_colliders(
+        extra.alive[:n],
+        extra.body[:n],
+        extra.simulate_physics[:n],
+        extra.static_collider[:n],
+        extra.depth[:n],
+        body.wrow[:n],
+        walkers.speed,
+    )
+    if len(colliders) < 2:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, none, np.zeros(0)
+    return collisions.contact_candidates(
+        colliders,
+        moving,
+        body.mass,
+        body.vel,
+        body.force,
+        walk_speed,
+        body.pos,
+        body.rot,
+        body.extent,
+        body.box_loc,
+        max_acceleration,
+        dt,
+    )
+
+
+@njit(cache=True)
+def _choose_bodies(
+    alive: np.ndarray,
+    body: np.ndarray,
+    simulate: np.ndarray,
+    kind: np.ndarray,
+    vehicle: int,
+    walker: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows, ascending, of the live simulated bodies: all of them, the vehicles', the
+    walkers'."""
+    n = len(alive)
+    bodies = np.empty(n, dtype=np.int64)
+    cars = np.empty(n, dtype=np.int64)
+    people = np.empty(n, dtype=np.int64)
+    nb = nc = nw = 0
+    for r in range(n):
+        if alive[r] and body[r] and simulate[r]:
+            bodies[nb] = r
+            nb += 1
+            if kind[r] == vehicle:
+                cars[nc] = r
+                nc += 1
+            elif kind[r] == walker:
+                people[nw] = r
+                nw += 1
+    return bodies[:nb], cars[:nc], people[:nw]
+
+
+@njit(cache=True)
+def _choose_colliders(
+    alive: np.ndarray,
+    body: np.ndarray,
+    simulate: np.ndarray,
+    static_collider: np.ndarray,
+    depth: np.ndarray,
+    wrow: np.ndarray,
+    walker_speed: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows, ascending, of the live colliders (bodies and props; a prop attached to an
+    actor moves with it and does not collide, not even with it), whether each is a simulated
+    body, and each one's walking speed (0 for non-walkers)."""
+    n = len(alive)
+    rows = np.empty(n, dtype=np.int64)
+    moving = np.empty(n, dtype=np.bool_)
+    speed = np.empty(n, dtype=np.float64)
+    k = 0
+    for r in range(n):
+        if alive[r] and (body[r] or (static_collider[r] and depth[r] == 0)):
+            rows[k] = r
+            moving[k] = body[r] and simulate[r]
+            speed[k] = np.float64(walker_speed[wrow[r]]) if wrow[r] >= 0 else 0.0
+            k += 1
+    return rows[:k], moving[:k], speed[:k]
+
+
+@njit(cache=True)
+def _apply_impulses(
+    vel: np.ndarray,
+    angvel: np.ndarray,
+    impulse: np.ndarray,
+    ang_impulse: np.ndarray,
+    mass: np.ndarray,
+    extent: np.ndarray,
+    vrow: np.ndarray,
+    cg_front: np.ndarray,
+    wheelbase: np.ndarray,
+    bodies: np.ndarray,
+) -> None:
+    """The pushes of `add_impulse` (velocity J/m) and the yaw part of `add_angular_impulse`
+    (deg/s, J over the yaw inertia: m a b for vehicles (single track), m r^2 / 3 of the box
+    for others, at least 1e-9) on the rows `bodies`."""
+    for b in bodies:
+        m = mass[b]
+        for i in range(3):
+            vel[b, i] += impulse[b, i] / m
+        k = vrow[b]
+        if k >= 0:
+            cg_a = cg_front[k]
+            inertia = m * cg_a * (wheelbase[k] - cg_a)
+        else:
+            inertia = m * (extent[b, 0] ** 2 + extent[b, 1] ** 2) / 3.0
+        angvel[b, 2] += np.degrees(ang_impulse[b, 2] / max(inertia, 1e-9))
+
+
+@njit(cache=True)
+def _finish_pushes(
+    alive: np.ndarray,
+    vel: np.ndarray,
+    prev_vel: np.ndarray,
+    dt: float,
+    acc: np.ndarray,
+    impulse: np.ndarray,
+    force: np.ndarray,
+    ang_impulse: np.ndarray,
+    torque: np.ndarray,
+) -> None:
+    """Each live row's acceleration over the tick (0 for dead rows) from its velocity
+    before it (`prev_vel`); the tick's pushes spent (zeroed)."""
+    for r in range(len(alive)):
+        for i in range(3):
+            acc[r, i] = (vel[r, i] - prev_vel[r, i]) / dt if alive[r] else 0.0
+            impulse[r, i] = force[r, i] = ang_impulse[r, i] = torque[r, i] = 0.0
+
+
+@njit(cache=True)
+def _merge_pairs(
+    i: np.ndarray, j: np.ndarray, imp: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One record per pair (sorted by rows), its impulses summed in record order."""
+    keys = (i << 32) | j
+    order = np.argsort(keys, kind="mergesort")
+    slot = np.empty(len(keys), dtype=np.int64)  # each record's pair, among the sorted pairs
+    unique = np.empty(len(keys), dtype=np.int64)
+    count = 0
+    for p in range(len(order)):
+        key = keys[order[p]]
+        if count == 0 or unique[count - 1] != key:
+            unique[count] = key
+            count += 1
+        slot[order[p]] = count - 1
+    total = np.zeros((count, 3))
+    for r in range(len(keys)):
+        for c in range(3):
+            total[slot[r], c] += imp[r, c]
+    unique = unique[:count]
+    return unique >> 32, unique & 0xFFFFFFFF, total

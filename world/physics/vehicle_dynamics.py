@@ -1,0 +1,672 @@
+"""Vehicle dynamics: drivetrain, longitudinal forces and a single-track lateral model.
+
+One call of `substep` advances every given vehicle by `dt` with semi-implicit
+Euler (velocities first, then positions with the new velocities). It is compiled
+with numba (no fastmath: IEEE float64, the same results on every run) and loops
+over the vehicles, reading and writing the actor and vehicle tables' columns in
+place, so a substep costs no Python or numpy call per operation. Everything is
+float64; the controls arrive as the float32 the client sent. The model and its
+limits are described in docs/world-physics.md; the constants marked "fitted"
+were tuned against a real CARLA log (benchmarks/fidelity_carla.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from world.errors import WorldError
+from world.map.ground import GroundPlanes, ground_height
+from world.physics.control import VehiclePhysicsControl
+from world.state import VehicleTable
+
+__all__ = [
+    "GRAVITY",
+    "BodyColumns",
+    "VehicleColumns",
+    "columns",
+    "load_physics_control",
+    "piecewise",
+    "substep",
+    "tick_setup",
+]
+
+GRAVITY = 9.81
+AIR_DENSITY = 1.225  # kg/m³
+ROLLING_RESISTANCE = 0.015  # rolling-resistance coefficient
+FRONTAL_AREA_SHARE = 0.8  # frontal area = box width * height * this
+KINEMATIC_BELOW = 3.0  # m/s: pure kinematic single track below this speed
+DYNAMIC_ABOVE = 6.0  # m/s: pure dynamic single track above this speed
+BLEND_SPAN = DYNAMIC_ABOVE - KINEMATIC_BELOW
+UPSHIFT_SHARE = 0.8  # fitted: shift up at up_ratio * max_rpm * this
+DOWNSHIFT_SHARE = 1.0  # fitted: shift down at down_ratio * max_rpm * this
+SHIFT_SHARE = 0.1  # fitted: a gear change takes gear_switch_time * this
+LAUNCH_SHARE = 0.8  # fitted: engaging a gear from neutral takes gear_switch_time * this
+TRACTION_SHARE = 0.3  # fitted: share of the tyre friction the drive can use
+BRAKE_TORQUE_SCALE = 3.5  # fitted: CARLA's brakes act ~3.5x their N·m (friction caps them)
+AUTOBOX_LATENCY = 0.4  # fitted: s after a gear change before the next one (CARLA: ~0.4 s)
+# UE4's vehicle input rates (per second, rise and fall): the applied input follows the control
+THROTTLE_RATES = (6.0, 10.0)
+BRAKE_RATES = (6.0, 10.0)
+STEER_RATES = (2.5, 5.0)
+CONTACT_TOLERANCE = 0.02  # m: a body this close above its ground is on it
+ACKERMANN_GAIN = 0.5  # throttle or brake per m/s of speed error (Ackermann control)
+RPM_PER_RAD_S = 60.0 / (2.0 * math.pi)
+DEG_TO_RAD = math.pi / 180.0  # as numpy's radians and degrees
+RAD_TO_DEG = 180.0 / math.pi
+
+
+@njit(inline="always")
+def _curve(xs: np.ndarray, ys: np.ndarray, row: int, x: float) -> float:
+    """Linear interpolation of curve `row` of (M, K) curves (x ascending, padded) at x,
+    clamped to its ends. (Inlined: a compiled call taking arrays, or a row view, costs two
+    atomic reference counts per array.)"""
+    k = xs.shape[1]
+    count = 0
+    for m in range(k):
+        if xs[row, m] <= x:
+            count += 1
+    i1 = min(max(count, 1), k - 1)
+    x0, x1, y0, y1 = xs[row, i1 - 1], xs[row, i1], ys[row, i1 - 1], ys[row, i1]
+    span = x1 - x0 if x1 > x0 else 1.0
+    t = min(max((x - x0) / span, 0.0), 1.0)
+    return y0 + t * (y1 - y0)
+
+
+@njit(cache=True)
+def piecewise(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Per-row linear interpolation of curves (M, K) (x ascending, padded) at x (M,), clamped."""
+    out = np.empty(len(x))
+    for i in range(len(x)):
+        out[i] = _curve(xs, ys, i, x[i])
+    return out
+
+
+def _padded(values: list[float], size: int, fill: float) -> np.ndarray:
+    out = np.full(size, fill if not values else values[-1], dtype=np.float64)
+    out[: min(len(values), size)] = values[:size]
+    return out
+
+
+def load_physics_control(
+    v: VehicleTable, i: int, pc: VehiclePhysicsControl, extent: np.ndarray
+) -> None:
+    """Writes a VehiclePhysicsControl into vehicle row `i` (wheel positions: vehicle frame, cm).
+
+    WorldError when a curve or the gears have more entries than the table holds, or a wheel
+    radius, the mass or max_rpm is not > 0.
+    """
+    size = v.torque_rpm.shape[1]
+    for name, entries in (
+        ("torque_curve", pc.torque_curve),
+        ("steering_curve", pc.steering_curve),
+        ("forward_gears", pc.forward_gears),
+    ):
+        if len(entries) > size:
+            raise WorldError(
+                f"apply_physics_control: {name} has {len(entries)} entries, "
+                f"at most {size} are supported"
+            )
+    bad = [w.radius for w in pc.wheels if not w.radius > 0.0]
+    if bad or not pc.mass > 0.0 or not pc.max_rpm > 0.0:
+        raise WorldError(
+            f"apply_physics_control: mass, max_rpm and wheel radii must be > 0 "
+            f"(found mass {pc.mass}, max_rpm {pc.max_rpm}, radii {bad})"
+        )
+    v.torque_rpm[i] = _padded([p.x for p in pc.torque_curve], size, 0.0)
+    v.torque_nm[i] = _padded([p.y for p in pc.torque_curve], size, 0.0)
+    v.steer_kmh[i] = _padded([p.x for p in pc.steering_curve], size, 0.0)
+    v.steer_factor[i] = _padded([p.y for p in pc.steering_curve], size, 1.0)
+    gears = pc.forward_gears
+    v.n_gears[i] = max(len(gears), 1)
+    v.gear_ratio[i] = _padded([g.ratio for g in gears], size, 1.0)
+    v.gear_up[i] = _padded([g.up_ratio for g in gears], size, 1e9)
+    v.gear_down[i] = _padded([g.down_ratio for g in gears], size, 0.0)
+    v.gear_up[i, v.n_gears[i] - 1] = 1e9  # the top gear never shifts up
+    v.max_rpm[i] = pc.max_rpm
+    v.moi[i] = pc.moi
+    v.damp_full[i] = pc.damping_rate_full_throttle
+    v.damp_engaged[i] = pc.damping_rate_zero_throttle_clutch_engaged
+    v.damp_disengaged[i] = pc.damping_rate_zero_throttle_clutch_disengaged
+    v.clutch[i] = pc.clutch_strength
+    v.autobox[i] = pc.use_gear_autobox
+    v.switch_time[i] = pc.gear_switch_time
+    v.final_ratio[i] = pc.final_ratio
+    v.drag[i] = pc.drag_coefficient
+    v.area[i] = 4.0 * extent[1] * extent[2] * FRONTAL_AREA_SHARE
+    wheels = pc.wheels
+    length = 2.0 * extent[0]
+    wheelbase, cg_front = 0.6 * length, 0.3 * length
+    if wheels:
+        v.wheel_radius[i] = np.mean([w.radius for w in wheels]) / 100.0
+        v.brake_torque[i] = sum(w.max_brake_torque for w in wheels)
+        v.handbrake_torque[i] = sum(w.max_handbrake_torque for w in wheels)
+        v.friction[i] = np.mean([w.tire_friction for w in wheels])
+        v.lat_stiff[i] = np.mean([w.lat_stiff_value for w in wheels])
+        v.max_steer[i] = math.radians(max(w.max_steer_angle for w in wheels))
+        # wheel positions in the vehicle's frame, cm: the axles' x about the origin (the CG)
+        steered = [w.max_steer_angle > 0.0 for w in wheels]
+        xs = np.array([w.position.x for w in wheels]) / 100.0
+        front = xs[np.array(steered)] if any(steered) else xs[:1]
+        rear = xs[~np.array(steered)] if not all(steered) else xs[-1:]
+        if front.mean() > 0.0 > rear.mean():
+            wheelbase, cg_front = float(front.mean() - rear.mean()), float(front.mean())
+    v.wheelbase[i] = wheelbase
+    v.cg_front[i] = cg_front
+
+
+# The table columns the compiled substeps read and write, handed over as NamedTuples of arrays.
+class BodyColumns(NamedTuple):
+    """The actor table's columns the substeps use (world.state.ActorTable)."""
+
+    pos: np.ndarray
+    rot: np.ndarray
+    vel: np.ndarray
+    angvel: np.ndarray
+    force: np.ndarray
+    torque: np.ndarray
+    mass: np.ndarray
+    extent: np.ndarray
+    box_loc: np.ndarray
+    gravity: np.ndarray
+    const_vel: np.ndarray
+    const_vel_local: np.ndarray
+    vrow: np.ndarray
+    wrow: np.ndarray
+
+
+class VehicleColumns(NamedTuple):
+    """The vehicle table's columns the substeps use (world.state.VehicleTable)."""
+
+    throttle: np.ndarray
+    steer: np.ndarray
+    brake: np.ndarray
+    hand_brake: np.ndarray
+    reverse: np.ndarray
+    manual_gear_shift: np.ndarray
+    control_gear: np.ndarray
+    ackermann: np.ndarray
+    ack_steer: np.ndarray
+    ack_speed: np.ndarray
+    max_rpm: np.ndarray
+    moi: np.ndarray
+    damp_full: np.ndarray
+    damp_engaged: np.ndarray
+    damp_disengaged: np.ndarray
+    clutch: np.ndarray
+    autobox: np.ndarray
+    switch_time: np.ndarray
+    final_ratio: np.ndarray
+    drag: np.ndarray
+    area: np.ndarray
+    wheelbase: np.ndarray
+    cg_front: np.ndarray
+    max_steer: np.ndarray
+    wheel_radius: np.ndarray
+    brake_torque: np.ndarray
+    handbrake_torque: np.ndarray
+    friction: np.ndarray
+    lat_stiff: np.ndarray
+    torque_rpm: np.ndarray
+    torque_nm: np.ndarray
+    gear_ratio: np.ndarray
+    gear_up: np.ndarray
+    gear_down: np.ndarray
+    n_gears: np.ndarray
+    steer_kmh: np.ndarray
+    steer_factor: np.ndarray
+    in_throttle: np.ndarray
+    in_brake: np.ndarray
+    in_steer: np.ndarray
+    gear: np.ndarray
+    target_gear: np.ndarray
+    shift_timer: np.ndarray
+    since_shift: np.ndarray
+    rpm: np.ndarray
+    wheel_spin: np.ndarray
+    steer_angle: np.ndarray
+
+
+def columns(kind: type, table: object) -> tuple:
+    """The NamedTuple `kind` of `table`'s columns (views: the substeps change them in place)."""
+    return kind(*(getattr(table, name) for name in kind._fields))
+
+
+# The helpers below take and return scalars: a compiled function taking an array (or a
+# NamedTuple of them, or a row view) costs two atomic reference counts per array and call, so
+# only `tick_setup` and `substep` take the tables' columns, once per tick and substep.
+
+
+@njit
+def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tuple:
+    """What holds for the whole tick: each vehicle's steer angle at full lock, read from the
+    steering curve at the tick's starting speed (km/h), and whether an upward push or
+    velocity may lift any vehicle off its ground this tick."""
+    vel, force, vrow = body.vel, body.force, body.vrow
+    max_steer, steer_kmh, steer_factor = veh.max_steer, veh.steer_kmh, veh.steer_factor
+    steer_now = np.empty(len(rows))
+    lifted = False
+    for i in range(len(rows)):
+        row = rows[i]
+        k = vrow[row]
+        kmh = math.hypot(vel[row, 0], vel[row, 1]) * 3.6
+        steer_now[i] = max_steer[k] * _curve(steer_kmh, steer_factor, k, kmh)
+        lifted = lifted or force[row, 2] > 0.0 or vel[row, 2] > 0.0
+    return steer_now, lifted
+
+
+@njit
+def _shift_rpm(ratio: float, max_rpm: float, share: float, beyond: bool, none: float) -> float:
+    """The engine speed that shifts from a forward gear (up or down by its `ratio`); `none`
+    when `beyond` the last gear that can shift that way."""
+    if beyond:
+        return none
+    return ratio * (max_rpm * share)
+
+
+@njit(inline="always")
+def _gear_ratio(ratios: np.ndarray, row: int, gear: int) -> float:
+    """Forward `gear`'s entry in row `row` of the (M, K) gear table (the first or last one
+    beyond its ends)."""
+    return ratios[row, min(max(gear - 1, 0), ratios.shape[1] - 1)]
+
+
+@njit
+def _update_gear(
+    gear: int,
+    target: int,
+    timer: float,
+    since: float,
+    auto: bool,
+    reverse: bool,
+    manual_gear: int,
+    n_gears: int,
+    switch_time: float,
+    up_ratio: float,
+    down_ratio: float,
+    max_rpm: float,
+    rpm: float,
+    u: float,
+    throttle: float,
+    dt: float,
+) -> tuple:
+    """Runs the automatic gearbox (or the manual gear) one substep; returns the new gear,
+    target gear, shift timer and time since the last change. `up_ratio` and `down_ratio` are
+    those of `gear`, read only when no shift ends (so `gear` is still that gear)."""
+    shifting = timer > 0.0
+    done = False
+    if shifting:
+        timer = max(timer - dt, 0.0)
+        done = timer <= 0.0
+        if done:
+            gear, since, shifting = target, 0.0, False
+    want = gear
+    pressing = throttle > 0.0
+    moving_slow = abs(u) < 0.5
+    if gear == 0 and pressing:
+        want = -1 if reverse else 1
+    if gear >= 1 and reverse and moving_slow and pressing:
+        want = -1
+    if gear == -1 and not reverse and moving_slow and pressing:
+        want = 1
+    if since >= AUTOBOX_LATENCY and not done and not reverse and gear >= 1:
+        if rpm > _shift_rpm(up_ratio, max_rpm, UPSHIFT_SHARE, gear >= n_gears, np.inf):
+            want = gear + 1
+        elif rpm < _shift_rpm(down_ratio, max_rpm, DOWNSHIFT_SHARE, gear <= 1, -np.inf):
+            want = gear - 1
+    if auto and not shifting and want != gear:
+        target = want
+        timer = switch_time * (LAUNCH_SHARE if gear == 0 else SHIFT_SHARE)
+        gear = 0
+    if not auto:
+        gear = min(max(manual_gear, -1), n_gears)
+    since = 0.0 if done else since + dt
+    return gear, target, timer, since
+
+
+@njit
+def _drivetrain(
+    rpm: float,
+    max_rpm: float,
+    moi: float,
+    clutch_strength: float,
+    damp_full: float,
+    damp_engaged: float,
+    damp_disengaged: float,
+    curve_torque: float,
+    wheel_radius: float,
+    mass: float,
+    u: float,
+    ahead: float,
+    throttle: float,
+    total_ratio: float,
+    dt: float,
+) -> tuple:
+    """Advances the engine speed; returns it and the clutch's force at the wheels (N, < 0:
+    braking).
+
+    The engine (inertia `moi`) turns under its torque at throttle (`curve_torque`, the
+    torque curve at `rpm`, at full throttle) and its damping (the
+    full-throttle and zero-throttle rates blended by throttle; the clutch-disengaged rate in
+    neutral) and is tied to the wheels by the clutch, torque K (w_e - G w_wheels). The two
+    are integrated together implicitly in the clutch coupling, so a stiff clutch stays stable;
+    `ahead` is the wheels' acceleration from every other force, so a steady state is exact.
+    """
+    engaged = total_ratio > 0.0
+    clutch = clutch_strength if engaged else 0.0
+    zero_throttle = damp_engaged if engaged else damp_disengaged
+    damping = zero_throttle + (damp_full - zero_throttle) * throttle
+    inertia = max(moi, 1e-6)
+    torque = 0.0
+    if rpm <= max_rpm:
+        torque = throttle * curve_torque
+    per_radius = total_ratio / wheel_radius
+    geared = max(abs(u) + dt * ahead, 0.0) * per_radius
+    a = dt * clutch / inertia
+    b = dt * clutch * (per_radius * per_radius) / mass
+    c = dt * damping / inertia
+    x0 = rpm / RPM_PER_RAD_S + dt * torque / inertia
+    omega = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
+    geared_new = (geared + b * omega) / (1.0 + b)
+    omega = min(max(omega, 0.0), max_rpm / RPM_PER_RAD_S)
+    return omega * RPM_PER_RAD_S, clutch * (omega - geared_new) * per_radius
+
+
+@njit
+def _toward(current: float, target: float, rates: tuple, dt: float) -> float:
+    """Moves an input toward its target at the rise rate (away from 0) or the fall rate."""
+    if current == target:
+        return current
+    rate = (rates[0] if abs(target) > abs(current) else rates[1]) * dt
+    return current + min(max(target - current, -rate), rate)
+
+
+@njit
+def _lateral(
+    mass: float,
+    wheelbase: float,
+    cg_a: float,
+    lat_stiff: float,
+    friction: float,
+    hand_brake: bool,
+    u_new: float,
+    lat: float,
+    r: float,
+    delta: float,
+    f_lat: float,
+    torque_z: float,
+    roll: float,
+    dt: float,
+) -> tuple:
+    """Lateral velocity and yaw rate after dt: the dynamic single track (implicit in its
+    linear part, explicit with saturated tyres when they slide) blended with the kinematic
+    one below DYNAMIC_ABOVE."""
+    cg_b = wheelbase - cg_a
+    w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
+    r_kin = u_new * _tan(delta) / wheelbase
+    lat_new, r_new = r_kin * cg_b, r_kin
+    if w <= 0.0:
+        return lat_new, r_new
+    iz = mass * cg_a * cg_b
+    load_f = mass * GRAVITY * cg_b / wheelbase
+    load_r = mass * GRAVITY * cg_a / wheelbase
+    cf, cr = lat_stiff * load_f, lat_stiff * load_r
+    cap_f = friction * load_f
+    cap_r = (0.5 if hand_brake else 1.0) * (friction * load_r)
+    uu = max(abs(u_new), 0.5)
+    a11 = -(cf + cr) / (mass * uu)
+    a12 = -(cg_a * cf - cg_b * cr) / (mass * uu) - uu
+    a21 = -(cg_a * cf - cg_b * cr) / (iz * uu)
+    a22 = -((cg_a * cg_a) * cf + (cg_b * cg_b) * cr) / (iz * uu)
+    rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * _sin(roll)) / mass
+    rhs_r = r + dt * (cg_a * cf * delta + torque_z) / iz
+    m11, m12, m21, m22 = 1.0 - dt * a11, -dt * a12, -dt * a21, 1.0 - dt * a22
+    det = m11 * m22 - m12 * m21
+    lat_dyn = (m22 * rhs_v - m12 * rhs_r) / det
+    r_dyn = (m11 * rhs_r - m21 * rhs_v) / det
+    fyf = cf * (delta - (lat_dyn + cg_a * r_dyn) / uu)
+    fyr = -cr * (lat_dyn - cg_b * r_dyn) / uu
+    if abs(fyf) > cap_f or abs(fyr) > cap_r:
+        fyf0 = min(max(cf * (delta - (lat + cg_a * r) / uu), -cap_f), cap_f)
+        fyr0 = min(max(-cr * (lat - cg_b * r) / uu, -cap_r), cap_r)
+        lat_dyn = lat + dt * ((fyf0 + fyr0 + f_lat) / mass - uu * r)
+        r_dyn = r + dt * (cg_a * fyf0 - cg_b * fyr0 + torque_z) / iz
+    return w * lat_dyn + (1.0 - w) * lat_new, w * r_dyn + (1.0 - w) * r_new
+
+
+@njit
+def _sin(x: float) -> float:
+    """math.sin without the call for ±0 (level ground), whose sine is itself."""
+    return math.sin(x) if x != 0.0 else x
+
+
+@njit
+def _tan(x: float) -> float:
+    """math.tan without the call for ±0 (wheels straight), whose tangent is itself."""
+    return math.tan(x) if x != 0.0 else x
+
+
+@njit
+def _atan(x: float) -> float:
+    """math.atan without the call for ±0 (level ground), whose arctangent is itself."""
+    return math.atan(x) if x != 0.0 else x
+
+
+@njit
+def _tilt(c: float, s: float, gx: float, gy: float) -> tuple:
+    """Pitch and roll (degrees) on a ground plane of slope (gx, gy), from its slope along
+    and across the heading (cos c, sin s of the yaw)."""
+    return _atan(gx * c + gy * s) * RAD_TO_DEG, -(_atan(-gx * s + gy * c) * RAD_TO_DEG)
+
+
+@njit
+def _vertical(
+    z: float,
+    vz: float,
+    floor: float,
+    found: bool,
+    grounded: bool,
+    follow: bool,
+    lift: float,
+    gravity: bool,
+    dt: float,
+) -> tuple:
+    """The new z and vertical velocity, and whether the body is on its ground: free fall
+    (semi-implicit Euler, `lift` the upward push's acceleration) off the ground; on it,
+    z follows the ground. `follow`: every vehicle stands on its ground and nothing lifts
+    any (all follow it)."""
+    if follow:
+        return floor, (floor - z) / dt, True
+    vz = vz + lift * dt
+    if gravity and not grounded:
+        vz = vz - GRAVITY * dt
+    if grounded:
+        vz = max(vz, 0.0)
+    z_air = z + vz * dt
+    lands = found and z_air <= floor
+    on = lands or grounded
+    z_new = floor if lands or (grounded and vz <= 0.0) else z_air
+    if lands and not grounded:
+        return z_new, 0.0, on
+    return z_new, (z_new - z) / dt if on else vz, on
+
+
+@njit(inline="always")
+def _turn(heading: np.ndarray, i: int, yaw_deg: float) -> None:
+    """Row i of `substep`'s heading work space: the yaw, its cos and sin."""
+    yaw = yaw_deg * DEG_TO_RAD
+    heading[i, 0], heading[i, 1], heading[i, 2] = yaw_deg, math.cos(yaw), math.sin(yaw)
+
+
+@njit
+def substep(
+    body: BodyColumns,
+    veh: VehicleColumns,
+    ground: GroundPlanes,
+    rows: np.ndarray,
+    steer_now: np.ndarray,
+    lifted: bool,
+    grounded: np.ndarray,
+    heading: np.ndarray,
+    dt: float,
+) -> None:
+    """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
+
+    `steer_now` and `lifted` come from `tick_setup`; `grounded` is work space (len(rows)),
+    `heading` (len(rows), 3) keeps each vehicle's last yaw (degrees; NaN at first) with its
+    cos and sin between the substeps of a tick, so a yaw's are computed once."""
+    pos, rot, vel, angvel = body.pos, body.rot, body.vel, body.angvel
+    force, torque, mass_of, vrow = body.force, body.torque, body.mass, body.vrow
+    extent, box_loc, gravity = body.extent, body.box_loc, body.gravity
+    const_vel, const_local = body.const_vel, body.const_vel_local
+    g_ref, g_z, g_grad, g_found = ground.ref, ground.z, ground.grad, ground.found
+    follow = not lifted
+    for i in range(len(rows)):
+        row = rows[i]
+        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        grounded[i] = g_found[i] and pos[row, 2] <= floor + CONTACT_TOLERANCE
+        follow = follow and grounded[i]
+    for i in range(len(rows)):
+        row = rows[i]
+        k, mass = vrow[row], mass_of[row]
+        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
+        yaw_deg = rot[row, 1]
+        if yaw_deg != heading[i, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
+            _turn(heading, i, yaw_deg)
+        c, s = heading[i, 1], heading[i, 2]
+        u = vel[row, 0] * c + vel[row, 1] * s
+        lat = -vel[row, 0] * s + vel[row, 1] * c
+        r = angvel[row, 2] * DEG_TO_RAD
+        f_long = force[row, 0] * c + force[row, 1] * s
+        f_lat = -force[row, 0] * s + force[row, 1] * c
+
+        # the inputs after UE4's rise and fall rates (Ackermann: a speed controller)
+        throttle, steer, brake = float(veh.throttle[k]), float(veh.steer[k]), float(veh.brake[k])
+        if veh.ackermann[k]:
+            err = float(veh.ack_speed[k]) - u
+            throttle = min(max(err * ACKERMANN_GAIN, 0.0), 1.0)
+            brake = min(max(-err * ACKERMANN_GAIN, 0.0), 1.0)
+            steer = min(max(float(veh.ack_steer[k]) / veh.max_steer[k], -1.0), 1.0)
+        throttle = veh.in_throttle[k] = _toward(veh.in_throttle[k], throttle, THROTTLE_RATES, dt)
+        brake = veh.in_brake[k] = _toward(veh.in_brake[k], brake, BRAKE_RATES, dt)
+        steer = veh.in_steer[k] = _toward(veh.in_steer[k], steer, STEER_RATES, dt)
+
+        max_rpm = veh.max_rpm[k]
+        gear, veh.target_gear[k], veh.shift_timer[k], veh.since_shift[k] = _update_gear(
+            veh.gear[k],
+            veh.target_gear[k],
+            veh.shift_timer[k],
+            veh.since_shift[k],
+            veh.autobox[k] and not veh.manual_gear_shift[k],
+            veh.reverse[k],
+            veh.control_gear[k],
+            veh.n_gears[k],
+            veh.switch_time[k],
+            _gear_ratio(veh.gear_up, k, veh.gear[k]),
+            _gear_ratio(veh.gear_down, k, veh.gear[k]),
+            max_rpm,
+            veh.rpm[k],
+            u,
+            throttle,
+            dt,
+        )
+        veh.gear[k] = gear
+        total_ratio = 0.0
+        if gear != 0:
+            # reverse: first gear
+            total_ratio = _gear_ratio(veh.gear_ratio, k, abs(gear)) * veh.final_ratio[k]
+        direction = -1.0 if gear < 0 else 1.0
+
+        # longitudinal forces
+        pitch, roll = rot[row, 0] * DEG_TO_RAD, rot[row, 2] * DEG_TO_RAD
+        drag = 0.5 * AIR_DENSITY * veh.drag[k] * veh.area[k]
+        other = f_long - drag * u * abs(u) - mass * GRAVITY * _sin(pitch)
+        radius = veh.wheel_radius[k]
+        friction_cap = veh.friction[k] * mass * GRAVITY
+        brake_force = BRAKE_TORQUE_SCALE * veh.brake_torque[k] / radius
+        hand_force = BRAKE_TORQUE_SCALE * veh.handbrake_torque[k] / radius
+        hand = 1.0 if veh.hand_brake[k] else 0.0
+        resist = min(brake * brake_force + hand * hand_force, friction_cap) + (
+            ROLLING_RESISTANCE * mass * GRAVITY
+        )
+        # what the wheels would do without the clutch, seen from the engine (its direction)
+        ahead = (other * direction - (resist if u != 0.0 else 0.0)) / mass
+        veh.rpm[k], wheel_force = _drivetrain(
+            veh.rpm[k],
+            max_rpm,
+            veh.moi[k],
+            veh.clutch[k],
+            veh.damp_full[k],
+            veh.damp_engaged[k],
+            veh.damp_disengaged[k],
+            _curve(veh.torque_rpm, veh.torque_nm, k, veh.rpm[k]),
+            radius,
+            mass,
+            u,
+            ahead,
+            throttle,
+            total_ratio,
+            dt,
+        )
+        along = min(wheel_force, TRACTION_SHARE * friction_cap) * direction + other
+        u1 = u + along / mass * dt
+        slow = resist / mass * dt
+        u_new = 0.0 if abs(u1) <= slow else u1 - math.copysign(slow, u1)
+
+        delta = steer * steer_now[i]
+        lat_new, r_new = _lateral(
+            mass,
+            veh.wheelbase[k],
+            veh.cg_front[k],
+            veh.lat_stiff[k],
+            veh.friction[k],
+            veh.hand_brake[k],
+            u_new,
+            lat,
+            r,
+            delta,
+            f_lat,
+            torque[row, 2],
+            roll,
+            dt,
+        )
+        # constant-velocity vehicles move at their set local velocity, heading kept;
+        # airborne vehicles keep their horizontal motion (no tyre forces)
+        if const_vel[row]:
+            u_new, lat_new, r_new = const_local[row, 0], const_local[row, 1], 0.0
+        elif not grounded[i]:
+            u_new, lat_new, r_new = u, lat, r
+
+        vx, vy = u_new * c - lat_new * s, u_new * s + lat_new * c
+        pos[row, 0] += vx * dt
+        pos[row, 1] += vy * dt
+        rot[row, 1] += r_new * dt * RAD_TO_DEG
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        pos[row, 2], vel[row, 2], on = _vertical(
+            pos[row, 2],
+            vel[row, 2],
+            floor,
+            g_found[i],
+            grounded[i],
+            follow,
+            force[row, 2] / mass,
+            gravity[row],
+            dt,
+        )
+        if on:
+            _turn(heading, i, rot[row, 1])
+            rot[row, 0], rot[row, 2] = _tilt(
+                heading[i, 1], heading[i, 2], g_grad[i, 0], g_grad[i, 1]
+            )
+        vel[row, 0], vel[row, 1] = vx, vy
+        angvel[row, 2] = r_new * RAD_TO_DEG
+        veh.steer_angle[k] = delta
+        spin = veh.wheel_spin[k] + u_new / radius * dt
+        # (np.remainder leaves a value in (0, 2 pi) as it is: no call for those)
+        veh.wheel_spin[k] = (
+            spin if 0.0 < spin < 2.0 * math.pi else np.remainder(spin, 2.0 * math.pi)
+        )

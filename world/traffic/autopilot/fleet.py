@@ -1,0 +1,490 @@
+"""The autopilot's per-tick work for every vehicle of one traffic manager, as numpy arrays.
+
+Each autopilot vehicle keeps a short route: ROUTE_SLOTS lane paths
+(world.traffic.autopilot.lane_paths) starting with the one it is on, and its arc position
+on that path. Per tick, vectorised over vehicles:
+
+1. localise: project the vehicle onto its current path near its last arc;
+   vehicles past a path's end move on to the next path (the route is extended
+   then, choosing among successors with the vehicle's own generator: a Python
+   step per vehicle, only when it changes lanes, a few times a minute);
+2. sample the route ahead (PATH_SAMPLES points, PATH_STEP apart from the vehicle's
+   centre) and the pure-pursuit look-ahead point;
+3. find the distance the vehicle may still travel: the nearest vehicle or
+   walker whose footprint comes within the vehicle's half width of the path
+   (less the leading distance), a red (or stoppable yellow) light at the next
+   junction entry, a stop or yield sign's red, a junction where another
+   vehicle already drives on a conflicting path (or arrives first), or the end
+   of a dead-end lane; vehicles outside the fleet count there by the lane they
+   are found on each tick (autopilot_kernels.other_vehicles);
+4. target speed: the limit less the speed difference, capped by curvature
+   and by braking comfortably to the stop distance; PI control of speed and
+   pure pursuit steering make the VehicleControl, written to the vehicle table;
+5. lane changes (auto_lane_change): vehicles behind a slower leader (any vehicle,
+   autopilot or not) move their route to the free lane beside, from the next tick.
+
+Ignore percentages are drawn once per lane path entered, from the vehicle's
+generator, so a run draws the same numbers whatever else consumes randomness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.actors.vehicle_state import ActorType, TrafficLightState, VehicleLightState
+from world.traffic.autopilot.kernels import (
+    apply_controls,
+    localise_fleet,
+    past_path_ends,
+    plan_fleet,
+)
+from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
+
+__all__ = ["AutopilotFleet"]
+
+ROUTE_SLOTS = 5
+PATH_SAMPLES = 25
+PATH_STEP = 2.0  # m, from the vehicle's centre
+COMFORT_DECEL = 3.5  # m/s², braking toward a stop point
+MAX_DECEL = 6.0  # m/s², the most the vehicle is assumed to brake for a yellow light
+LATERAL_ACCEL = 2.0  # m/s², the most the vehicle takes in a curve
+STOP_LINE_GAP = 1.5  # m between the front bumper and the junction entry when stopped
+SLOW = 3.0  # m/s: a vehicle this slow before a yellow light stops for it
+BRAKE_FROM_DECEL = 4.5  # m/s²: needed deceleration (over the comfortable one) that adds brake
+BRAKE_DECEL_SCALE = 8.0  # m/s² of needed deceleration per unit of brake
+APPROACH = 14.0  # m from a junction entry (vehicle centre) where yielding is decided
+SIGN_CRAWL = 2.5  # m/s: speed at which a vehicle reaches a stop or yield sign
+SIGN_ZONE = 12.0  # m before the junction entry where the sign crawl applies
+SAMPLE_DISTANCES = PATH_STEP * np.arange(PATH_SAMPLES)  # m ahead of the vehicle's centre
+COARSE_STRIDE = 4  # path samples, PATH_STEP apart: one coarse sample every 8 m
+COARSE_REACH = 9.0  # m: half the stride, a car's half length and half width, the margin, room
+BEHIND_REACH = 6.0  # m: bodies further behind the vehicle's centre are not on its path ahead
+PATH_MARGIN = 0.35  # m added to the vehicle's half width when testing its path
+LOST_DISTANCE = 6.0  # m off its path: the vehicle is localised again from the map
+HOLD_LIMIT = 15.0  # s stopped in a junction for an obstacle before it pushes on
+CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other's paths
+OVERRIDE_TIME = 4.0  # s of pushing on
+VEHICLE_KIND, WALKER_KIND = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints: fast
+LOCATE_WINDOW = 6  # path segments searched around the last arc
+JUNCTION_CONSTANTS = np.array(
+    [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
+)
+NO_LIGHTS = np.zeros(0, dtype=np.int8)
+HELD_SPEED = 0.5  # m/s: a vehicle outside the fleet this slow before a junction is held
+# other_vehicles: the lane search of the vehicles outside the fleet (LanePaths.nearest's
+# penalties), the distance off a lane beyond which one is on none, HELD_SPEED, APPROACH
+OTHER_CONSTANTS = np.array(
+    [HEADING_PENALTY, JUNCTION_PENALTY, LOCATE_WINDOW, LOST_DISTANCE, HELD_SPEED, APPROACH]
+)
+
+
+# What sets each vehicle's stop point (`AutopilotFleet.reason`, for inspection and tests).
+STOP_NONE, STOP_ROUTE_END, STOP_LIGHT, STOP_SIGN, STOP_YIELD, STOP_OBSTACLE = range(6)
+CONTROL_CONSTANTS = np.array(
+    [COMFORT_DECEL, BRAKE_FROM_DECEL, BRAKE_DECEL_SCALE, HOLD_LIMIT, OVERRIDE_TIME]
+)
+PLAN_CONSTANTS = np.array(
+    [
+        LATERAL_ACCEL,
+        COMFORT_DECEL,
+        PATH_STEP,
+        CROSSING_ANGLE,
+        BEHIND_REACH,
+        COARSE_STRIDE,
+        COARSE_REACH,
+        PATH_MARGIN,
+        VEHICLE_KIND,
+        WALKER_KIND,
+        STOP_OBSTACLE,
+    ],
+    dtype=np.float64,
+)
+# Automatic lane changes (lane_changes), after CARLA's traffic manager (LocalizationStage's
+# AssignLaneChange: a leader within 50 m, 10 m or 10 s of driving between changes, right
+# before left); a vehicle changes only behind a leader slower than it wishes to drive (any
+# vehicle; one outside the fleet is held in a red box or within LANE_CHANGE_ROOM of a junction).
+LANE_CHANGE_ROOM = 30.0  # m left on its lane and on the lane beside
+LANE_CHANGE_REACH = 50.0  # m to the leader at most (centre to centre)...
+LANE_CHANGE_MIN_GAP = 10.0  # m: ...and at least this, bumper to bumper
+LANE_CHANGE_GAIN = 2.0  # m/s: the leader drives at least this much slower than wished
+LANE_CHANGE_BEHIND = 8.0  # m behind the vehicle that the lane beside must be free...
+LANE_CHANGE_BEHIND_TIME = 1.5  # s: ...plus this time at the wished speed
+LANE_CHANGE_AHEAD = 10.0  # m beyond the leader that it must be free...
+LANE_CHANGE_MIN_AHEAD = 20.0  # m: ...and at least this far ahead
+LANE_CHANGE_SPACING = 10.0  # m driven between two changes, at least...
+LANE_CHANGE_SPACING_TIME = 10.0  # s: ...and this time at the current speed
+LANE_CHANGE_CONSTANTS = np.array(
+    [
+        STOP_OBSTACLE,
+        STOP_LIGHT,
+        STOP_SIGN,
+        STOP_YIELD,
+        LANE_CHANGE_ROOM,
+        LANE_CHANGE_REACH,
+        LANE_CHANGE_MIN_GAP,
+        LANE_CHANGE_GAIN,
+        LANE_CHANGE_BEHIND,
+        LANE_CHANGE_BEHIND_TIME,
+        LANE_CHANGE_AHEAD,
+        LANE_CHANGE_MIN_AHEAD,
+        LANE_CHANGE_SPACING,
+        LANE_CHANGE_SPACING_TIME,
+        int(TrafficLightState.Red),
+        PATH_MARGIN,
+    ],
+    dtype=np.float64,
+)
+_SET_BY_CONTROLS = (
+    VehicleLightState.Brake | VehicleLightState.LeftBlinker | VehicleLightState.RightBlinker
+)
+LIGHT_BITS = np.array(
+    [
+        0xFFFFFFFF & ~int(_SET_BY_CONTROLS),
+        int(VehicleLightState.Position | VehicleLightState.LowBeam),
+        int(VehicleLightState.Brake),
+        int(VehicleLightState.LeftBlinker),
+        int(VehicleLightState.RightBlinker),
+    ],
+    dtype=np.int64,
+)
+
+
+class AutopilotFleet:
+    """Autopilot state of registered vehicles, one row each, in registration order."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        traffic = getattr(world, "_traffic", None)
+        light_boxes, sign_boxes = [], []
+        if traffic is not None:
+            from world.traffic.signals.system import BOX_EFFECT, BOX_LIGHT
+
+            for box in traffic.boxes:
+                loc = box.transform.location
+                centre = np.array([loc.x, loc.y, loc.z])
+                if box.kind == BOX_LIGHT:
+                    light_boxes.append((centre, box.owner))
+                elif box.kind == BOX_EFFECT:
+                    sign_boxes.append((centre, box.owner))
+        self.paths = LanePaths(world.get_map(), light_boxes, sign_boxes)
+        self.actor = np.zeros(0, dtype=np.int64)  # actor rows
+        self.route = np.zeros((0, ROUTE_SLOTS), dtype=np.int64)
+        self.arc = np.zeros(0)
+        self.integral = np.zeros(0)
+        self.hold_time = np.zeros(0)
+        self.override = np.zeros(0)
+        self.ignore = np.zeros((0, 4), dtype=bool)  # lights, signs, vehicles, walkers
+        self.rngs: list[np.random.Generator] = []
+        self.commands: list[list[str]] = []
+        self.targets: list[list[np.ndarray]] = []
+        self.reason = np.zeros(0, dtype=np.int64)
+        self.changed_at = np.zeros((0, 2))  # x, y of the last lane change (nan: none yet)
+        self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
+
+    def __len__(self) -> int:
+        return len(self.actor)
+
+    # -- membership ------------------------------------------------------------------------
+
+    def slot(self, actor_row: int) -> int:
+        found = np.flatnonzero(self.actor == actor_row)
+        return int(found[0]) if len(found) else -1
+
+    def add(self, actor_row: int, rng: np.random.Generator) -> None:
+        if self.slot(actor_row) >= 0:
+            return
+        a = self.world._actors
+        path, arc = self._localise(a.pos[actor_row], a.rot[actor_row, 1])
+        self.actor = np.append(self.actor, actor_row)
+        route = np.full((1, ROUTE_SLOTS), -1, dtype=np.int64)
+        route[0, 0] = path
+        self.route = np.vstack([self.route, route])
+        self.arc = np.append(self.arc, arc)
+        self.integral = np.append(self.integral, 0.0)
+        self.hold_time = np.append(self.hold_time, 0.0)
+        self.override = np.append(self.override, 0.0)
+        self.ignore = np.vstack([self.ignore, np.zeros((1, 4), dtype=bool)])
+        self.reason = np.append(self.reason, STOP_NONE)
+        self.changed_at = np.vstack([self.changed_at, np.full((1, 2), np.nan)])
+        self.rngs.append(rng)
+        self.commands.append([])
+        self.targets.append([])
+        self.version += 1
+        self._extend(len(self.actor) - 1)
+
+    def remove(self, actor_row: int) -> None:
+        i = self.slot(actor_row)
+        if i < 0:
+            return
+        keep = np.arange(len(self.actor)) != i
+        self._keep(keep)
+
+    def _keep(self, keep: np.ndarray) -> None:
+        names = (
+            "actor",
+            "route",
+            "arc",
+            "integral",
+            "hold_time",
+            "override",
+            "ignore",
+            "reason",
+            "changed_at",
+        )
+        for name in names:
+            setattr(self, name, getattr(self, name)[keep])
+        idx = np.flatnonzero(keep).tolist()
+        self.rngs = [self.rngs[i] for i in idx]
+        self.commands = [self.commands[i] for i in idx]
+        self.targets = [self.targets[i] for i in idx]
+        self.version += 1
+
+    def prune(self) -> None:
+        """Forgets vehicles that were destroyed."""
+        alive = self.world._actors.alive[self.actor]
+        if not alive.all():
+            self._keep(alive)
+
+    def replan(self, i: int) -> None:
+        """Chooses the route again after the current path (new commands or targets)."""
+        self.route[i, 1:] = -1
+        self._extend(i)
+
+    def change_lane(self, i: int, right: bool) -> bool:
+        """Moves vehicle i's route to the next lane right (or left) in its direction, if any."""
+        target = int(self.paths.neighbour[int(self.route[i, 0]), 0 if right else 1])
+        if target < 0:
+            return False
+        self._move_to_lane(i, target)
+        return True
+
+    def _move_to_lane(self, i: int, target: int) -> None:
+        """Vehicle i's route starts again on path `target` (beside its own), where it stands."""
+        row = int(self.actor[i])
+        xy = self.world._actors.pos[row, None, :2]
+        lengths = self.paths.length
+        here = lengths[int(self.route[i, 0])]
+        near = self.arc[i] * lengths[target] / here if here > 0.0 else self.arc[i]
+        arc, _ = self.paths.locate(np.array([target]), np.array([near]), xy)
+        self.route[i] = -1
+        self.route[i, 0] = target
+        self.arc[i] = float(arc[0])
+        self.changed_at[i] = xy[0]
+        self._extend(i)
+
+    def _localise(self, pos: np.ndarray, yaw: float) -> tuple[int, float]:
+        """The driving lane path under a pose and the arc on it (LanePaths.nearest)."""
+        path, arc, _ = self.paths.nearest(pos[None, :2], np.array([yaw]), LOCATE_WINDOW)
+        return int(path[0]), float(arc[0])
+
+    def relocate(self, i: int) -> None:
+        a = self.world._actors
+        row = int(self.actor[i])
+        path, arc = self._localise(a.pos[row], a.rot[row, 1])
+        self.route[i] = -1
+        self.route[i, 0] = path
+        self.arc[i] = arc
+        self._extend(i)
+
+    # -- route choices (rare, per vehicle) -------------------------------------------------
+
+    def _extend(self, i: int) -> None:
+        route = self.route[i]
+        for r in range(1, ROUTE_SLOTS):
+            if route[r] >= 0:
+                continue
+            last = int(route[r - 1])
+            if last < 0:
+                break
+            succ = self.paths.successors[last]
+            if not succ:
+                break
+            route[r] = succ[0] if len(succ) == 1 else self._choose(i, last, succ)
+
+    def _choose(self, i: int, last: int, succ: list[int]) -> int:
+        """A junction exit: by the next route command, toward the next path location, or drawn."""
+        if self.commands[i]:
+            return self._by_command(self.commands[i].pop(0), last, succ, i)
+        if self.targets[i]:
+            target = self.targets[i][0]
+            ends = np.array([self._end_point(s) for s in succ])
+            best = int(np.argmin(np.linalg.norm(ends[:, :2] - target[:2], axis=1)))
+            if np.linalg.norm(ends[best, :2] - target[:2]) < 5.0:
+                self.targets[i].pop(0)
+            return succ[best]
+        return succ[int(self.rngs[i].integers(len(succ)))]
+
+    def _end_point(self, path: int) -> np.ndarray:
+        p = self.paths
+        return p.points[p.first[path] + p.count[path] - 1]
+
+    def _by_command(self, command: str, last: int, succ: list[int], i: int) -> int:
+        turn = np.array([self.paths.turn_angle(s) for s in succ])
+        name = str(command).lower()
+        if name == "left":
+            return succ[int(np.argmin(turn))]
+        if name == "right":
+            return succ[int(np.argmax(turn))]
+        if name == "straight":
+            return succ[int(np.argmin(np.abs(turn)))]
+        return succ[int(self.rngs[i].integers(len(succ)))]
+
+    def _draw_ignores(self, i: int, percentages: np.ndarray) -> None:
+        if percentages.any():
+            self.ignore[i] = self.rngs[i].random(4) * 100.0 < percentages
+        else:
+            self.ignore[i] = False
+
+    # -- the tick --------------------------------------------------------------------------
+
+    def tick(self, tm, dt: float) -> None:
+        """One tick of every vehicle, in three compiled calls (localise, plan, apply) and
+        numpy's arc tangent for the steering (kept in numpy for its exact bits)."""
+        world = self.world
+        a, v = world._actors, world._vehicles
+        if not len(self.actor):
+            return
+        rows = self.actor
+        lp = self.paths
+        k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, arc, lat, past = localise_fleet(
+            rows,
+            a.vrow,
+            a.pos,
+            a.rot,
+            a.vel,
+            a.extent,
+            self.route,
+            self.arc,
+            lp.points,
+            lp.cum,
+            lp.base,
+            lp.first,
+            lp.count,
+            lp.length,
+            LOCATE_WINDOW,
+        )
+        if len(past):
+            self._move_on(past, arc, lat, pos, tm)
+        self.arc = arc
+        for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
+            self.relocate(i)
+
+        traffic = getattr(world, "_traffic", None)
+        light_state = traffic.system.groups.state if traffic is not None else NO_LIGHTS
+        (
+            throttle,
+            brake,
+            wheel_tangent,
+            self.integral,
+            self.reason,
+            self.hold_time,
+            self.override,
+            changers,
+            to_paths,
+        ) = plan_fleet(
+            rows,
+            k,
+            pos,
+            yaw,
+            cos_yaw,
+            sin_yaw,
+            speed,
+            front,
+            half_width,
+            self.route,
+            self.arc,
+            self.ignore,
+            self.integral,
+            self.hold_time,
+            self.override,
+            SAMPLE_DISTANCES,
+            tm._speed_pct,
+            float(tm._global_speed_pct),
+            tm._desired,
+            tm._lead,
+            float(tm._global_lead),
+            lp.points,
+            lp.cum,
+            lp.base,
+            lp.length,
+            lp.first,
+            lp.count,
+            lp.segment_tangent,
+            lp.segment_heading,
+            lp.junction,
+            lp.light,
+            lp.give_way,
+            lp.conflicts,
+            light_state,
+            v.wheelbase,
+            v.cg_front,
+            v.max_steer,
+            v.speed_limit,
+            v.tl_actor,
+            v.tl_state,
+            a.alive,
+            a.body,
+            a.static_collider,
+            a.n,
+            a.pos,
+            a.rot,
+            a.kind,
+            a.box_loc,
+            a.extent,
+            tm._auto_lane_change,
+            self.changed_at,
+            lp.neighbour,
+            lp.width,
+            a.vrow,
+            a.vel,
+            lp.point_junction,
+            lp.point_heading,
+            lp.box,
+            lp.successor_first,
+            lp.successor_flat,
+            dt,
+            PLAN_CONSTANTS,
+            JUNCTION_CONSTANTS,
+            CONTROL_CONSTANTS,
+            LANE_CHANGE_CONSTANTS,
+            OTHER_CONSTANTS,
+        )
+        apply_controls(
+            k,
+            np.arctan(wheel_tangent),
+            speed,
+            throttle,
+            brake,
+            v.max_steer,
+            v.steer_kmh,
+            v.steer_factor,
+            v.throttle,
+            v.steer,
+            v.brake,
+            (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann),
+            v.lights,
+            tm._update_lights,
+            LIGHT_BITS,
+        )
+        # lane changes decided now take effect from the next tick
+        for i, path in zip(changers.tolist(), to_paths.tolist(), strict=True):
+            self._move_to_lane(i, path)
+
+    def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, tm) -> None:
+        """Moves the vehicles idx past their path's end on to the next path (extending their
+        routes and drawing their ignores), again while they are past the new path's end too."""
+        lp = self.paths
+        for _ in range(ROUTE_SLOTS - 1):
+            if not len(idx):
+                break
+            arc[idx] -= lp.length[self.route[idx, 0]]
+            self.route[idx, :-1] = self.route[idx, 1:]
+            self.route[idx, -1] = -1
+            percentages = tm._ignore_percentages()
+            for i in idx.tolist():
+                self._extend(i)
+                self._draw_ignores(i, percentages[i])
+            arc[idx], lat[idx] = lp.locate(
+                self.route[idx, 0], np.maximum(arc[idx], 0.0), pos[idx, :2]
+            )
+            idx = past_path_ends(self.route, arc, lp.length)

@@ -1,0 +1,1379 @@
+"""Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
+obstacle search, the speed targets and control, lane changes, the writing of the controls,
+and the three calls that make the tick of them (localise_fleet, plan_fleet, apply_controls).
+
+Each kernel does, element for element, the arithmetic of the numpy expression it replaces
+(the same operations in the same order, no fast-math), so the controls come out bit for bit
+the same; it only skips the temporary arrays and the work that a cheaper test already rules
+out. Cosines, sines and radians are taken here (numba's equal numpy's bit for bit on the
+machines measured, as the state hashes show); arc tangents stay in numpy (the paths'
+segment headings are taken once, the steering's arc tangent between plan_fleet and
+apply_controls). These kernels call world.traffic.autopilot.control's and
+world.physics.vehicle_dynamics' functions; world.physics.compiled_cache keeps their compiled
+code from going stale when those change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from world.traffic.autopilot.control import (
+    _clip,
+    longitudinal,
+    lookahead_distance,
+    pursuit_tangents,
+    steer_commands,
+)
+
+__all__ = [
+    "apply_controls",
+    "body_arrays",
+    "fleet_rows",
+    "junction_stops",
+    "localise_fleet",
+    "locate_on_paths",
+    "nearest_lanes",
+    "obstacle_distances",
+    "other_vehicles",
+    "past_path_ends",
+    "path_boxes",
+    "plan_fleet",
+    "route_starts",
+    "sample_paths",
+    "sample_routes",
+    "segment_tangents",
+    "speed_controls",
+    "speed_targets",
+    "vehicle_columns",
+]
+
+
+@njit(cache=True, inline="always")
+def _last_at_most(values, x, lo, hi):
+    """The last index in [lo, hi) whose value is <= x, lo - 1 if none (values non-decreasing):
+    numpy's searchsorted(values[lo:hi], x, side="right") - 1 + lo."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if values[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+@njit(cache=True)
+def sample_paths(points, cum, base, length, first, count, segment_tangent, path, dist):
+    """LanePaths.at for flat arrays of paths and distances: points (K, 3), tangents (K, 2)."""
+    k = len(path)
+    pt, tan, _ = sample_routes(
+        points,
+        cum,
+        base,
+        length,
+        first,
+        count,
+        segment_tangent,
+        path.reshape((k, 1)),
+        np.zeros((k, 1)),
+        dist.reshape((k, 1)),
+    )
+    return pt.reshape((k, 3)), tan.reshape((k, 2))
+
+
+@njit(cache=True)
+def segment_tangents(points, first, count):
+    """The unit travel direction of the segment that starts at each point (K, 2), as sampling
+    gives it: toward the path's next point ((1, 0) for a zero-length step, a one-point path
+    and a path's last point, which starts no segment)."""
+    tan = np.zeros((len(points), 2))
+    tan[:, 0] = 1.0
+    for p in range(len(first)):
+        lo = first[p]
+        hi = lo + count[p] - 1
+        top = hi - 1 if hi - 1 > lo else lo
+        for i in range(lo, top + 1):
+            j = i + 1 if i + 1 < hi else hi
+            tx = points[j, 0] - points[i, 0]
+            ty = points[j, 1] - points[i, 1]
+            norm = np.sqrt(tx * tx + ty * ty)
+            if norm > 0.0:
+                tan[i, 0] = tx / norm
+                tan[i, 1] = ty / norm
+    return tan
+
+
+@njit(cache=True)
+def sample_routes(points, cum, base, length, first, count, segment_tangent, route, start, d):
+    """Points (N, M, 3), tangents (N, M, 2) and segment indices (N, M) at distances d (N, M)
+    along each route, whose paths begin at `start` (N, R) metres from the vehicle (inf for
+    empty slots). Each distance is clipped to its path; its segment is the last one starting
+    at or before it (direction: `segment_tangent`, from segment_tangents), found by a binary
+    search over the path's points or, for a vehicle's further distances on the same path, by
+    walking on from the one before (the same segment). Written out as one loop: a helper
+    function with array arguments makes it several times slower."""
+    n, m = d.shape
+    slots = route.shape[1]
+    pt = np.empty((n * m, 3))
+    tan = np.empty((n * m, 2))
+    seg = np.empty((n, m), dtype=np.int64)
+    for v in range(n):
+        last_path = -1
+        raw = -1
+        slot = 0
+        last_x = -np.inf
+        for s in range(m):
+            x = d[v, s]
+            # the slot: how many later paths begin at or before x (starts do not decrease
+            # along a route), counted on from the last distance's when x is not nearer
+            if not x >= last_x:
+                slot = 0
+            while slot + 1 < slots and start[v, slot + 1] <= x:
+                slot += 1
+            last_x = x
+            p = route[v, slot]
+            local = x - start[v, slot]
+            if local < 0.0:
+                local = 0.0
+            if local > length[p]:
+                local = length[p]
+            g = base[p] + local
+            lo = first[p]
+            hi = lo + count[p] - 1
+            if p == last_path and raw >= lo and cum[raw] <= g:
+                while raw < hi and cum[raw + 1] <= g:
+                    raw += 1
+            else:
+                # g >= cum[lo], so searching the path's own points gives the clipped answer
+                raw = _last_at_most(cum, g, lo, hi + 1)
+            last_path = p
+            top = hi - 1 if hi - 1 > lo else lo
+            i = raw
+            if i < lo:
+                i = lo
+            if i > top:
+                i = top
+            seg[v, s] = i
+            j = i + 1 if i + 1 < hi else hi
+            span = cum[j] - cum[i]
+            u = (g - cum[i]) / span if span > 0.0 else 0.0
+            o = v * m + s
+            for c in range(3):
+                pt[o, c] = points[i, c] + u * (points[j, c] - points[i, c])
+            tan[o, 0] = segment_tangent[i, 0]
+            tan[o, 1] = segment_tangent[i, 1]
+    return pt.reshape((n, m, 3)), tan.reshape((n, m, 2)), seg
+
+
+@njit(cache=True)
+def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
+    """LanePaths.locate: arc and lateral distance of each point on its path, searching the
+    segments around the arc `near`."""
+    n = len(path)
+    arc = np.empty(n)
+    lateral = np.empty(n)
+    for v in range(n):
+        p = path[v]
+        lo = first[p]
+        hi = lo + count[p] - 2
+        top = hi if hi > lo else lo
+        centre = _last_at_most(cum, base[p] + near[v], 0, len(cum))
+        best = np.inf
+        best_k = lo
+        best_u = 0.0
+        for off in range((-window) // 2, window + 1):
+            i = centre + off
+            if i < lo:
+                i = lo
+            if i > top:
+                i = top
+            j = i + 1 if i + 1 < hi + 1 else hi + 1
+            ax, ay = points[i, 0], points[i, 1]
+            abx, aby = points[j, 0] - ax, points[j, 1] - ay
+            apx, apy = xy[v, 0] - ax, xy[v, 1] - ay
+            den = abx * abx + aby * aby
+            u = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+            if u < 0.0:
+                u = 0.0
+            if u > 1.0:
+                u = 1.0
+            fx = xy[v, 0] - (ax + u * abx)
+            fy = xy[v, 1] - (ay + u * aby)
+            dist = np.sqrt(fx * fx + fy * fy)
+            if dist < best:
+                best, best_k, best_u = dist, i, u
+        k1 = best_k + 1 if best_k + 1 < hi + 1 else hi + 1
+        arc[v] = cum[best_k] + best_u * (cum[k1] - cum[best_k]) - base[p]
+        lateral[v] = best
+    return arc, lateral
+
+
+@njit(cache=True)
+def path_boxes(points, first, count):
+    """Each path's bounding box in x and y (P, 4: x min, y min, x max, y max; inf and -inf
+    for a path without points)."""
+    box = np.empty((len(first), 4))
+    for p in range(len(first)):
+        box[p, 0] = box[p, 1] = np.inf
+        box[p, 2] = box[p, 3] = -np.inf
+        for i in range(first[p], first[p] + count[p]):
+            box[p, 0] = min(box[p, 0], points[i, 0])
+            box[p, 1] = min(box[p, 1], points[i, 1])
+            box[p, 2] = max(box[p, 2], points[i, 0])
+            box[p, 3] = max(box[p, 3], points[i, 1])
+    return box
+
+
+@njit(cache=True)
+def nearest_lanes(
+    points,
+    point_junction,
+    point_heading,
+    first,
+    count,
+    cum,
+    base,
+    path_box,
+    xy,
+    yaw,
+    heading_penalty,
+    junction_penalty,
+    window,
+):
+    """LanePaths.nearest: for each pose (xy (N, 2), yaw (N,) degrees) the path of the nearest
+    centre point (its distance counting heading_penalty more where the point's heading is over
+    60 degrees off, junction_penalty more on junction points; the first point on a tie, as
+    numpy's argmin) and the arc and lateral distance located on that path around the point.
+    Paths are visited nearest bounding box (`path_box`, from path_boxes) first, and a path or
+    point whose plain distance (a lower bound: the penalties only add) already exceeds the
+    best so far is skipped, with room for rounding: the answer of the full scan."""
+    n, n_paths = len(yaw), len(first)
+    path = np.empty(n, dtype=np.int64)
+    near = np.empty(n)
+    bound = np.empty(n_paths)
+    for v in range(n):
+        x, y = xy[v, 0], xy[v, 1]
+        for p in range(n_paths):
+            bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
+            by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
+            bound[p] = np.sqrt(bx * bx + by * by)
+        best = 0
+        best_gap = np.inf
+        for p in np.argsort(bound):
+            reach = best_gap * (1.0 + 1e-12) + 1e-9
+            if bound[p] > reach:
+                break
+            for i in range(first[p], first[p] + count[p]):
+                dx, dy = points[i, 0] - x, points[i, 1] - y
+                if dx * dx + dy * dy > reach * reach:
+                    continue
+                gap = np.hypot(dx, dy)
+                gap += junction_penalty if point_junction[i] else 0.0
+                turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
+                gap += heading_penalty if turn > 60.0 else 0.0
+                if gap < best_gap or (gap == best_gap and i < best):
+                    best, best_gap = i, gap
+                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+        p = _last_at_most(first, best, 0, len(first))
+        path[v] = p
+        near[v] = cum[best] - base[p]
+    arc, lateral = locate_on_paths(points, cum, base, first, count, path, near, xy, window)
+    return path, arc, lateral
+
+
+@njit(cache=True)
+def other_vehicles(
+    rows,
+    alive,
+    n_actors,
+    a_vrow,
+    a_pos,
+    a_rot,
+    a_vel,
+    points,
+    point_junction,
+    point_heading,
+    first,
+    count,
+    cum,
+    base,
+    path_box,
+    length,
+    path_junction,
+    successor_first,
+    successor_flat,
+    c,
+):
+    """The live vehicles other than the fleet's (`rows`), as yield partners: for each, the
+    junction path it is inside (-1: none), the lane path before the junction it approaches
+    (-1: none), its centre's distance to that junction's entry along its lanes, and whether
+    it is free to go (moving, at c[4] m/s or more: a stopped one approaching a junction is no
+    yield partner, whatever holds it; one inside stays one, see junction_stops). Each is put
+    on the nearest lane heading its way (nearest_lanes, penalties c[0], c[1], window c[2]);
+    one more than c[3] m off it is on no lane. The entry is looked for on its lane
+    and, while within c[5] m and its lane has one successor outside a junction, on the next
+    lanes. Also their actor rows and the path (-1: on none), arc and lateral distance each
+    was put on, for lane_changes. Empty arrays when there are no such vehicles (no work
+    then)."""
+    heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
+    held_speed, approach = c[4], c[5]
+    fleet = np.zeros(n_actors, dtype=np.bool_)
+    for r in rows:
+        fleet[r] = True
+    others = np.empty(n_actors, dtype=np.int64)
+    m = 0
+    for r in range(n_actors):
+        if alive[r] and a_vrow[r] >= 0 and not fleet[r]:
+            others[m] = r
+            m += 1
+    inside = np.full(m, -1, dtype=np.int64)
+    entry_from = np.full(m, -1, dtype=np.int64)
+    d_entry = np.full(m, np.inf)
+    free = np.zeros(m, dtype=np.bool_)
+    if m == 0:
+        return inside, entry_from, d_entry, free, others[:0], inside, d_entry, d_entry
+    xy = np.empty((m, 2))
+    yaw = np.empty(m)
+    for o in range(m):
+        r = others[o]
+        xy[o, 0] = a_pos[r, 0]
+        xy[o, 1] = a_pos[r, 1]
+        yaw[o] = a_rot[r, 1]
+    path, arc, lateral = nearest_lanes(
+        points, point_junction, point_heading, first, count, cum, base, path_box, xy, yaw,
+        heading_penalty, junction_penalty, window,
+    )  # fmt: skip
+    for o in range(m):
+        r = others[o]
+        free[o] = np.hypot(a_vel[r, 0], a_vel[r, 1]) >= held_speed
+        if lateral[o] > lost:
+            path[o] = -1
+            continue
+        p = path[o]
+        if path_junction[p] >= 0:
+            inside[o] = p
+            continue
+        ahead = length[p] - arc[o]
+        for _ in range(len(first)):
+            lo, hi = successor_first[p], successor_first[p + 1]
+            enters = False
+            for i in range(lo, hi):
+                enters = enters or path_junction[successor_flat[i]] >= 0
+            if enters:
+                entry_from[o] = p
+                d_entry[o] = ahead
+                break
+            if hi - lo != 1 or ahead >= approach:
+                break
+            p = successor_flat[lo]
+            ahead += length[p]
+    return inside, entry_from, d_entry, free, others[:m], path, arc, lateral
+
+
+@njit(cache=True)
+def obstacle_distances(
+    rows,
+    row_xy,
+    row_cos,
+    row_sin,
+    half_width,
+    ignore_vehicles,
+    ignore_walkers,
+    bodies,
+    body_xy,
+    body_yaw,
+    body_is_vehicle,
+    body_is_walker,
+    box_x,
+    body_ext,
+    crossing,
+    pts,
+    tangents,
+    d,
+    behind_reach,
+    coarse_stride,
+    coarse_reach,
+    path_margin,
+):
+    """Distance along each vehicle's sampled path to the first body whose footprint, grown by
+    the vehicle's half width (plus margin) across the path, covers it; inf when none.
+    `crossing` (N, B) marks pairs to skip (empty when no vehicle pushes on)."""
+    n, m = d.shape
+    out = np.full(n, np.inf)
+    use_crossing = crossing.shape[0] > 0
+    coarse_sq = coarse_reach * coarse_reach
+    # a body passing the coarse test lies within coarse_reach of a coarse sample in x and in
+    # y, so only bodies in the samples' box grown by that much (and a rounding margin) are
+    # visited: by x through the bodies sorted on x, then by y
+    box = coarse_reach + 0.01
+    order = np.argsort(body_xy[:, 0])
+    xs = body_xy[order, 0]
+    # the bodies' heading cosines and sines, taken when a body first needs the exact test
+    body_cos = np.empty(len(body_yaw))
+    body_sin = np.empty(len(body_yaw))
+    have_trig = np.zeros(len(body_yaw), dtype=np.bool_)
+    for v in range(n):
+        reach = d[v, m - 1] + 6.0
+        reach_sq = reach * reach
+        grow = half_width[v] + path_margin
+        x0 = y0 = np.inf
+        x1 = y1 = -np.inf
+        for s in range(0, m, coarse_stride):
+            x0, x1 = min(x0, pts[v, s, 0]), max(x1, pts[v, s, 0])
+            y0, y1 = min(y0, pts[v, s, 1]), max(y1, pts[v, s, 1])
+        first = np.searchsorted(xs, x0 - box)
+        last = np.searchsorted(xs, x1 + box, side="right")
+        for o in range(first, last):
+            b = order[o]
+            if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
+                continue
+            if bodies[b] == rows[v]:
+                continue
+            dx = body_xy[b, 0] - row_xy[v, 0]
+            dy = body_xy[b, 1] - row_xy[v, 1]
+            if not dx * dx + dy * dy < reach_sq:
+                continue
+            if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
+                continue
+            if ignore_vehicles[v] and body_is_vehicle[b]:
+                continue
+            if ignore_walkers[v] and body_is_walker[b]:
+                continue
+            if use_crossing and crossing[v, b]:
+                continue
+            near = False
+            for s in range(0, m, coarse_stride):
+                cx = pts[v, s, 0] - body_xy[b, 0]
+                cy = pts[v, s, 1] - body_xy[b, 1]
+                if cx * cx + cy * cy < coarse_sq:
+                    near = True
+                    break
+            if not near:
+                continue
+            if not have_trig[b]:
+                rad = np.radians(body_yaw[b])
+                body_cos[b], body_sin[b] = np.cos(rad), np.sin(rad)
+                have_trig[b] = True
+            c, sn = body_cos[b], body_sin[b]
+            ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
+            ox0 = body_xy[b, 0] + c * box_x[b]
+            oy0 = body_xy[b, 1] + sn * box_x[b]
+            # a sample further from the box centre than the grown box's corner (with room for
+            # rounding) cannot be inside it
+            corner_x, corner_y = ext_x + grow, ext_y + grow
+            corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
+            for s in range(m):
+                rx = pts[v, s, 0] - ox0
+                ry = pts[v, s, 1] - oy0
+                if rx * rx + ry * ry > corner_sq:
+                    continue
+                t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
+                gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+                if gap <= 0.0:
+                    at = d[v, s]
+                    if s > 0:
+                        # the gap of the sample before, outside the box (it did not stop)
+                        rx = pts[v, s - 1, 0] - ox0
+                        ry = pts[v, s - 1, 1] - oy0
+                        t0, t1 = tangents[v, s - 1, 0], tangents[v, s - 1, 1]
+                        prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+                        frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
+                        at = d[v, s - 1] + frac * (at - d[v, s - 1])
+                    if at < out[v]:
+                        out[v] = at
+                    break
+    return out
+
+
+@njit(cache=True, inline="always")
+def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+    """Signed distance from a path sample, at (rx, ry) from a body's box centre, with path
+    direction (t0, t1), to that box (heading cosine c, sine sn, half extents ext_x, ext_y)
+    grown across the path by `grow`: <= 0 inside."""
+    lx = rx * c + ry * sn
+    ly = -rx * sn + ry * c
+    across_x = abs(-t1 * c + t0 * sn)
+    across_y = abs(t1 * sn + t0 * c)
+    hx = ext_x + grow * across_x
+    hy = ext_y + grow * across_y
+    ox = abs(lx) - hx
+    oy = abs(ly) - hy
+    if ox <= 0.0 and oy <= 0.0:
+        return ox if ox > oy else oy
+    return np.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
+
+
+@njit(cache=True)
+def junction_stops(
+    route,
+    start,
+    route_end,
+    path_junction,
+    path_light,
+    path_give_way,
+    conflicts,
+    light_state,
+    front,
+    speed,
+    target,
+    ignore_lights,
+    ignore_signs,
+    sign_actor,
+    sign_state,
+    other_inside,
+    other_entry_from,
+    other_d_entry,
+    other_free,
+    successor_first,
+    successor_flat,
+    c,
+):
+    """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
+    whether the vehicle is inside a junction
+    for each vehicle, from its route's end, the light and sign before its next junction entry
+    and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
+    the half length; `light_state` is empty without traffic lights; `c` holds the constants
+    (see autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`other_*`, from
+    other_vehicles) make one yield when inside the junction on a conflicting path (moving or
+    not), or when free to go (moving) and nearer the entry from a lane any of whose junction
+    successors conflicts (their exit is not known)."""
+    stop_line, max_decel, slow, crawl_speed, comfort, sign_zone, approach = (
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+    )
+    red, yellow, green = 0, 1, 2
+    n, slots = route.shape
+    stop = np.empty(n)
+    reason = np.zeros(n, dtype=np.int64)
+    target = target.copy()
+    d_entry = np.full(n, np.inf)
+    entry_path = np.full(n, -1, dtype=np.int64)
+    inside = np.zeros(n, dtype=np.bool_)
+    held = np.zeros(n, dtype=np.bool_)
+    near = np.zeros(n, dtype=np.bool_)
+    for v in range(n):
+        if route[v, slots - 1] >= 0:
+            stop[v] = np.inf
+        else:
+            stop[v] = route_end[v] - front[v] - 0.5
+            reason[v] = 1
+        was_in = route[v, 0] >= 0 and path_junction[route[v, 0]] >= 0
+        inside[v] = was_in
+        approach_path = -1
+        for r in range(1, slots):
+            now_in = route[v, r] >= 0 and path_junction[route[v, r]] >= 0
+            if now_in and not was_in:
+                d_entry[v] = start[v, r]
+                entry_path[v] = route[v, r]
+                approach_path = route[v, r - 1]
+                break
+            was_in = now_in
+        front_to_entry = d_entry[v] - front[v]
+        light = path_light[approach_path] if approach_path >= 0 else -1
+        if light >= 0 and len(light_state) > 0:
+            state = light_state[light]
+            stoppable = front_to_entry > speed[v] * speed[v] / (2.0 * max_decel)
+            stoppable = stoppable or speed[v] < slow
+            is_red = state == red or (state == yellow and stoppable)
+            if is_red and not ignore_lights[v] and front_to_entry > -front[v]:
+                held[v] = True
+                stop[v] = min(stop[v], front_to_entry - stop_line)
+                reason[v] = 2
+        sign = approach_path >= 0 and path_give_way[approach_path]
+        if sign and not ignore_signs[v] and not inside[v]:
+            room = d_entry[v] - sign_zone
+            crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
+            target[v] = min(target[v], crawl)
+        if sign_actor[v] < 0 and sign_state[v] != green and not ignore_signs[v] and not inside[v]:
+            stop[v] = min(stop[v], 0.0)
+            reason[v] = 3
+            held[v] = True
+        near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
+    # the vehicles that can make another give way: those inside a junction, and those near
+    # an entry that no light or sign holds
+    in_rows = np.flatnonzero(inside)
+    free_rows = np.flatnonzero(near & ~held)
+    for v in range(n):
+        if not near[v]:
+            continue
+        gives_way = False
+        key = d_entry[v] + 1e-6 * v
+        for u in in_rows:
+            if conflicts[entry_path[v], route[u, 0]]:
+                gives_way = True
+                break
+        for u in free_rows:
+            if gives_way:
+                break
+            if d_entry[u] + 1e-6 * u < key and conflicts[entry_path[v], entry_path[u]]:
+                gives_way = True
+        for o in range(len(other_inside)):
+            if gives_way:
+                break
+            q = other_inside[o]
+            if q >= 0:
+                gives_way = conflicts[entry_path[v], q]
+            elif other_free[o] and other_d_entry[o] < d_entry[v]:
+                a = other_entry_from[o]
+                for i in range(successor_first[a], successor_first[a + 1]):
+                    s = successor_flat[i]
+                    if path_junction[s] >= 0 and conflicts[entry_path[v], s]:
+                        gives_way = True
+        line = d_entry[v] - front[v] - stop_line
+        if gives_way and line < stop[v]:
+            stop[v] = line
+            reason[v] = 4
+    return stop, reason, target, inside
+
+
+@njit(cache=True)
+def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
+    """Each target speed capped so that the vehicle can brake at `comfort` to the speed that
+    every curve of its sampled path allows at `lateral_accel`. `heading` (N, M) is the raw
+    path heading in radians, unwrapped here exactly as numpy.unwrap does (the wrapped steps
+    corrected, the corrections summed along the path)."""
+    n, m = heading.shape
+    out = target.copy()
+    period = 2.0 * np.pi
+    for v in range(n):
+        correction = 0.0
+        before = heading[v, 0]
+        best = np.inf
+        # a sample whose curve allows well over the target speed cannot lower it: its cap,
+        # sqrt(lateral_accel / curvature + ...), is left out (the margin dwarfs rounding)
+        wanted_sq = 1.00001 * out[v] * out[v]
+        loose = lateral_accel / wanted_sq if wanted_sq > 0.0 else np.inf
+        for s in range(1, m):
+            dd = heading[v, s] - heading[v, s - 1]
+            if not abs(dd) < np.pi:
+                ddmod = (dd + np.pi) % period + -np.pi
+                if ddmod == -np.pi and dd > 0.0:
+                    ddmod = np.pi
+                correction += ddmod - dd
+            now = heading[v, s] + correction
+            curvature = abs(now - before) / step
+            before = now
+            bend = max(curvature, 1e-4)
+            if bend < loose:
+                continue
+            v_curve = np.sqrt(lateral_accel / bend)
+            ahead = max(d[v, s - 1] - front[v], 0.0)
+            # the smallest cap is the root of the smallest square (the root is monotonic)
+            cap_sq = v_curve * v_curve + 2.0 * comfort * ahead
+            if cap_sq < best:
+                best = cap_sq
+        best = np.sqrt(best)
+        if best < out[v]:
+            out[v] = best
+    return out
+
+
+@njit(cache=True)
+def speed_controls(
+    obstacle,
+    front,
+    lead,
+    global_lead,
+    stop,
+    reason,
+    target,
+    speed,
+    integral,
+    inside,
+    hold_time,
+    override,
+    dt,
+    stop_obstacle,
+    c,
+):
+    """Throttle and brake of each vehicle from its stop point (the nearer of `stop` and the
+    obstacle on its path, `obstacle` metres from its centre, less its half length `front` and
+    its leading distance, `lead` or `global_lead` where unset), with the reason, integral,
+    hold time and push-on time that follow. `stop_obstacle` is the reason code for an
+    obstacle; `c` holds the constants (see autopilot.CONTROL_CONSTANTS)."""
+    comfort, brake_from, brake_scale, hold_limit, override_time = c[0], c[1], c[2], c[3], c[4]
+    n = len(stop)
+    throttle = np.empty(n)
+    brake = np.empty(n)
+    integral = integral.copy()
+    reason = reason.copy()
+    hold_time = hold_time.copy()
+    override = override.copy()
+    for v in range(n):
+        gap = global_lead if np.isnan(lead[v]) else lead[v]
+        ahead = obstacle[v] - front[v] - gap
+        blocked = ahead < stop[v]
+        at = stop[v] if stop[v] <= ahead else ahead
+        if blocked:
+            reason[v] = stop_obstacle
+        allowed = np.sqrt(2.0 * comfort * (at if at >= 0.0 else 0.0))
+        aim = target[v] if target[v] <= allowed else allowed
+        if at <= 0.25:
+            aim = 0.0
+        th, br, integral[v] = longitudinal(speed[v], aim, integral[v], dt)
+        # braking that the stop point needs, beyond what the speed error asks for
+        need = speed[v] * speed[v] / (2.0 * (at if at >= 0.05 else 0.05))
+        extra = _clip((need - brake_from) / brake_scale, 0.0, 1.0) if np.isfinite(at) else 0.0
+        br = br if br >= extra else extra
+        brake[v] = br
+        throttle[v] = 0.0 if br > 0.0 else th
+        # a vehicle stuck in a junction behind an obstacle for long pushes on for a while,
+        # ignoring crossing traffic (two vehicles that block each other's paths)
+        stuck = speed[v] < 0.5 and aim <= 0.0 and blocked and inside[v]
+        held = hold_time[v] + dt if stuck else 0.0
+        if held > hold_limit:
+            override[v] = override_time
+            held = 0.0
+        else:
+            left = override[v] - dt
+            override[v] = left if left >= 0.0 else 0.0
+        hold_time[v] = held
+    return throttle, brake, integral, reason, hold_time, override
+
+
+@njit(cache=True)
+def route_starts(route, arc, length):
+    """Where each path of each route begins, in metres from the vehicle (inf for empty slots),
+    and the paths' lengths (0 for empty slots): the lengths summed left to right along the
+    route, as numpy's cumsum does."""
+    n, slots = route.shape
+    start = np.empty((n, slots))
+    lengths = np.empty((n, slots))
+    for v in range(n):
+        ahead = 0.0
+        for r in range(slots):
+            p = route[v, r]
+            size = length[p] if p >= 0 else 0.0
+            lengths[v, r] = size
+            if p < 0:
+                start[v, r] = np.inf
+            elif r == 0:
+                start[v, r] = -arc[v]
+            else:
+                start[v, r] = -arc[v] + ahead
+            ahead = size if r == 0 else ahead + size
+    return start, lengths
+
+
+@njit(cache=True)
+def speed_targets(speed_limit, speed_pct, global_pct, desired):
+    """Each vehicle's target speed (m/s): its desired speed if set, else the speed limit
+    (km/h) less its percentage difference (or the manager's when unset), at least 0."""
+    n = len(speed_limit)
+    out = np.empty(n)
+    for v in range(n):
+        pct = global_pct if np.isnan(speed_pct[v]) else speed_pct[v]
+        t = speed_limit[v] / 3.6 * (1.0 - pct / 100.0)
+        if not np.isnan(desired[v]):
+            t = desired[v] / 3.6
+        out[v] = t if t >= 0.0 or np.isnan(t) else 0.0
+    return out
+
+
+@njit(cache=True)
+def past_path_ends(route, arc, length):
+    """The vehicles (indices, ascending) whose arc reached their current path's end (less a
+    micrometre) and whose route goes on after it."""
+    n = route.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    found = 0
+    for v in range(n):
+        if arc[v] >= length[route[v, 0]] - 1e-6 and route[v, 1] >= 0:
+            out[found] = v
+            found += 1
+    return out[:found]
+
+
+@njit(cache=True)
+def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent, vehicle, walker):
+    """The first m actor rows that are alive bodies or props, in row order, for the obstacle
+    search: rows, x y (B, 2), yaw (degrees), is-vehicle and is-walker flags, box centre x in
+    the actor's frame, half extents x y (B, 2)."""
+    rows = np.empty(m, dtype=np.int64)
+    count = 0
+    for r in range(m):
+        if alive[r] and (body[r] or static_collider[r]):
+            rows[count] = r
+            count += 1
+    rows = rows[:count]
+    xy = np.empty((count, 2))
+    yaw = np.empty(count)
+    is_vehicle = np.empty(count, dtype=np.bool_)
+    is_walker = np.empty(count, dtype=np.bool_)
+    box_x = np.empty(count)
+    ext = np.empty((count, 2))
+    for b in range(count):
+        r = rows[b]
+        xy[b, 0] = pos[r, 0]
+        xy[b, 1] = pos[r, 1]
+        yaw[b] = rot[r, 1]
+        is_vehicle[b] = kind[r] == vehicle
+        is_walker[b] = kind[r] == walker
+        box_x[b] = box_loc[r, 0]
+        ext[b, 0] = extent[r, 0]
+        ext[b, 1] = extent[r, 1]
+    return rows, xy, yaw, is_vehicle, is_walker, box_x, ext
+
+
+@njit(cache=True)
+def fleet_rows(rows, vrow, pos, rot, vel, extent):
+    """The actor table's columns the tick reads for the vehicles at `rows`: vehicle rows,
+    positions (N, 3), yaws (degrees), velocity x and y, half lengths and half widths."""
+    n = len(rows)
+    k = np.empty(n, dtype=vrow.dtype)
+    xyz = np.empty((n, 3))
+    yaw = np.empty(n)
+    vx = np.empty(n)
+    vy = np.empty(n)
+    front = np.empty(n)
+    half_width = np.empty(n)
+    for v in range(n):
+        r = rows[v]
+        k[v] = vrow[r]
+        for c in range(3):
+            xyz[v, c] = pos[r, c]
+        yaw[v] = rot[r, 1]
+        vx[v] = vel[r, 0]
+        vy[v] = vel[r, 1]
+        front[v] = extent[r, 0]
+        half_width[v] = extent[r, 1]
+    return k, xyz, yaw, vx, vy, front, half_width
+
+
+@njit(cache=True)
+def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state):
+    """The vehicle table's scalar columns the tick reads for vehicle rows k: wheelbase, rear
+    axle to centre of gravity (wheelbase less CG to front axle), maximum steer angle, speed
+    limit, affecting light's row and state."""
+    n = len(k)
+    base = np.empty(n)
+    rear = np.empty(n)
+    steer = np.empty(n)
+    limit = np.empty(n)
+    light = np.empty(n, dtype=tl_actor.dtype)
+    state = np.empty(n, dtype=tl_state.dtype)
+    for v in range(n):
+        r = k[v]
+        base[v] = wheelbase[r]
+        rear[v] = wheelbase[r] - cg_front[r]
+        steer[v] = max_steer[r]
+        limit[v] = speed_limit[r]
+        light[v] = tl_actor[r]
+        state[v] = tl_state[r]
+    return base, rear, steer, limit, light, state
+
+
+@njit(cache=True)
+def lane_changes(
+    auto,
+    changed_at,
+    reason,
+    speed,
+    wish,
+    front,
+    rows,
+    pos,
+    route,
+    arc,
+    path_junction,
+    length,
+    neighbour,
+    points,
+    cum,
+    base,
+    first,
+    count,
+    width,
+    bodies,
+    body_xy,
+    body_ext,
+    is_vehicle,
+    is_walker,
+    half_width,
+    others,
+    other_path,
+    other_arc,
+    other_lateral,
+    a_vel,
+    extent,
+    a_vrow,
+    tl_state,
+    successor_first,
+    successor_flat,
+    c,
+):
+    """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
+    with `auto` on changes when an obstacle sets its stop point, its nearest leader on the
+    same path is ahead within reach, far enough to swerve out behind it (bumper to bumper,
+    from the half lengths) and slower than its own wished speed `wish` by a margin, and not
+    held; when both it and the lane beside leave room before their ends (no change inside or
+    near a junction) and it drove far enough since its last change (`changed_at`, nan:
+    none). The lane
+    beside (right first, then left, as CARLA's traffic manager) must be free: no vehicle or
+    walker centre within half the lane's width plus the body's half width of the lane's
+    centre from behind the vehicle to beyond its leader, nor a vehicle changing there now.
+    The leader is the nearest of the fleet's vehicles on the path (held by a light, sign or
+    junction: `reason`) and of the vehicles outside it (`others`, actor rows, on the paths
+    and arcs other_vehicles put them on) whose body reaches within the vehicle's half width
+    plus the path margin of the path's centre line (`other_lateral` less its half width);
+    such a one drives at its measured speed and is held while in a red light's box
+    (`tl_state`) or within `room` before a junction entry (_near_entry).
+    `c`: see autopilot.LANE_CHANGE_CONSTANTS."""
+    obstacle_reason, light_reason, sign_reason, yield_reason = (
+        int(c[0]),
+        int(c[1]),
+        int(c[2]),
+        int(c[3]),
+    )
+    room, reach, min_gap, gain, behind, behind_time = c[4], c[5], c[6], c[7], c[8], c[9]
+    ahead, min_ahead, spacing, spacing_time = c[10], c[11], c[12], c[13]
+    red, margin = int(c[14]), c[15]
+    n = len(rows)
+    changers = np.empty(n, dtype=np.int64)
+    targets = np.empty(n, dtype=np.int64)
+    claim_lo = np.empty(n)
+    claim_hi = np.empty(n)
+    found = 0
+    for v in range(n):
+        if not auto[v] or reason[v] != obstacle_reason:
+            continue
+        p = route[v, 0]
+        if path_junction[p] >= 0 or length[p] - arc[v] < room or length[p] <= 0.0:
+            continue
+        if not np.isnan(changed_at[v, 0]):
+            dx = pos[v, 0] - changed_at[v, 0]
+            dy = pos[v, 1] - changed_at[v, 1]
+            gap = max(spacing_time * speed[v], spacing)
+            if dx * dx + dy * dy <= gap * gap:
+                continue
+        lead = -1
+        lead_gap = np.inf
+        for u in range(n):
+            if u != v and route[u, 0] == p and arc[u] > arc[v] and arc[u] - arc[v] < lead_gap:
+                lead, lead_gap = u, arc[u] - arc[v]
+        other = -1
+        for o in range(len(others)):
+            r = others[o]
+            if other_path[o] != p or not other_arc[o] > arc[v] or other_arc[o] - arc[v] >= lead_gap:
+                continue
+            if other_lateral[o] - extent[r, 1] <= half_width[v] + margin:
+                other, lead_gap = o, other_arc[o] - arc[v]
+        if other >= 0:
+            r = others[other]
+            lead_speed = np.hypot(a_vel[r, 0], a_vel[r, 1])
+            lead_front = extent[r, 0]
+            held_now = tl_state[a_vrow[r]] == red or _near_entry(
+                p, length[p] - other_arc[other], room, length, path_junction, successor_first,
+                successor_flat,
+            )  # fmt: skip
+        elif lead >= 0:
+            lead_speed = speed[lead]
+            lead_front = front[lead]
+            h = reason[lead]
+            held_now = (h == light_reason) | (h == sign_reason) | (h == yield_reason)
+        else:
+            continue
+        if lead_gap > reach or not lead_speed < wish[v] - gain:
+            continue
+        if lead_gap - front[v] - lead_front < min_gap:
+            continue  # too close to swerve out without touching it
+        if held_now:
+            continue
+        for side in range(2):
+            t = neighbour[p, side]
+            if t < 0:
+                continue
+            at = arc[v] * length[t] / length[p]
+            if length[t] - at < room:
+                continue
+            lo = at - (behind + behind_time * wish[v])
+            hi = at + max(lead_gap + ahead, min_ahead)
+            free = True
+            for k in range(found):
+                if targets[k] == t and claim_lo[k] < hi and lo < claim_hi[k]:
+                    free = False
+            if free:
+                free = _lane_free(
+                    t, lo, hi, rows[v], points, cum, base, first, count, width, bodies,
+                    body_xy, body_ext, is_vehicle, is_walker,
+                )  # fmt: skip
+            if free:
+                changers[found] = v
+                targets[found] = t
+                claim_lo[found] = lo
+                claim_hi[found] = hi
+                found += 1
+                break
+    return changers[:found], targets[:found]
+
+
+@njit(cache=True)
+def _near_entry(p, ahead, room, length, path_junction, successor_first, successor_flat):
+    """Whether a junction entry lies less than `room` ahead along the lanes from `ahead`
+    before path p's end (following a lane's one successor while still short of room)."""
+    for _ in range(len(length)):
+        if not ahead < room:
+            return False
+        lo, hi = successor_first[p], successor_first[p + 1]
+        for i in range(lo, hi):
+            if path_junction[successor_flat[i]] >= 0:
+                return True
+        if hi - lo != 1:
+            return False
+        p = successor_flat[lo]
+        ahead += length[p]
+    return False
+
+
+@njit(cache=True)
+def _lane_free(
+    t, lo, hi, own, points, cum, base, first, count, width, bodies, body_xy, body_ext,
+    is_vehicle, is_walker,
+):  # fmt: skip
+    """Whether no vehicle or walker (but the actor row `own`) has its centre within half the
+    lane's width plus its own half width of a point of path t between arcs lo and hi."""
+    start = _last_at_most(cum, base[t] + lo, first[t], first[t] + count[t])
+    start = max(start, first[t])
+    end = first[t] + count[t]
+    for b in range(len(bodies)):
+        if bodies[b] == own or not (is_vehicle[b] or is_walker[b]):
+            continue
+        for i in range(start, end):
+            if cum[i] - base[t] > hi:
+                break
+            dx = points[i, 0] - body_xy[b, 0]
+            dy = points[i, 1] - body_xy[b, 1]
+            near = 0.5 * width[i] + body_ext[b, 1]
+            if dx * dx + dy * dy < near * near:
+                return False
+    return True
+
+
+# -- the tick in three compiled calls (AutopilotFleet.tick) ---------------------------------
+
+
+@njit(cache=True)
+def localise_fleet(
+    rows,
+    vrow,
+    a_pos,
+    a_rot,
+    a_vel,
+    a_extent,
+    route,
+    arc,
+    points,
+    cum,
+    base,
+    first,
+    count,
+    length,
+    window,
+):
+    """The fleet's actor columns (fleet_rows), the heading's cosine and sine, the forward
+    speed (at least 0), and each vehicle localised on its current path near its last arc:
+    arc, lateral distance and the vehicles past their path's end (past_path_ends)."""
+    k, pos, yaw, vx, vy, front, half_width = fleet_rows(rows, vrow, a_pos, a_rot, a_vel, a_extent)
+    n = len(rows)
+    cos_yaw = np.empty(n)
+    sin_yaw = np.empty(n)
+    speed = np.empty(n)
+    for v in range(n):
+        rad = np.radians(yaw[v])
+        cos_yaw[v] = np.cos(rad)
+        sin_yaw[v] = np.sin(rad)
+        forward = vx[v] * cos_yaw[v] + vy[v] * sin_yaw[v]
+        speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
+    new_arc, lateral = locate_on_paths(
+        points, cum, base, first, count, route[:, 0], arc, pos, window
+    )
+    past = past_path_ends(route, new_arc, length)
+    return k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, new_arc, lateral, past
+
+
+@njit(cache=True)
+def plan_fleet(
+    rows,
+    k,
+    pos,
+    yaw,
+    cos_yaw,
+    sin_yaw,
+    speed,
+    front,
+    half_width,
+    route,
+    arc,
+    ignore,
+    integral,
+    hold_time,
+    override,
+    distances,
+    speed_pct,
+    global_pct,
+    desired,
+    lead,
+    global_lead,
+    points,
+    cum,
+    base,
+    length,
+    first,
+    count,
+    segment_tangent,
+    segment_heading,
+    path_junction,
+    path_light,
+    path_give_way,
+    conflicts,
+    light_state,
+    wheelbase,
+    cg_front,
+    max_steer,
+    speed_limit,
+    tl_actor,
+    tl_state,
+    alive,
+    body,
+    static_collider,
+    n_actors,
+    a_pos,
+    a_rot,
+    a_kind,
+    box_loc,
+    extent,
+    auto,
+    changed_at,
+    neighbour,
+    width,
+    a_vrow,
+    a_vel,
+    point_junction,
+    point_heading,
+    path_box,
+    successor_first,
+    successor_flat,
+    dt,
+    c,
+    junction_c,
+    control_c,
+    lane_c,
+    other_c,
+):
+    """Everything of the tick after localisation but the steering's arc tangent: the route
+    samples (`distances` ahead of the centre) and the pure-pursuit point, the speed target
+    and its curve cap, the junction rules, the obstacle search and the speed control.
+    Returns throttle, brake, the front wheel angle's tangent, the new integral, reason, hold
+    and push-on times, and the vehicles that change lanes with their new paths (lane_changes,
+    for the vehicles with `auto` on). `c` holds the constants of autopilot.PLAN_CONSTANTS,
+    `junction_c`, `control_c`, `lane_c` and `other_c` those of junction_stops,
+    speed_controls, lane_changes and other_vehicles."""
+    lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
+    behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
+    vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
+    n, m = len(rows), len(distances)
+    start, lengths = route_starts(route, arc, length)
+    route_end = np.empty(n)
+    d = np.empty((n, m))
+    for v in range(n):
+        total = 0.0
+        for r in range(lengths.shape[1]):
+            total += lengths[v, r]  # left to right, as numpy's sum of a short row
+        route_end[v] = -arc[v] + total
+        d[v] = distances
+    pts, tangents, seg = sample_routes(
+        points, cum, base, length, first, count, segment_tangent, route, start, d
+    )
+    axle, rear, _, limit, sign_actor, sign_state = vehicle_columns(
+        k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state
+    )
+    look_d = np.empty((n, 1))
+    for v in range(n):
+        look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
+    look, _, _ = sample_routes(
+        points, cum, base, length, first, count, segment_tangent, route, start, look_d
+    )
+    wheel_tangent = pursuit_tangents(pos, cos_yaw, sin_yaw, rear, look[:, 0], axle)
+
+    wish = speed_targets(limit, speed_pct, global_pct, desired)
+    target = wish
+    heading = np.empty((n, m))
+    for v in range(n):
+        for s in range(m):
+            heading[v, s] = segment_heading[seg[v, s]]
+    target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
+    (
+        other_inside,
+        other_entry_from,
+        other_d_entry,
+        other_free,
+        others,
+        other_path,
+        other_arc,
+        other_lateral,
+    ) = other_vehicles(
+        rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
+        point_heading, first, count, cum, base, path_box, length, path_junction,
+        successor_first, successor_flat, other_c,
+    )  # fmt: skip
+    stop, reason, target, inside = junction_stops(
+        route,
+        start,
+        route_end,
+        path_junction,
+        path_light,
+        path_give_way,
+        conflicts,
+        light_state,
+        front,
+        speed,
+        target,
+        ignore[:, 0],
+        ignore[:, 1],
+        sign_actor,
+        sign_state,
+        other_inside,
+        other_entry_from,
+        other_d_entry,
+        other_free,
+        successor_first,
+        successor_flat,
+        junction_c,
+    )
+
+    bodies, body_xy, body_yaw, is_vehicle, is_walker, box_x, body_ext = body_arrays(
+        alive,
+        body,
+        static_collider,
+        n_actors,
+        a_pos,
+        a_rot,
+        a_kind,
+        box_loc,
+        extent,
+        vehicle_kind,
+        walker_kind,
+    )
+    nb = len(bodies)
+    if nb == 0:
+        obstacle = np.full(n, np.inf)
+    else:
+        # vehicles pushing on ignore vehicles heading more than crossing_angle away
+        crossing = np.zeros((0, 0), dtype=np.bool_)
+        if (override > 0.0).any():
+            crossing = np.zeros((n, nb), dtype=np.bool_)
+            for v in range(n):
+                if override[v] > 0.0:
+                    for b in range(nb):
+                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
+                        crossing[v, b] = is_vehicle[b] and turn > crossing_angle
+        obstacle = obstacle_distances(
+            rows,
+            pos,
+            cos_yaw,
+            sin_yaw,
+            half_width,
+            ignore[:, 2],
+            ignore[:, 3],
+            bodies,
+            body_xy,
+            body_yaw,
+            is_vehicle,
+            is_walker,
+            box_x,
+            body_ext,
+            crossing,
+            pts,
+            tangents,
+            d,
+            behind_reach,
+            coarse_stride,
+            coarse_reach,
+            margin,
+        )
+    throttle, brake, integral, reason, hold_time, override = speed_controls(
+        obstacle,
+        front,
+        lead,
+        global_lead,
+        stop,
+        reason,
+        target,
+        speed,
+        integral,
+        inside,
+        hold_time,
+        override,
+        dt,
+        stop_obstacle,
+        control_c,
+    )
+    changers, to_paths = lane_changes(
+        auto, changed_at, reason, speed, wish, front, rows, pos, route, arc, path_junction, length,
+        neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
+        is_vehicle, is_walker, half_width, others, other_path, other_arc, other_lateral, a_vel,
+        extent, a_vrow, tl_state, successor_first, successor_flat, lane_c,
+    )  # fmt: skip
+    return throttle, brake, wheel_tangent, integral, reason, hold_time, override, changers, to_paths
+
+
+@njit(cache=True)
+def apply_controls(
+    k,
+    wheel_angle,
+    speed,
+    throttle,
+    brake,
+    max_steer,
+    steer_kmh,
+    steer_factor,
+    v_throttle,
+    v_steer,
+    v_brake,
+    v_flags,
+    v_lights,
+    update_lights,
+    light_bits,
+):
+    """Writes the controls into the vehicle table rows k: throttle, brake and the steer
+    command of each front wheel angle (as float32), clears the hand brake, reverse, manual
+    gear shift and Ackermann flags (`v_flags`, four bool columns), and for the vehicles with
+    `update_lights` sets their light bits. `light_bits`: the bits kept (all but brake and
+    blinkers), the bits always on (position, low beam), brake, left and right blinker."""
+    n = len(k)
+    most = np.empty(n)
+    kmh = np.empty((n, steer_kmh.shape[1]))
+    factor = np.empty((n, steer_factor.shape[1]))
+    for i in range(n):
+        most[i] = max_steer[k[i]]
+        kmh[i] = steer_kmh[k[i]]
+        factor[i] = steer_factor[k[i]]
+    steer = steer_commands(wheel_angle, most, kmh, factor, speed)
+    keep, on, brake_bit, left_bit, right_bit = (
+        light_bits[0],
+        light_bits[1],
+        light_bits[2],
+        light_bits[3],
+        light_bits[4],
+    )
+    for i in range(n):
+        row = k[i]
+        v_throttle[row] = np.float32(throttle[i])
+        v_steer[row] = np.float32(steer[i])
+        v_brake[row] = np.float32(brake[i])
+        for flag in v_flags:
+            flag[row] = False
+        if update_lights[i]:
+            bits = (np.int64(v_lights[row]) & keep) | on
+            if brake[i] > 0.1:
+                bits |= brake_bit
+            if steer[i] < -0.15:
+                bits |= left_bit
+            if steer[i] > 0.15:
+                bits |= right_bit
+            v_lights[row] = bits

@@ -1,0 +1,276 @@
+"""CARLA's Traffic Manager on a lockstep World: the knobs, the registered vehicles, the tick.
+
+`world.get_trafficmanager(port)` returns the world's traffic manager on that
+port (one per port, made on first use; no client or server, the port only
+names it). `vehicle.set_autopilot(True, tm_port)` registers the vehicle with
+it. The manager runs in the world's "traffic_manager" tick phase, after the
+light groups and before physics, so its controls move the vehicles in the same
+tick. Each vehicle's choices come from its own generator, spawned from the
+manager's seed and the vehicle's actor id.
+
+Defaults: vehicles drive 30 % below the speed limit (CARLA's default global
+percentage speed difference) and keep DEFAULT_LEADING_DISTANCE from the vehicle
+ahead (bumper to bumper, when stopped). Percentages are 0..100 as in CARLA;
+a negative speed difference drives faster than the limit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.errors import WorldError
+from world.geometry import Location, Rotation, Transform
+
+__all__ = [
+    "DEFAULT_AUTO_LANE_CHANGE",
+    "DEFAULT_LEADING_DISTANCE",
+    "DEFAULT_SEED",
+    "TrafficManager",
+    "street_spawn_points",
+    "traffic_manager_of",
+]
+
+DEFAULT_LEADING_DISTANCE = 2.5  # m, as CARLA's example scripts set it
+DEFAULT_SPEED_DIFFERENCE = 30.0  # %: 70 % of the limit, CARLA's default
+DEFAULT_SEED = 0
+DEFAULT_AUTO_LANE_CHANGE = True  # CARLA's default
+_IGNORE_KINDS = ("lights", "signs", "vehicles", "walkers")
+
+
+def traffic_manager_of(world, port: int = 8000) -> TrafficManager:
+    """The world's traffic manager on `port`, made (and put in the tick) on first use."""
+    managers = world.__dict__.setdefault("_traffic_managers", {})
+    port = int(port)
+    if port not in managers:
+        tm = TrafficManager(world, port)
+        managers[port] = tm
+        world.add_tick_system("traffic_manager", lambda w, dt: tm._tick(dt))
+    return managers[port]
+
+
+def _actor_row(actor) -> int:
+    if not getattr(actor, "is_alive", False):
+        raise WorldError(f"traffic manager: actor {getattr(actor, 'id', actor)} is not alive")
+    return int(actor.id) - 1
+
+
+def _percentage(name: str, value: float) -> float:
+    value = float(value)
+    if not 0.0 <= value <= 100.0:
+        raise WorldError(f"traffic manager: {name} must be a percentage in 0..100, got {value}")
+    return value
+
+
+class TrafficManager:
+    """CARLA's carla.TrafficManager: autopilot settings and the vehicles that drive by them."""
+
+    def __init__(self, world, port: int) -> None:
+        self._world = world
+        self._port = port
+        self._seed = DEFAULT_SEED
+        self._fleet = None
+        self._global_speed_pct = DEFAULT_SPEED_DIFFERENCE
+        self._global_lead = DEFAULT_LEADING_DISTANCE
+        self._synchronous = True
+        self._hybrid = False
+        self._settings: dict[int, dict[str, float | bool]] = {}
+        self._cache_key: int | None = None
+
+    # -- membership --------------------------------------------------------------------------
+
+    @property
+    def fleet(self):
+        if self._fleet is None:
+            from world.traffic.autopilot.fleet import AutopilotFleet
+
+            if not hasattr(self._world.get_map(), "lane_keys"):
+                raise WorldError(
+                    "set_autopilot: the traffic manager needs a map with driving lanes "
+                    "(this one has none)"
+                )
+
+            self._fleet = AutopilotFleet(self._world)
+        return self._fleet
+
+    def get_port(self) -> int:
+        return self._port
+
+    def _rng(self, actor_row: int) -> np.random.Generator:
+        sequence = np.random.SeedSequence(entropy=self._seed, spawn_key=(actor_row + 1,))
+        return np.random.Generator(np.random.PCG64(sequence))
+
+    def register_vehicles(self, vehicles) -> None:
+        for vehicle in vehicles:
+            row = _actor_row(vehicle)
+            if int(self._world._actors.vrow[row]) < 0:
+                raise WorldError(f"set_autopilot: actor {vehicle.id} is not a vehicle")
+            for other in self._world.__dict__.get("_traffic_managers", {}).values():
+                if other is not self and other._fleet is not None:
+                    other._fleet.remove(row)
+            self.fleet.add(row, self._rng(row))
+        self._cache_key = None
+
+    def unregister_vehicles(self, vehicles) -> None:
+        if self._fleet is None:
+            return
+        for vehicle in vehicles:
+            self._fleet.remove(int(vehicle.id) - 1)
+        self._cache_key = None
+
+    def has_vehicle(self, vehicle) -> bool:
+        return self._fleet is not None and self._fleet.slot(int(vehicle.id) - 1) >= 0
+
+    # -- global knobs ------------------------------------------------------------------------
+
+    def global_percentage_speed_difference(self, percentage: float) -> None:
+        """Every vehicle drives this much below its speed limit (negative: above it)."""
+        self._global_speed_pct = float(percentage)
+
+    def set_global_distance_to_leading_vehicle(self, distance: float) -> None:
+        """Metres kept to the vehicle ahead, bumper to bumper."""
+        self._global_lead = max(float(distance), 0.0)
+
+    def set_random_device_seed(self, value: int) -> None:
+        """Reseeds every vehicle's generator from (value, actor id), now and for later ones."""
+        self._seed = int(value)
+        if self._fleet is not None:
+            self._fleet.rngs = [self._rng(int(r)) for r in self._fleet.actor.tolist()]
+
+    def set_synchronous_mode(self, mode: bool = True) -> None:
+        """Accepted: lockstep's manager always steps with the world's tick."""
+        self._synchronous = bool(mode)
+
+    def set_hybrid_physics_mode(self, enabled: bool = False) -> None:
+        """Accepted and ignored: every vehicle always runs full physics."""
+        self._hybrid = bool(enabled)
+
+    def set_hybrid_physics_radius(self, radius: float = 50.0) -> None:
+        """Accepted and ignored (see set_hybrid_physics_mode)."""
+
+    def set_respawn_dormant_vehicles(self, mode: bool = False) -> None:
+        """Accepted and ignored: vehicles never go dormant."""
+
+    def set_osm_mode(self, mode: bool = False) -> None:
+        """Accepted and ignored."""
+
+    # -- per-vehicle knobs -------------------------------------------------------------------
+
+    def _set(self, actor, name: str, value) -> None:
+        self._settings.setdefault(_actor_row(actor), {})[name] = value
+        self._cache_key = None
+
+    def vehicle_percentage_speed_difference(self, actor, percentage: float) -> None:
+        self._set(actor, "speed_pct", float(percentage))
+
+    def set_desired_speed(self, actor, speed: float) -> None:
+        """km/h, replacing the limit-based target for this vehicle."""
+        self._set(actor, "desired", max(float(speed), 0.0))
+
+    def distance_to_leading_vehicle(self, actor, distance: float) -> None:
+        self._set(actor, "lead", max(float(distance), 0.0))
+
+    def ignore_lights_percentage(self, actor, perc: float) -> None:
+        self._set(actor, "lights", _percentage("ignore_lights_percentage", perc))
+
+    def ignore_signs_percentage(self, actor, perc: float) -> None:
+        self._set(actor, "signs", _percentage("ignore_signs_percentage", perc))
+
+    def ignore_vehicles_percentage(self, actor, perc: float) -> None:
+        self._set(actor, "vehicles", _percentage("ignore_vehicles_percentage", perc))
+
+    def ignore_walkers_percentage(self, actor, perc: float) -> None:
+        self._set(actor, "walkers", _percentage("ignore_walkers_percentage", perc))
+
+    def auto_lane_change(self, actor, enable: bool) -> None:
+        """Whether the vehicle changes lanes by itself to pass a slower leader (default on, as
+        in CARLA; the rules: world.traffic.autopilot.kernels.lane_changes, docs/autopilot.md)."""
+        self._set(actor, "auto_lane_change", bool(enable))
+
+    def update_vehicle_lights(self, actor, do_update: bool) -> None:
+        """When on, the manager sets position and low beams, brake lights and blinkers."""
+        self._set(actor, "update_lights", bool(do_update))
+
+    def force_lane_change(self, actor, direction: bool) -> None:
+        """Moves the vehicle to the neighbouring lane of its direction: True right, False left."""
+        fleet = self.fleet
+        i = fleet.slot(_actor_row(actor))
+        if i < 0:
+            raise WorldError(f"force_lane_change: vehicle {actor.id} is not on autopilot here")
+        fleet.change_lane(i, bool(direction))
+
+    def set_path(self, actor, path) -> None:
+        """Locations the vehicle heads for, in order: at each junction it takes the exit that
+        ends nearest the next one."""
+        fleet = self.fleet
+        i = fleet.slot(_actor_row(actor))
+        if i < 0:
+            raise WorldError(f"set_path: vehicle {actor.id} is not on autopilot here")
+        fleet.targets[i] = [np.array([p.x, p.y, p.z], dtype=np.float64) for p in path]
+        fleet.replan(i)
+
+    def set_route(self, actor, path) -> None:
+        """Turns at the next junctions, in order: "Left", "Right", "Straight" (others: drawn)."""
+        fleet = self.fleet
+        i = fleet.slot(_actor_row(actor))
+        if i < 0:
+            raise WorldError(f"set_route: vehicle {actor.id} is not on autopilot here")
+        fleet.commands[i] = [str(c) for c in path]
+        fleet.replan(i)
+
+    # -- the tick ----------------------------------------------------------------------------
+
+    def _column(self, name: str, default: float) -> np.ndarray:
+        rows = self._fleet.actor.tolist()
+        return np.array(
+            [self._settings.get(r, {}).get(name, default) for r in rows], dtype=np.float64
+        )
+
+    def _refresh(self) -> None:
+        key = self._fleet.version
+        if key == self._cache_key:
+            return
+        self._cache_key = key
+        self._speed_pct = self._column("speed_pct", np.nan)
+        self._desired = self._column("desired", np.nan)
+        self._lead = self._column("lead", np.nan)
+        self._ignore = np.stack([self._column(k, 0.0) for k in _IGNORE_KINDS], axis=1)
+        self._update_lights = self._column("update_lights", 0.0) > 0.0
+        self._auto_lane_change = (
+            self._column("auto_lane_change", float(DEFAULT_AUTO_LANE_CHANGE)) > 0.0
+        )
+
+    def _ignore_percentages(self) -> np.ndarray:
+        return self._ignore
+
+    def _tick(self, dt: float) -> None:
+        if self._fleet is None or not len(self._fleet):
+            return
+        self._fleet.prune()
+        if not len(self._fleet):
+            return
+        self._refresh()
+        self._fleet.tick(self, dt)
+
+
+def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:
+    """Transforms on driving lanes outside junctions, `spacing` metres apart along each lane and
+    at least `margin` from the lane's ends (spawn points that start a car mid-street, unlike the
+    map's road entries, which sit on junction borders where junction lanes overlap)."""
+    from world.traffic.autopilot.lane_paths import LanePaths
+
+    paths = LanePaths(world_map)
+    out = []
+    for p in range(len(paths)):
+        if paths.junction[p] >= 0 or paths.length[p] < 2.0 * margin:
+            continue
+        arcs = np.arange(margin, paths.length[p] - margin + 1e-9, spacing)
+        pts, tangents = paths.at(np.full(len(arcs), p), arcs)
+        for point, tangent in zip(pts, tangents, strict=True):
+            yaw = float(np.degrees(np.arctan2(tangent[1], tangent[0])))
+            out.append(
+                Transform(
+                    Location(float(point[0]), float(point[1]), float(point[2]) + 0.5),
+                    Rotation(0.0, yaw, 0.0),
+                )
+            )
+    return out

@@ -1,0 +1,1 @@
+"""Traffic lights and signs: placement from the map, road boxes, light cycles and sign timers."""

@@ -1,0 +1,336 @@
+"""Road trigger boxes of lights and signs: where their centres go, and who is inside.
+
+A box's centre moves against its lane's travel direction (seed: Trigger offset
+direction): right-hand negative lanes and left-hand positive lanes travel with
+increasing s, so their offsets subtract from s; the other lanes add to s. The
+centre stays inside the lane section, 1e-5 m from either end; a section shorter
+than 2e-5 m uses its midpoint. The direction belongs to the lane that receives
+the box (after any move to a junction lane's predecessor).
+
+`OrientedBoxes` holds every box of the world as arrays and answers which boxes
+each of a batch of actors' own boxes overlaps (CARLA counts a vehicle as inside
+a trigger box when its bounding box overlaps it, not its origin). An actor's
+box is its pose composed with its box centre and half-extents in its own
+frame. The test is compiled: a plan-view grid picks the candidate boxes, their
+bounding spheres drop the far ones, and the separating-axis test of two
+oriented boxes in 3D decides (see `_separated`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from world.geometry import Transform, Vector3D, rotation_matrices
+
+__all__ = [
+    "LIGHT_BOX_EXTENT",
+    "LIGHT_BOX_OFFSET",
+    "SECTION_MARGIN",
+    "OrientedBoxes",
+    "TriggerBox",
+    "lane_travels_with_s",
+    "trigger_s",
+]
+
+LIGHT_BOX_OFFSET = 3.0  # m before the light (also stop and yield effect boxes)
+# Half-extents of a light's box: 3 m long, (lane width / 2) wide, 2 m high; y scales by width.
+LIGHT_BOX_EXTENT = (1.5, 0.25, 1.0)
+SECTION_MARGIN = 1e-5
+_MIN_CELL = 8.0  # m, the smallest grid cell of the overlap test
+_MAX_CELLS = 1 << 18  # cells grow beyond _MIN_CELL when the boxes spread wider than this
+# A cross axis of two edges is skipped when its squared length (sin² of the angle between the
+# edges) is below this: nearly parallel edges give a face axis again, and rounding alone
+# could separate the boxes along the almost-zero vector.
+_PARALLEL = 1e-12
+
+
+def lane_travels_with_s(lane_id: int, left_hand: bool) -> bool:
+    """Whether traffic on the lane drives towards increasing s."""
+    return (lane_id < 0) != left_hand
+
+
+def trigger_s(
+    s: float,
+    lane_id: int,
+    left_hand: bool,
+    section_start: float,
+    section_end: float,
+    offset: float,
+) -> float:
+    """The s of a box centre `offset` metres before `s` against the lane's traffic."""
+    if section_end - section_start < 2.0 * SECTION_MARGIN:
+        return 0.5 * (section_start + section_end)
+    moved = s - offset if lane_travels_with_s(lane_id, left_hand) else s + offset
+    return min(max(moved, section_start + SECTION_MARGIN), section_end - SECTION_MARGIN)
+
+
+@dataclass(slots=True)
+class TriggerBox:
+    """One box: its world transform (a lane waypoint's), its half-extents and its owner."""
+
+    transform: Transform
+    extent: Vector3D
+    owner: int  # index of the light or sign in the traffic system
+    kind: int  # what the box does (see world.traffic.signals.system)
+
+
+class OrientedBoxes:
+    """Many oriented boxes as arrays: centres (B, 3), axes (B, 3, 3), half-extents (B, 3)."""
+
+    def __init__(self, boxes: list[TriggerBox]) -> None:
+        self.boxes = list(boxes)
+        n = len(boxes)
+        self.centre = np.array(
+            [
+                [b.transform.location.x, b.transform.location.y, b.transform.location.z]
+                for b in boxes
+            ]
+        ).reshape(n, 3)
+        rot = [b.transform.rotation for b in boxes]
+        self.axes = rotation_matrices(
+            np.array([r.pitch for r in rot]),
+            np.array([r.yaw for r in rot]),
+            np.array([r.roll for r in rot]),
+        ).reshape(n, 3, 3)
+        self.extent = np.array([[b.extent.x, b.extent.y, b.extent.z] for b in boxes]).reshape(n, 3)
+        self.owner = np.array([b.owner for b in boxes], dtype=np.int64)
+        self.kind = np.array([b.kind for b in boxes], dtype=np.int64)
+        # A uniform plan-view grid over the boxes: each box is listed in every cell its bounding
+        # circle touches (from cell `_first`), so an actor's candidates are the boxes of the
+        # cells its own bounding circle touches. Cells are numbered ix * ny + iy from the
+        # grid's corner, and `_starts` (CSR) gives each cell's slice of `_members`.
+        self._radius = np.sqrt(np.einsum("bi,bi->b", self.extent, self.extent))
+        lo = self.centre[:, :2] - self._radius[:, None]
+        hi = self.centre[:, :2] + self._radius[:, None]
+        corner = lo.min(axis=0) if n else np.zeros(2)
+        span = hi.max(axis=0) - corner if n else np.zeros(2)
+        cell = max(_MIN_CELL, 2.0 * float(self._radius.max(initial=0.0)))
+        cell = max(cell, float(np.sqrt(span[0] * span[1] / _MAX_CELLS)))
+        self._grid = np.array([corner[0], corner[1], cell])
+        self._first = np.floor((lo - corner) / cell).astype(np.int64)
+        last = np.floor((hi - corner) / cell).astype(np.int64)
+        nx, self._ny = (int(last[:, k].max(initial=0)) + 1 for k in range(2))
+        cells, members = [], []
+        for box in range(n):
+            for ix in range(self._first[box, 0], last[box, 0] + 1):
+                for iy in range(self._first[box, 1], last[box, 1] + 1):
+                    cells.append(ix * self._ny + iy)
+                    members.append(box)
+        cells = np.array(cells, dtype=np.int64)
+        order = np.argsort(cells, kind="stable")
+        self._members = np.array(members, dtype=np.int64)[order]
+        self._starts = np.zeros(nx * self._ny + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
+
+    def __len__(self) -> int:
+        return len(self.boxes)
+
+    def overlapping(
+        self,
+        rows: np.ndarray,
+        pos: np.ndarray,
+        rot: np.ndarray,
+        box_loc: np.ndarray,
+        extent: np.ndarray,
+        alive: np.ndarray,
+    ) -> np.ndarray:
+        """(N, B) bool: whether the box of actor row rows[n] overlaps box b (touching counts).
+
+        `pos` (m), `rot` (pitch, yaw, roll in degrees), `box_loc` (the box centre in the
+        actor's frame), `extent` (half-extents) and `alive` are the actor table's columns,
+        read at `rows`; a dead actor overlaps nothing. A zero extent makes the box a point:
+        then it is the point's containment."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        inside = np.zeros((len(rows), len(self.boxes)), dtype=bool)
+        if len(rows) and len(self.boxes):
+            _overlapping(
+                rows,
+                *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
+                np.ascontiguousarray(alive, dtype=np.bool_),
+                self._grid,
+                self._ny,
+                self._starts,
+                self._members,
+                self._first,
+                self.centre,
+                self.axes,
+                self.extent,
+                self._radius,
+                inside,
+            )
+        return inside
+
+
+@njit(cache=True)
+def _overlapping(
+    rows: np.ndarray,
+    pos: np.ndarray,
+    rot: np.ndarray,
+    box_loc: np.ndarray,
+    extent: np.ndarray,
+    alive: np.ndarray,
+    grid: np.ndarray,
+    ny: int,
+    starts: np.ndarray,
+    members: np.ndarray,
+    first: np.ndarray,
+    centre: np.ndarray,
+    axes: np.ndarray,
+    half: np.ndarray,
+    radius: np.ndarray,
+    inside: np.ndarray,
+) -> None:
+    """Marks in `inside` (N, B) the boxes each live actor's box overlaps.
+
+    Per actor: the grid cells that its bounding sphere about its origin (|box_loc| + |extent|,
+    whatever its rotation) touches; in each, the boxes met there first (a box listed in
+    several cells is tested once, in the first cell both cover) whose bounding sphere reaches
+    that one. Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes =
+    R's columns); its bounding sphere about that centre must reach the box itself, and then
+    the separating axes decide."""
+    corner_x, corner_y, cell = grid[0], grid[1], grid[2]
+    nx = (len(starts) - 1) // ny
+    r_actor = np.empty((3, 3))
+    at = np.empty(3)
+    rel = np.empty((3, 3))
+    mag = np.empty((3, 3))
+    t = np.empty(3)
+    for n in range(len(rows)):
+        row = rows[n]
+        if not alive[row]:
+            continue
+        e, loc = extent[row], box_loc[row]
+        reach = math.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
+        about_origin = reach + math.sqrt(loc[0] * loc[0] + loc[1] * loc[1] + loc[2] * loc[2])
+        lo_x = np.int64(np.floor((pos[row, 0] - about_origin - corner_x) / cell))
+        hi_x = np.int64(np.floor((pos[row, 0] + about_origin - corner_x) / cell))
+        lo_y = np.int64(np.floor((pos[row, 1] - about_origin - corner_y) / cell))
+        hi_y = np.int64(np.floor((pos[row, 1] + about_origin - corner_y) / cell))
+        placed = False
+        for ix in range(max(lo_x, 0), min(hi_x, nx - 1) + 1):
+            for iy in range(max(lo_y, 0), min(hi_y, ny - 1) + 1):
+                f = ix * ny + iy
+                for m in range(starts[f], starts[f + 1]):
+                    b = members[m]
+                    if ix != max(lo_x, first[b, 0]) or iy != max(lo_y, first[b, 1]):
+                        continue  # tested in an earlier cell of both
+                    if not _spheres_meet(pos[row], about_origin, centre[b], radius[b]):
+                        continue
+                    if not placed:
+                        _actor_axes(r_actor, rot[row])
+                        for i in range(3):
+                            at[i] = pos[row, i] + (
+                                r_actor[i, 0] * loc[0]
+                                + r_actor[i, 1] * loc[1]
+                                + r_actor[i, 2] * loc[2]
+                            )
+                        placed = True
+                    d0 = at[0] - centre[b, 0]
+                    d1 = at[1] - centre[b, 1]
+                    d2 = at[2] - centre[b, 2]
+                    if not _sphere_reaches_box(d0, d1, d2, reach, axes[b], half[b]):
+                        continue
+                    inside[n, b] = not _separated(
+                        d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t
+                    )
+
+
+@njit(cache=True)
+def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
+    """Writes into `axes` (3x3) the forward, right and up unit vectors (columns) of an actor
+    turned by `rot` (pitch, yaw, roll in degrees): CARLA's rotation, as `rotation_matrices`
+    gives it (numba's radians, cos and sin are numpy's)."""
+    pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
+    c_p, s_p = np.cos(pitch), np.sin(pitch)
+    c_y, s_y = np.cos(yaw), np.sin(yaw)
+    c_r, s_r = np.cos(roll), np.sin(roll)
+    forward = (c_p * c_y, c_p * s_y, s_p)
+    right = (c_y * s_p * s_r - s_y * c_r, s_y * s_p * s_r + c_y * c_r, -c_p * s_r)
+    up = (-c_y * s_p * c_r - s_y * s_r, -s_y * s_p * c_r + c_y * s_r, c_p * c_r)
+    for i in range(3):
+        axes[i, 0] = forward[i]
+        axes[i, 1] = right[i]
+        axes[i, 2] = up[i]
+
+
+@njit(cache=True)
+def _spheres_meet(p: np.ndarray, p_radius: float, q: np.ndarray, q_radius: float) -> bool:
+    """Whether two spheres (centres p, q) meet or touch."""
+    d0, d1, d2 = p[0] - q[0], p[1] - q[1], p[2] - q[2]
+    far = p_radius + q_radius
+    return d0 * d0 + d1 * d1 + d2 * d2 <= far * far
+
+
+@njit(cache=True)
+def _sphere_reaches_box(
+    d0: float, d1: float, d2: float, reach: float, axes: np.ndarray, half: np.ndarray
+) -> bool:
+    """Whether a sphere of radius `reach` whose centre is d from a box's centre meets the box:
+    the distance from the sphere's centre to the box's nearest point, in the box's axes."""
+    gap = 0.0
+    for k in range(3):
+        out = abs(d0 * axes[0, k] + d1 * axes[1, k] + d2 * axes[2, k]) - half[k]
+        if out > 0.0:
+            gap += out * out
+    return gap <= reach * reach
+
+
+@njit(cache=True)
+def _separated(
+    d0: float,
+    d1: float,
+    d2: float,
+    axes_a: np.ndarray,
+    half_a: np.ndarray,
+    axes_b: np.ndarray,
+    half_b: np.ndarray,
+    rel: np.ndarray,
+    mag: np.ndarray,
+    t: np.ndarray,
+) -> bool:
+    """Whether an axis separates two oriented boxes (axes: proper rotation matrices whose
+    columns are the unit axes; half: the half-extents; d: centre of b less centre of a).
+
+    The 15 candidate axes of two boxes in 3D, worked in a's frame (b's axis j there is column
+    j of rel = axes_a^T axes_b, the centres' offset is t = axes_a^T d): the 3 face normals of
+    a, the 3 of b, then the 9 cross products a_i x b_j of an edge of each, skipped when the two
+    edges are parallel to within `_PARALLEL` (|a_i x b_j|^2 = 1 - rel_ij^2). An axis L
+    separates when |t . L| exceeds the two boxes' half-widths along L, sum_k half_k |axis_k .
+    L|; equality is touching, not separated. For L = a_i x b_j (i, i1, i2 and j, j1, j2 in
+    cyclic order) the triple products give t . L = t_i2 rel_i1j - t_i1 rel_i2j and the
+    half-widths half_a_i1 |rel_i2j| + half_a_i2 |rel_i1j| + half_b_j1 |rel_ij2| + half_b_j2
+    |rel_ij1|."""
+    for i in range(3):
+        t[i] = d0 * axes_a[0, i] + d1 * axes_a[1, i] + d2 * axes_a[2, i]
+        for j in range(3):
+            rel[i, j] = (
+                axes_a[0, i] * axes_b[0, j]
+                + axes_a[1, i] * axes_b[1, j]
+                + axes_a[2, i] * axes_b[2, j]
+            )
+            mag[i, j] = abs(rel[i, j])
+    for i in range(3):
+        reach = half_b[0] * mag[i, 0] + half_b[1] * mag[i, 1] + half_b[2] * mag[i, 2]
+        if abs(t[i]) > half_a[i] + reach:
+            return True
+    for j in range(3):
+        along = t[0] * rel[0, j] + t[1] * rel[1, j] + t[2] * rel[2, j]
+        reach = half_a[0] * mag[0, j] + half_a[1] * mag[1, j] + half_a[2] * mag[2, j]
+        if abs(along) > reach + half_b[j]:
+            return True
+    for i in range(3):
+        i1, i2 = (i + 1) % 3, (i + 2) % 3
+        for j in range(3):
+            if 1.0 - rel[i, j] * rel[i, j] < _PARALLEL:
+                continue
+            j1, j2 = (j + 1) % 3, (j + 2) % 3
+            along = t[i2] * rel[i1, j] - t[i1] * rel[i2, j]
+            reach = half_a[i1] * mag[i2, j] + half_a[i2] * mag[i1, j]
+            reach += half_b[j1] * mag[i, j2] + half_b[j2] * mag[i, j1]
+            if abs(along) > reach:
+                return True
+    return False

@@ -1,0 +1,1 @@
+"""AI walkers: sidewalk navigation, routes between navigation points, compiled steering."""

@@ -1,0 +1,221 @@
+"""AI walkers: the pedestrian system that walks `controller.ai.walker`s' walkers on sidewalks.
+
+A controller (world.handles.WalkerAIController) is spawned attached to its walker, as
+in CARLA (`world.spawn_actor(bp, Transform(), walker)`). `start()` hands the walker to the
+world's pedestrian system, `go_to_location(loc)` routes it over the navigation
+graph (world.traffic.walkers.navigation), `set_max_speed(speed)` sets its walking speed
+(DEFAULT_WALKER_SPEED until set), `stop()` halts it and gives it back. A walker
+that arrives picks its next destination from its controller's own generator
+(spawned from the pedestrians' seed and the controller's actor id) and goes on.
+
+Per tick ("traffic_manager" phase, before physics) the system steers every
+started walker toward the next point of its route in one compiled call
+(world.traffic.walkers.kernels.steer): one flat array holds all routes, each walker an
+offset, a length and its progress; a walker within ARRIVE_RADIUS of its point
+moves on to the next. The walker's WalkerControl (direction, speed) is written
+to the walker table and the world's walker motion moves it.
+
+`world.set_pedestrians_cross_factor(p)`: a walker started afterwards may cross
+roads with probability p (drawn once at start); one that may not keeps to its
+own sidewalk ring. `world.get_random_location_from_navigation()` draws a
+sidewalk point from the pedestrians' generator (`set_pedestrians_seed`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.errors import WorldError
+from world.geometry import Location
+from world.traffic.walkers.kernels import DEAD, STEERED, steer
+
+__all__ = [
+    "ARRIVE_RADIUS",
+    "DEFAULT_CROSS_FACTOR",
+    "DEFAULT_WALKER_SPEED",
+    "WalkerAISystem",
+    "walker_ai_of",
+]
+
+DEFAULT_WALKER_SPEED = 1.4  # m/s
+DEFAULT_CROSS_FACTOR = 0.0  # share of walkers that cross roads, as CARLA's example scripts
+ARRIVE_RADIUS = 0.6  # m
+ARRIVAL_PASSES = 2  # route points a walker may pass in one tick
+VEHICLE_REACH = 6.0  # m: vehicles nearer than this are checked against a walker's next step
+STEP_AHEAD = 0.5  # m
+WALKER_RADIUS = 0.3  # m
+WALKER_LOOK_AHEAD = 1.0  # s: walkers turn around each other when this much walking would meet
+WALKER_MARGIN = 0.1  # m kept between two walkers' circles as they pass
+DEFAULT_PEDESTRIANS_SEED = 0
+
+
+def walker_ai_of(world) -> WalkerAISystem:
+    """The world's pedestrian system, made (and put in the tick) on first use."""
+    system = world.__dict__.get("_walker_ai")
+    if system is None:
+        system = WalkerAISystem(world)
+        world._walker_ai = system
+        world.add_tick_system("traffic_manager", lambda w, dt: system.tick(dt))
+    return system
+
+
+class WalkerAISystem:
+    """Every started AI walker: routes, speeds, progress; the navigation and its generator."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+        self._nav = None
+        self._seed = DEFAULT_PEDESTRIANS_SEED
+        self._rng = self._generator(())
+        self.cross_factor = DEFAULT_CROSS_FACTOR
+        self.controller = np.zeros(0, dtype=np.int64)  # controller actor rows
+        self.walker = np.zeros(0, dtype=np.int64)  # walker actor rows
+        self.speed = np.zeros(0)
+        self.cross = np.zeros(0, dtype=bool)
+        self.progress = np.zeros(0, dtype=np.int64)
+        self.routes: list[np.ndarray] = []
+        self.rngs: list[np.random.Generator] = []
+        self._flat = np.zeros((0, 3))
+        self._offset = np.zeros(0, dtype=np.int64)
+        self._length = np.zeros(0, dtype=np.int64)
+        self._dirty = True
+
+    @property
+    def navigation(self):
+        if self._nav is None:
+            from world.traffic.walkers.navigation import WalkerNavigation
+
+            if not hasattr(self.world.get_map(), "lane_keys"):
+                raise WorldError("pedestrian navigation needs a map with sidewalks (this has none)")
+            self._nav = WalkerNavigation(self.world.get_map())
+            if not len(self._nav):
+                raise WorldError(f"map {self.world.get_map().name}: no sidewalk lanes to walk on")
+        return self._nav
+
+    def _generator(self, key: tuple[int, ...]) -> np.random.Generator:
+        sequence = np.random.SeedSequence(entropy=self._seed, spawn_key=key)
+        return np.random.Generator(np.random.PCG64(sequence))
+
+    def set_seed(self, seed: int) -> None:
+        self._seed = int(seed)
+        self._rng = self._generator(())
+
+    def set_cross_factor(self, percentage: float) -> None:
+        value = float(percentage)
+        if not 0.0 <= value <= 1.0:
+            raise WorldError(f"set_pedestrians_cross_factor: expected 0..1, got {value}")
+        self.cross_factor = value
+
+    def random_location(self, rng: np.random.Generator | None = None) -> Location:
+        nav = self.navigation
+        sidewalk = nav.sidewalk
+        point = nav.points[sidewalk[int((rng or self._rng).integers(len(sidewalk)))]]
+        return Location(float(point[0]), float(point[1]), float(point[2]))
+
+    # -- controllers -----------------------------------------------------------------------
+
+    def slot(self, controller_row: int) -> int:
+        found = np.flatnonzero(self.controller == controller_row)
+        return int(found[0]) if len(found) else -1
+
+    def start(self, controller_row: int, walker_row: int) -> None:
+        if self.slot(controller_row) >= 0:
+            return
+        rng = self._generator((controller_row + 1,))
+        self.controller = np.append(self.controller, controller_row)
+        self.walker = np.append(self.walker, walker_row)
+        self.speed = np.append(self.speed, DEFAULT_WALKER_SPEED)
+        self.cross = np.append(self.cross, bool(rng.random() < self.cross_factor))
+        self.progress = np.append(self.progress, 0)
+        self.rngs.append(rng)
+        here = self.world._actors.pos[walker_row]
+        self.routes.append(here[None].copy())
+        self._dirty = True
+
+    def stop(self, controller_row: int) -> None:
+        i = self.slot(controller_row)
+        if i < 0:
+            return
+        w = self.world._walkers
+        wrow = int(self.world._actors.wrow[self.walker[i]])
+        w.speed[wrow] = 0.0
+        self._keep(np.arange(len(self.controller)) != i)
+
+    def _keep(self, keep: np.ndarray) -> None:
+        for name in ("controller", "walker", "speed", "cross", "progress"):
+            setattr(self, name, getattr(self, name)[keep])
+        idx = np.flatnonzero(keep).tolist()
+        self.routes = [self.routes[i] for i in idx]
+        self.rngs = [self.rngs[i] for i in idx]
+        self._dirty = True
+
+    def go_to(self, i: int, goal: np.ndarray) -> None:
+        nav = self.navigation
+        here = self.world._actors.pos[self.walker[i]]
+        self.routes[i] = nav.points[nav.route(here, goal, bool(self.cross[i]))]
+        self.progress[i] = 0
+        self._dirty = True
+
+    def set_speed(self, i: int, speed: float) -> None:
+        self.speed[i] = max(float(speed), 0.0)
+
+    # -- the tick --------------------------------------------------------------------------
+
+    def tick(self, dt: float) -> None:
+        """Steers every started walker (world.traffic.walkers.kernels.steer); gives walkers
+        past their route's end a new one and drops controllers or walkers destroyed, between
+        its calls."""
+        if not len(self.controller):
+            return
+        a, w = self.world._actors, self.world._walkers
+        first_pass = 0
+        while True:
+            self._flatten()
+            status = steer(
+                a.alive,
+                a.pos,
+                a.rot,
+                a.extent,
+                a.vrow,
+                a.wrow,
+                a.n,
+                self.controller,
+                self.walker,
+                self._flat,
+                self._offset,
+                self._length,
+                self.progress,
+                self.speed,
+                w.direction,
+                w.speed,
+                first_pass,
+                ARRIVAL_PASSES,
+                ARRIVE_RADIUS,
+                VEHICLE_REACH,
+                STEP_AHEAD,
+                WALKER_RADIUS,
+                WALKER_LOOK_AHEAD,
+                WALKER_MARGIN,
+            )
+            if status == STEERED:
+                return
+            if status == DEAD:
+                self._keep(a.alive[self.controller] & a.alive[self.walker])
+                if not len(self.controller):
+                    return
+                continue
+            for i in np.flatnonzero(self.progress >= self._length).tolist():
+                self.go_to(i, self._next_goal(i))
+            first_pass = status
+
+    def _next_goal(self, i: int) -> np.ndarray:
+        loc = self.random_location(self.rngs[i])
+        return np.array([loc.x, loc.y, loc.z])
+
+    def _flatten(self) -> None:
+        if not self._dirty:
+            return
+        self._length = np.array([len(r) for r in self.routes], dtype=np.int64)
+        self._offset = np.concatenate([[0], np.cumsum(self._length)[:-1]]).astype(np.int64)
+        self._flat = np.vstack(self.routes)
+        self._dirty = False

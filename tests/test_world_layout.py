@@ -22,6 +22,8 @@ TOP_MODULES = {
     "geometry",
     "errors",
     "enums",
+    "debug",
+    "probes",
 }
 PLAIN_TYPES = {"world.geometry", "world.enums", "world.errors"}
 WINGS = {"map", "actors", "physics", "traffic", "sensors"}

@@ -22,6 +22,7 @@ __all__ = [
     "Vector2D",
     "Vector3D",
     "rotation_matrices",
+    "wrap_yaw",
 ]
 
 
@@ -57,6 +58,17 @@ class Vector2D:
 
     def __truediv__(self, k: float) -> Vector2D:
         return Vector2D(self.x / k, self.y / k)
+
+
+def wrap_yaw(yaw: np.ndarray) -> np.ndarray:
+    """Yaws (degrees) in CARLA's range (-180, 180]: those outside move by whole turns (the
+    others are returned as they are, bit for bit)."""
+    yaw = np.asarray(yaw, dtype=np.float64)
+    outside = (yaw > 180.0) | (yaw <= -180.0)
+    if not outside.any():
+        return yaw
+    turns = np.ceil((yaw - 180.0) / 360.0)
+    return np.where(outside, yaw - 360.0 * turns, yaw)
 
 
 @dataclass(slots=True)
@@ -144,7 +156,13 @@ class Vector3D:
 
 @dataclass(slots=True)
 class Location(Vector3D):
-    """A point in the world, metres (CARLA's carla.Location)."""
+    """A point in the world, metres (CARLA's carla.Location); `Location(vector)` takes a
+    Vector3D's components, as CARLA's constructor does."""
+
+    def __init__(self, x: float | Vector3D = 0.0, y: float = 0.0, z: float = 0.0) -> None:
+        if isinstance(x, Vector3D):
+            x, y, z = x.x, x.y, x.z
+        self.x, self.y, self.z = x, y, z
 
 
 @dataclass(slots=True)

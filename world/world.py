@@ -11,19 +11,22 @@ in with `add_tick_system`), then takes the snapshot.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from world import probes
 from world.actors.actor_list import ActorList
 from world.actors.attachments import compose, relative_pose, update_attached
 from world.actors.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
 from world.actors.body_models import body_of
 from world.actors.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.debug import DebugHelper
 from world.errors import WorldError
-from world.geometry import Location, Transform, Vector3D
+from world.geometry import Location, Transform, Vector3D, wrap_yaw
 from world.handles import (
     Actor,
     Sensor,
@@ -147,6 +150,9 @@ class World:
         ]
         self._sensors = SensorSystem()
         self._traffic: WorldTraffic | None = None
+        self._tick_callbacks: dict[int, Callable[[WorldSnapshot], None]] = {}
+        self._next_callback_id = 1
+        self._debug = DebugHelper(lambda: (self._frame, self._elapsed))
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
         if static_actor_providers is None:
@@ -182,6 +188,11 @@ class World:
             self._library = blueprint_library()
         return self._library
 
+    @property
+    def debug(self) -> DebugHelper:
+        """The debug drawings (CARLA's world.debug), kept as data (world.debug)."""
+        return self._debug
+
     def get_weather(self) -> WeatherParameters:
         return self._weather.copy()
 
@@ -214,8 +225,50 @@ class World:
         self._collisions = []
         for _phase, system in self._systems:
             system(self, dt)
+        n = self._actors.n
+        self._actors.rot[:n, 1] = wrap_yaw(self._actors.rot[:n, 1])
         self._snapshot = self._take_snapshot()
+        self._debug.expire(self._frame, self._elapsed)
+        for callback_id in sorted(self._tick_callbacks):
+            callback = self._tick_callbacks.get(callback_id)
+            if callback is not None:  # (a callback may remove a later one)
+                callback(self._snapshot)
         return self._frame
+
+    # probes: rays, projections, the level's boxes (world.probes) -------------------------
+    def cast_ray(self, initial_location: Location, final_location: Location) -> list:
+        """Every point the segment meets on the ground or an actor's box, nearest first."""
+        return probes.cast_ray(self, initial_location, final_location)
+
+    def project_point(
+        self, location: Location, direction: Vector3D, search_distance: float = 10000.0
+    ) -> Any:
+        """The first point the ray from `location` along `direction` meets, or None."""
+        return probes.project_point(self, location, direction, float(search_distance))
+
+    def ground_projection(self, location: Location, search_distance: float = 10000.0) -> Any:
+        """The first point straight below `location`, or None."""
+        return probes.ground_projection(self, location, float(search_distance))
+
+    def get_level_bbs(self, actor_type: CityObjectLabel = CityObjectLabel.Any) -> list:
+        """The level's boxes of `actor_type` (lockstep's level: the lights' and signs')."""
+        return probes.level_boxes(self, CityObjectLabel(actor_type))
+
+    def get_environment_objects(self, object_type: CityObjectLabel = CityObjectLabel.Any) -> list:
+        """The level's objects of `object_type` (the map's traffic lights and signs)."""
+        return probes.environment_objects(self, CityObjectLabel(object_type))
+
+    def on_tick(self, callback: Callable[[WorldSnapshot], None]) -> int:
+        """Calls `callback(snapshot)` at the end of every tick, in registration order;
+        returns the id that `remove_on_tick` takes (CARLA's World.on_tick)."""
+        callback_id = self._next_callback_id
+        self._next_callback_id += 1
+        self._tick_callbacks[callback_id] = callback
+        return callback_id
+
+    def remove_on_tick(self, callback_id: int) -> None:
+        """Stops the callback `on_tick` returned `callback_id` for; unknown ids are ignored."""
+        self._tick_callbacks.pop(int(callback_id), None)
 
     def _physics_system(self, dt: float) -> None:
         i, j, impulse = physics.step(
@@ -233,6 +286,24 @@ class World:
             )
             for a, b, p in zip(i.tolist(), j.tolist(), impulse, strict=True)
         ]
+        self._destroy_fallen()
+
+    def _destroy_fallen(self) -> None:
+        """Destroys, with a warning, the bodies below the map's kill height (CARLA's world
+        bounds do the same), so a body that leaves the ground does not fall forever."""
+        kill_height = getattr(self._map, "kill_height", None)
+        if kill_height is None:
+            return
+        a, n = self._actors, self._actors.n
+        fallen = np.flatnonzero(a.alive[:n] & a.body[:n] & (a.pos[:n, 2] < kill_height()))
+        for row in fallen.tolist():
+            warnings.warn(
+                f"actor {row + 1} ({self._info[row].type_id}) fell below the world's kill "
+                f"height ({kill_height():.1f} m) and was destroyed",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            self._destroy(row + 1)
 
     def _sensors_system(self, dt: float) -> None:
         """Gives new sensor actors their behaviour, forgets dead ones, steps them in id order."""
@@ -408,7 +479,7 @@ class World:
     def _place(self, row: int, transform: Transform) -> None:
         loc, rot = transform.location, transform.rotation
         self._actors.pos[row] = (loc.x, loc.y, loc.z)
-        self._actors.rot[row] = (rot.pitch, rot.yaw, rot.roll)
+        self._actors.rot[row] = (rot.pitch, float(wrap_yaw(np.array([rot.yaw]))[0]), rot.roll)
 
     def spawn_actor(
         self,
@@ -494,11 +565,14 @@ class World:
         a.rel_pos[row] = (loc.x, loc.y, loc.z)
         a.rel_rot[row] = (rot.pitch, rot.yaw, rot.roll)
         pos, rot_w = compose(a.pos[[parent]], a.rot[[parent]], a.rel_pos[[row]], a.rel_rot[[row]])
+        rot_w[:, 1] = wrap_yaw(rot_w[:, 1])
         a.pos[row], a.rot[row] = pos[0], rot_w[0]
 
     def _set_pose(self, row: int, pos: np.ndarray, rot: np.ndarray) -> None:
         """Moves an actor; an attached one keeps the new pose relative to its parent."""
         a = self._actors
+        rot = np.array(rot, dtype=np.float64)
+        rot[1:2] = wrap_yaw(rot[1:2])
         a.pos[row], a.rot[row] = pos, rot
         parent = int(a.parent[row])
         if parent >= 0 and a.depth[row] > 0:

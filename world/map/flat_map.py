@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from world.geometry import Transform
+from world.map.carried_ground import KILL_DEPTH
 
 __all__ = ["FlatMap", "GroundSample"]
 
@@ -37,6 +38,10 @@ class FlatMap:
         normal = np.zeros((n, 3))
         normal[:, 2] = 1.0
         return GroundSample(np.full(n, self.height), normal, np.ones(n, dtype=bool))
+
+    def kill_height(self) -> float:
+        """The height below which the world destroys a body."""
+        return self.height - KILL_DEPTH
 
     def get_spawn_points(self) -> list[Transform]:
         return []

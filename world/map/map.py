@@ -22,6 +22,7 @@ import numpy as np
 
 from world.errors import MapError
 from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
+from world.map.carried_ground import CarriedGround, build_carried_ground
 from world.map.geolocation import geo_origin, to_geolocation
 from world.map.ground_query import SurfaceIndex
 from world.map.junction import Junction
@@ -108,6 +109,7 @@ class Map:
         self._grids: dict[int, SegmentGrid] = {}
         self._ground_grid: SegmentGrid | None = None
         self._surfaces: SurfaceIndex | None = None
+        self._carried: CarriedGround | None = None
         self._origin = geo_origin(self._odr.header.geo_reference or None)
         self._placements = self._build_placements()
         self._junctions: dict[str, Junction] = {}
@@ -311,6 +313,17 @@ class Map:
         if self._surfaces is None:
             self._surfaces = SurfaceIndex(self._ground(), _GROUND_REACH)
         return self._surfaces
+
+    def carried_ground(self) -> CarriedGround:
+        """The ground outside the lanes (world.map.carried_ground), built on first use."""
+        if self._carried is None:
+            self._carried = build_carried_ground(self._ground())
+        return self._carried
+
+    def kill_height(self) -> float:
+        """The height below which the world destroys a body (KILL_DEPTH under the lowest
+        road surface)."""
+        return self.carried_ground().kill_z
 
     # -- lane-level rules (road::Map), used by Waypoint ----------------------------------
 

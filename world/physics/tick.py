@@ -2,8 +2,9 @@
 
 The whole tick but the attachments runs in one compiled function (numba, `_tick`): it
 selects the bodies, applies the pushes (impulses), samples the ground under every body
-once (the map's compiled query, world.map.ground_query, run inside the same call on a real
-map; any other map's `ground` answer is sampled before it), finds the collision
+once (the map's compiled query, world.map.ground_query, and for a body no lane covers the
+carried ground, world.map.carried_ground, both run inside the same call on a real map; any
+other map's `ground` answer is sampled before it), finds the collision
 candidates (broad phase, world.physics.collisions), then every substep advances the vehicles
 (world.physics.vehicle_dynamics), then the walkers (world.physics.walker_motion), then resolves the
 candidates, all in place on the tables' columns; last it writes the accelerations, spends
@@ -21,6 +22,7 @@ from numba import njit
 
 from world.actors.attachments import update_attached
 from world.actors.vehicle_state import ActorType
+from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into
 from world.map.ground import GroundPlanes, planes_through, sample_ground
 from world.map.ground_query import NO_SURFACES, SurfaceArrays, highest_into
 from world.physics import collisions, vehicle_dynamics, walker_motion
@@ -92,6 +94,8 @@ def step(
     Returns the rows (i < j) of the pairs that collided and the impulse i received.
     """
     index = getattr(ground_map, "surface_index", None)
+    carried = getattr(ground_map, "carried_ground", None)
+    carried = NO_CARRIED_GROUND if carried is None else carried()
     if index is not None:
         surfaces, planes, sampled = index().arrays, _NO_PLANES, False
     else:  # a map without the compiled index: its own `ground`, sampled before the tick
@@ -100,6 +104,7 @@ def step(
         *cache.columns(a, v, w),
         a.n,
         surfaces,
+        carried,
         planes,
         sampled,
         int(ActorType.Vehicle),
@@ -149,6 +154,7 @@ def _tick(
     extra: TickColumns,
     n: int,
     surfaces: SurfaceArrays,
+    carried: CarriedGround,
     planes: GroundPlanes,
     sampled: bool,
     vehicle: int,
@@ -182,6 +188,7 @@ def _tick(
         m = len(points)
         z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
         highest_into(surfaces, points, z, normal, found)
+        carried_into(carried, points, surfaces.reach, z, normal, found)
         planes = planes_through(points, z, normal, found)
     rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
     records = substeps * len(pair_i)

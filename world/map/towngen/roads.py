@@ -62,8 +62,10 @@ def street_lanes(lanes: int, spec: TownSpec, links: dict[str, RoadLink]) -> list
 
 
 def center_mark(lanes: int) -> RoadMark:
-    """Yellow centre line: broken (overtaking allowed) on one-lane streets, solid otherwise."""
-    return mark("broken", "yellow", "both") if lanes == 1 else mark("solid", "yellow")
+    """Yellow centre line: broken on one-lane streets, solid otherwise; never a lane change
+    across it (laneChange "none", as CARLA's towns write their centre lines), so lane
+    changes stay between lanes of one direction."""
+    return mark("broken", "yellow", "none") if lanes == 1 else mark("solid", "yellow")
 
 
 def smooth_shift(v0: float, v1: float, length: float) -> tuple[float, float, float, float]:

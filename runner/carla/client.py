@@ -1,0 +1,221 @@
+"""CARLA's `carla.Client` over an in-process lockstep world.
+
+There is no server: a Client's "server" is the `Simulation` for its port, made on first use
+and shared by every Client of that port (as CARLA's clients share one server). It holds the
+current World, the maps it can load (runner.carla.maps), and the recorder and replayer
+sessions. Worlds are synchronous and fixed-step (lockstep's only mode): a world the client
+loads starts with `fixed_delta_seconds` 0.05 s, so `world.tick()` works at once.
+The host, port's meaning as a network address, timeouts and worker threads are accepted
+and have no effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from runner.carla.command import Response, run_batch
+from runner.carla.maps import GAME_PREFIX, MapCatalog, map_key
+
+__all__ = ["CARLA_VERSION", "Client", "Simulation", "configure"]
+
+CARLA_VERSION = "0.9.16"  # the API version lockstep's namespace follows
+DEFAULT_MAP = "town_small"
+DEFAULT_DELTA = 0.05
+
+_SIMULATIONS: dict[int, Simulation] = {}
+_CATALOG_FOLDERS: list[str] = []
+_DEFAULT: dict[str, str] = {"map": DEFAULT_MAP}
+
+
+def configure(map_folders: list[str] | None = None, default_map: str | None = None) -> None:
+    """Sets where clients find maps and which map a first `get_world()` loads; forgets the
+    simulations made so far (`lockstep exec` calls it before running a script)."""
+    _CATALOG_FOLDERS[:] = list(map_folders or [])
+    _DEFAULT["map"] = default_map or DEFAULT_MAP
+    _SIMULATIONS.clear()
+
+
+class Simulation:
+    """What a CARLA server holds for its clients: the world, its recorder and replayer."""
+
+    def __init__(self) -> None:
+        self.catalog = MapCatalog.from_environment(_CATALOG_FOLDERS)
+        self.world: Any = None
+        self.map_name = ""
+        self.recording: Any = None
+        self.replaying: Any = None
+
+    def load(self, name: str, reset_settings: bool = True) -> Any:
+        map_name, text = self.catalog.opendrive(name)
+        return self._install(map_name, text, reset_settings)
+
+    def load_text(self, map_name: str, text: str, reset_settings: bool = True) -> Any:
+        return self._install(map_name, text, reset_settings)
+
+    def _install(self, map_name: str, text: str, reset_settings: bool) -> Any:
+        from world import Map, World, WorldSettings
+
+        previous = None if (reset_settings or self.world is None) else self.world.get_settings()
+        self.stop_recording()
+        world = World(Map(map_name, text))
+        world.apply_settings(previous or WorldSettings(fixed_delta_seconds=DEFAULT_DELTA))
+        self.world, self.map_name = world, map_name
+        return world
+
+    def current(self) -> Any:
+        return self.world if self.world is not None else self.load(_DEFAULT["map"])
+
+    def stop_recording(self) -> None:
+        if self.recording is not None:
+            recorder, callback_id, world = self.recording
+            world.remove_on_tick(callback_id)
+            recorder.stop()
+            self.recording = None
+
+
+def _simulation(port: int) -> Simulation:
+    if port not in _SIMULATIONS:
+        _SIMULATIONS[port] = Simulation()
+    return _SIMULATIONS[port]
+
+
+class Client:
+    """CARLA's Client(host, port, worker_threads): the in-process simulation of `port`."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 2000, worker_threads: int = 0):
+        self.host, self.port = str(host), int(port)
+        self._timeout = 5.0
+        self._sim = _simulation(self.port)
+
+    # connection ---------------------------------------------------------------------------
+    def set_timeout(self, seconds: float) -> None:
+        """Kept (CARLA's network timeout); nothing in-process waits."""
+        self._timeout = float(seconds)
+
+    def get_client_version(self) -> str:
+        return CARLA_VERSION
+
+    def get_server_version(self) -> str:
+        return CARLA_VERSION
+
+    # worlds -------------------------------------------------------------------------------
+    def get_world(self) -> Any:
+        return self._sim.current()
+
+    def get_available_maps(self) -> list[str]:
+        return [GAME_PREFIX + name for name in self._sim.catalog.names()]
+
+    def load_world(self, map_name: str, reset_settings: bool = True, map_layers: Any = None):
+        return self._sim.load(map_name, reset_settings)
+
+    def load_world_if_different(
+        self, map_name: str, reset_settings: bool = True, map_layers: Any = None
+    ) -> Any:
+        """The new world, or None when `map_name` is the map already loaded."""
+        if self._sim.world is not None and map_key(map_name) == self._sim.map_name:
+            return None
+        return self._sim.load(map_name, reset_settings)
+
+    def reload_world(self, reset_settings: bool = True) -> Any:
+        current = self._sim.current()
+        return self._sim.load_text(
+            self._sim.map_name, current.get_map().to_opendrive(), reset_settings
+        )
+
+    def generate_opendrive_world(
+        self, opendrive: str, parameters: Any = None, reset_settings: bool = True
+    ) -> Any:
+        """A world on the OpenDRIVE text given (CARLA builds a mesh from it; lockstep needs
+        none). `parameters` are accepted and not used."""
+        return self._sim.load_text("OpenDriveMap", str(opendrive), reset_settings)
+
+    def get_trafficmanager(self, client_connection: int = 8000) -> Any:
+        return self._sim.current().get_trafficmanager(int(client_connection))
+
+    # batches ------------------------------------------------------------------------------
+    def apply_batch(self, commands: Iterable[Any]) -> None:
+        run_batch(self._sim.current(), commands)
+
+    def apply_batch_sync(self, commands: Iterable[Any], due_tick_cue: bool = False):
+        """Runs the batch and answers a Response per command; ticks after it when asked."""
+        world = self._sim.current()
+        responses: list[Response] = run_batch(world, commands)
+        if due_tick_cue:
+            world.tick()
+        return responses
+
+    # recorder -----------------------------------------------------------------------------
+    def start_recorder(self, filename: str, additional_data: bool = False) -> str:
+        """Records every tick of the current world to `filename` (recorder.Recorder);
+        a recording already running is stopped first. Returns the file's path."""
+        from recorder import Recorder
+
+        sim = self._sim
+        sim.stop_recording()
+        world = sim.current()
+        path = Path(filename)
+        recorder = Recorder()
+        recorder.start(world, path, sim.map_name, additional_data=bool(additional_data))
+        callback_id = world.on_tick(lambda _snapshot: recorder.record(world))
+        sim.recording = (recorder, callback_id, world)
+        return str(path)
+
+    def stop_recorder(self) -> None:
+        self._sim.stop_recording()
+
+    def show_recorder_file_info(self, filename: str, show_all: bool = False) -> str:
+        from recorder import query_info
+
+        return query_info(filename, bool(show_all))
+
+    def show_recorder_collisions(self, filename: str, category1: str, category2: str) -> str:
+        from recorder import query_collisions
+
+        return query_collisions(filename, str(category1), str(category2))
+
+    def show_recorder_actors_blocked(
+        self, filename: str, min_time: float, min_distance: float
+    ) -> str:
+        from recorder import query_blocked
+
+        return query_blocked(filename, float(min_time), float(min_distance))
+
+    # replayer -----------------------------------------------------------------------------
+    def _replayer(self) -> Any:
+        if self._sim.replaying is None:
+            from recorder import Replayer
+
+            self._sim.replaying = Replayer()
+        return self._sim.replaying
+
+    def replay_file(
+        self,
+        name: str,
+        time_start: float,
+        duration: float,
+        follow_id: int,
+        replay_sensors: bool = False,
+    ) -> str:
+        """Starts replaying `name` into the current world (recorder.Replayer); the world's
+        ticks advance it. Returns CARLA's replay text."""
+        world = self._sim.current()
+        replayer = self._replayer()
+        text = replayer.replay_file(
+            world, name, float(time_start), float(duration), int(follow_id), bool(replay_sensors)
+        )
+        return text
+
+    def stop_replayer(self, keep_actors: bool) -> None:
+        if self._sim.replaying is not None:
+            self._sim.replaying.stop(bool(keep_actors))
+
+    def set_replayer_time_factor(self, time_factor: float = 1.0) -> None:
+        self._replayer().set_time_factor(float(time_factor))
+
+    def set_replayer_ignore_hero(self, ignore_hero: bool) -> None:
+        self._replayer().set_ignore_hero(bool(ignore_hero))
+
+    def set_replayer_ignore_spectator(self, ignore_spectator: bool) -> None:
+        self._replayer().set_ignore_spectator(bool(ignore_spectator))

@@ -1,11 +1,14 @@
-"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build."""
+"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build, and
+CARLA's replayer."""
 
-from recorder.errors import LogFormatError, RecorderError
+from recorder.errors import LogFormatError, RecorderError, ReplayError
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
 from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
 from recorder.queries import query_blocked, query_collisions, query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+from recorder.replay_helper import ReplayHelper
+from recorder.replayer import Replayer
 from recorder.writer import LogWriter
 
 __all__ = [
@@ -20,6 +23,9 @@ __all__ = [
     "RawPacket",
     "RecordedLog",
     "RecorderError",
+    "ReplayError",
+    "ReplayHelper",
+    "Replayer",
     "build_log",
     "dump_json",
     "dump_log",

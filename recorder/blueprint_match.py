@@ -38,9 +38,13 @@ def nearest_blueprint(
     if head == "vehicle":
         wanted = attributes.get("base_type", "").lower()
         if not wanted and attributes.get("number_of_wheels") == "2":
-            same = [i for i in candidates if _attribute(blueprints[i], "base_type") in _TWO_WHEELERS]
+            same = [
+                i for i in candidates if _attribute(blueprints[i], "base_type") in _TWO_WHEELERS
+            ]
         else:
-            same = [i for i in candidates if wanted and _attribute(blueprints[i], "base_type") == wanted]
+            same = [
+                i for i in candidates if wanted and _attribute(blueprints[i], "base_type") == wanted
+            ]
         if not same and not wanted:
             same = [i for i in candidates if _attribute(blueprints[i], "base_type") == "car"]
         candidates = same or candidates

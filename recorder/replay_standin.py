@@ -126,9 +126,9 @@ class StandinWorld:
     def find_traffic_sign_at(self, location: Vec3) -> StandinActor | None:
         want = tuple(truncate_cm(v) for v in location)
         for actor in self.actors():
-            if actor.type in ("TrafficLight", "TrafficSign"):
-                if tuple(truncate_cm(v) for v in actor.location) == want:
-                    return actor
+            traffic = actor.type in ("TrafficLight", "TrafficSign")
+            if traffic and tuple(truncate_cm(v) for v in actor.location) == want:
+                return actor
         return None
 
     def spectator(self) -> StandinActor | None:

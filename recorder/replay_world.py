@@ -17,6 +17,7 @@ Poses arrive per record (CARLA's helper interface), so they are set actor by act
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -48,6 +49,7 @@ from world.actors.vehicle_state import (
     VehicleDoor,
     VehicleLightState,
 )
+from world.errors import BlueprintError
 from world.geometry import Location, Rotation, Transform, Vector3D
 from world.handles import TrafficLight, Vehicle, Walker
 from world.weather import WeatherParameters
@@ -127,10 +129,8 @@ class WorldReplayHelper(ReplayHelper):
         blueprint = self.library.find(chosen)
         for name, value in attributes.items():
             if blueprint.has_attribute(name) and blueprint.get_attribute(name).is_modifiable:
-                try:
+                with contextlib.suppress(BlueprintError):  # a value it does not offer: keep its own
                     blueprint.set_attribute(name, value)
-                except Exception:  # a logged value this blueprint does not offer: keep its own
-                    pass
         pose = transform_of(location, rotation)
         high = Transform(Location(0.0, 0.0, SPAWN_HEIGHT_M), pose.rotation)
         actor = self.world.try_spawn_actor(blueprint, high)

@@ -209,7 +209,6 @@ class Replayer:
             return
         scaled = self.scaled_advance(delta)
         self._guarded(scaled, False)
-        self.gait.advance(self.current_time, self.mapped_ids)
 
     def scaled_advance(self, delta: float) -> float:
         """The replay time a world tick of `delta` seconds adds (CARLA's float delta times the
@@ -371,6 +370,8 @@ class Replayer:
         if self.enabled and found:
             self._update_positions(per, time)
         self.current_time = new_time
+        if self.enabled:
+            self.gait.advance(new_time, self.mapped_ids)
         if self.current_time >= self.time_to_stop:
             self.stop(keep_actors=True)
 

@@ -7,8 +7,8 @@ negative zero as -0, so a trace line reads back to exactly the numbers written.
 
 from __future__ import annotations
 
-import json
 import math
+from json.encoder import encode_basestring as _string  # type: ignore[attr-defined]
 from typing import Any
 
 
@@ -16,35 +16,38 @@ class F32(float):
     """A float32 value (printed with 9 significant digits)."""
 
 
-def _number(x: float, digits: int) -> str:
-    if math.isnan(x):
+def _number(x: float, digits: str) -> str:
+    if x != x:
         return "NaN"
-    if math.isinf(x):
+    if x in (math.inf, -math.inf):
         return "Infinity" if x > 0 else "-Infinity"
-    return f"%.{digits}g" % x
+    return digits % x
 
 
 def dumps(value: Any) -> str:
     """One value as compact JSON text."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    kind = type(value)
+    if kind is F32:
+        return _number(value, "%.9g")
+    if kind is float:
+        return _number(value, "%.17g")
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if kind is str:
+        return _string(value)
+    if kind is dict:
+        return "{" + ",".join(_string(str(k)) + ":" + dumps(v) for k, v in value.items()) + "}"
+    if kind is list or kind is tuple:
+        return "[" + ",".join([dumps(v) for v in value]) + "]"
     if value is None:
         return "null"
-    if isinstance(value, F32):
-        return _number(value, 9)
-    if isinstance(value, float):
-        return _number(value, 17)
     if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{dumps(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(dumps(v) for v in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} in a trace line")
+        return str(int(value))
+    if isinstance(value, float):
+        return _number(float(value), "%.17g")
+    raise TypeError(f"cannot write {kind.__name__} in a trace line")
 
 
 def f32s(values: Any) -> list[F32]:

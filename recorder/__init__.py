@@ -1,5 +1,5 @@
-"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build, and
-CARLA's replayer."""
+"""CARLA's recorder log format: packets, reader, writer, the live Recorder, queries, JSON,
+and CARLA's replayer."""
 
 from recorder.errors import LogFormatError, RecorderError, ReplayError
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
@@ -7,8 +7,10 @@ from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
 from recorder.queries import query_blocked, query_collisions, query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+from recorder.recorder import Recorder
 from recorder.replay_helper import ReplayHelper
 from recorder.replayer import Replayer
+from recorder.rotation import recorder_rotation
 from recorder.writer import LogWriter
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "PacketId",
     "RawPacket",
     "RecordedLog",
+    "Recorder",
     "RecorderError",
     "ReplayError",
     "ReplayHelper",
@@ -34,4 +37,5 @@ __all__ = [
     "query_blocked",
     "query_collisions",
     "query_info",
+    "recorder_rotation",
 ]

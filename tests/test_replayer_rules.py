@@ -145,3 +145,30 @@ def test_step_checks_the_scaled_time_before_the_world_ticks(tmp_path):
     with pytest.raises(ReplayError, match="overflows"):
         replayer.step(world)
     assert world.get_snapshot().frame == frame
+
+
+def test_an_invalid_frame_duration_raises_and_disables_the_replay(tmp_path):
+    from recorder.writer import LogWriter
+
+    w = LogWriter(None, map_name="test", date=0, version=2)
+    for delta in (0.1, math.nan, 0.1):  # the second frame's delta is the first's duration
+        w.write_frame(delta)
+    replayer, path, _ = recorded(tmp_path, w.getvalue())
+    with pytest.raises(ReplayError, match="duration nan"):
+        replayer.replay_file(None, path, time_start=0.05)
+    assert not replayer.is_enabled()
+
+
+def test_the_spectator_follows_the_logged_actor_at_the_offset(tmp_path):
+    world = flat_world(0.1)
+    path = tmp_path / "run.log"
+    path.write_bytes(two_actor_log([0.0, 100.0, 300.0, 600.0]))
+    replayer = Replayer()
+    replayer.replay_file(world, path, follow_id=CAR)
+    replayer.step(world)
+    car = world.get_actor(replayer.mapped_ids[CAR]).get_location()
+    spectator = world.get_spectator().get_transform()
+    # the default offset: 10 m behind, 5 m up, pitched down 25 degrees, in the car's frame
+    assert math.isclose(spectator.location.x, car.x - 10.0, abs_tol=1e-9)
+    assert math.isclose(spectator.location.z, car.z + 5.0, abs_tol=1e-9)
+    assert math.isclose(spectator.rotation.pitch, -25.0, abs_tol=1e-9)

@@ -1,11 +1,16 @@
-"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build."""
+"""CARLA's recorder log format: packets, reader, writer, the live Recorder, queries, JSON,
+and CARLA's replayer."""
 
-from recorder.errors import LogFormatError, RecorderError
+from recorder.errors import LogFormatError, RecorderError, ReplayError
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
 from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
 from recorder.queries import query_blocked, query_collisions, query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+from recorder.recorder import Recorder
+from recorder.replay_helper import ReplayHelper
+from recorder.replayer import Replayer
+from recorder.rotation import recorder_rotation
 from recorder.writer import LogWriter
 
 __all__ = [
@@ -19,7 +24,11 @@ __all__ = [
     "PacketId",
     "RawPacket",
     "RecordedLog",
+    "Recorder",
     "RecorderError",
+    "ReplayError",
+    "ReplayHelper",
+    "Replayer",
     "build_log",
     "dump_json",
     "dump_log",
@@ -28,4 +37,5 @@ __all__ = [
     "query_blocked",
     "query_collisions",
     "query_info",
+    "recorder_rotation",
 ]

@@ -21,3 +21,7 @@ class LogFormatError(RecorderError):
         super().__init__(f"{message} (at {', '.join(where)})" if where else message)
         self.offset = offset
         self.frame = frame
+
+
+class ReplayError(RecorderError):
+    """A replay that cannot go on: a bad time advance, or a record that cannot be played."""

@@ -432,6 +432,11 @@ class TrafficLight(Actor):
         """Seconds in the controller's current stage."""
         return self._traffic().groups.get_elapsed_time(self._index)
 
+    def set_elapsed_time(self, seconds: float) -> None:
+        """Sets the seconds in the controller's current stage (for all its lights); a replay
+        puts a light's clock where the log has it."""
+        self._traffic().groups.set_elapsed_time(self._index, float(seconds))
+
     def _stage_time(self, stage: TrafficLightState) -> float:
         return self._traffic().groups.get_stage_time(self._index, stage)
 

@@ -3,4 +3,10 @@
 A module registers its commands by adding its name to COMMAND_MODULES.
 """
 
-COMMAND_MODULES: list[str] = ["log_tools", "queries", "maps", "exec_script"]
+COMMAND_MODULES: list[str] = [
+    "log_tools",
+    "queries",
+    "maps",
+    "exec_script",
+    "replay",
+]

@@ -19,6 +19,7 @@ from carla import command
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--vehicles", type=int, default=5)
+parser.add_argument("--log", default=None)
 args = parser.parse_args()
 
 client = carla.Client("localhost", 2000)
@@ -42,8 +43,13 @@ batch = [
 ids = [r.actor_id for r in client.apply_batch_sync(batch, True) if not r.error]
 ticks = []
 world.on_tick(lambda snapshot: ticks.append(snapshot.frame))
+if args.log:
+    client.start_recorder(args.log, True)
 for _ in range(20):
     world.tick()
+if args.log:
+    client.stop_recorder()
+    print(client.show_recorder_file_info(args.log, False).splitlines()[1])
 world.debug.draw_string(carla.Location(0, 0, 2), "done", life_time=0.0)
 print("spawned", len(ids), "ticks", len(ticks), "frame", world.get_snapshot().frame)
 """
@@ -66,6 +72,19 @@ def test_exec_runs_a_client_script_with_its_arguments(tmp_path):
     done = _lockstep("exec", str(script), "--vehicles", "6", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "spawned 6 ticks 20 frame 21"
+
+
+def test_a_script_s_recording_passes_lockstep_info(tmp_path):
+    script = tmp_path / "record.py"
+    script.write_text(textwrap.dedent(SCRIPT))
+    log = tmp_path / "run.log"
+    done = _lockstep("exec", str(script), "--log", str(log), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Map: town_medium", "spawned 5 ticks 20 frame 21"]
+    info = _lockstep("info", "-f", str(log), cwd=tmp_path)
+    assert info.returncode == 0, info.stderr
+    assert "Map: town_medium" in info.stdout
+    assert "Frames: 20" in info.stdout
 
 
 def test_exec_reports_a_missing_script_and_passes_on_a_script_s_exit_code(tmp_path):

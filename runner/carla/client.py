@@ -46,6 +46,7 @@ class Simulation:
         self.map_name = ""
         self.recording: Any = None
         self.replaying: Any = None
+        self.replay_callback: int | None = None  # the world's on_tick id that advances it
 
     def load(self, name: str, reset_settings: bool = True) -> Any:
         map_name, text = self.catalog.opendrive(name)
@@ -59,6 +60,7 @@ class Simulation:
 
         previous = None if (reset_settings or self.world is None) else self.world.get_settings()
         self.stop_recording()
+        self.replaying, self.replay_callback = None, None
         world = World(Map(map_name, text))
         world.apply_settings(previous or WorldSettings(fixed_delta_seconds=DEFAULT_DELTA))
         self.world, self.map_name = world, map_name
@@ -203,8 +205,17 @@ class Client:
         world = self._sim.current()
         replayer = self._replayer()
         text = replayer.replay_file(
-            world, name, float(time_start), float(duration), int(follow_id), bool(replay_sensors)
+            world,
+            name,
+            float(time_start),
+            float(duration),
+            int(follow_id),
+            replay_sensors=bool(replay_sensors),
         )
+        if self._sim.replay_callback is None:
+            self._sim.replay_callback = world.on_tick(
+                lambda snapshot: replayer.tick(snapshot.timestamp.delta_seconds)
+            )
         return text
 
     def stop_replayer(self, keep_actors: bool) -> None:

@@ -40,4 +40,7 @@ def recorder_rotation(pitch_yaw_roll: np.ndarray) -> np.ndarray:
     out[:, 0] = normalize_degrees(roll)
     out[:, 1] = pitch
     out[:, 2] = normalize_degrees(yaw)
+    # an angle just above -180 rounds to -180 in float32: the range's other end
+    for column in (0, 2):
+        out[out[:, column] == -180.0, column] = 180.0
     return out

@@ -14,6 +14,7 @@ from ground_reference import reference_ground
 
 from world import Map, VehicleControl, WalkerControl, World, WorldSettings
 from world.geometry import Location, Transform, Vector3D
+from world.map.carried_ground import NO_CARRIED_GROUND
 from world.map.ground_query import SurfaceIndex
 from world.map.lane_index import LaneSegments, SegmentGrid
 from world.map.map import GroundSample
@@ -194,10 +195,29 @@ class _Checked:
     def __enter__(self) -> _Checked:
         self.map.ground = self
         self.map.surface_index = None
+        self.map.carried_ground = _no_carried_ground
         return self
 
     def __exit__(self, *exc) -> None:
-        del self.map.ground, self.map.surface_index
+        del self.map.ground, self.map.surface_index, self.map.carried_ground
+
+
+def _no_carried_ground():
+    return NO_CARRIED_GROUND
+
+
+class _LanesOnly:
+    """The physics' own compiled query without the ground outside the lanes
+    (world.map.carried_ground), as the reference answers."""
+
+    def __init__(self, m: Map) -> None:
+        self.map = m
+
+    def __enter__(self) -> None:
+        self.map.carried_ground = _no_carried_ground
+
+    def __exit__(self, *exc) -> None:
+        del self.map.carried_ground
 
 
 def _states(world: World, ticks: int) -> list[bytes]:
@@ -225,7 +245,8 @@ def test_autopilot_traffic_on_the_medium_town(medium):
     points = np.vstack(checked.points)
     assert len(points) == 200 * 45
     assert checked.found > 0.9 * len(points)
-    assert _states(_traffic(medium), 200) == asked
+    with _LanesOnly(medium):
+        assert _states(_traffic(medium), 200) == asked
 
 
 def _overpass_traffic(town04: Map) -> tuple[World, int]:
@@ -265,10 +286,13 @@ def test_bodies_driving_under_and_over_a_town04_overpass(town04):
     with _Checked(town04) as checked:
         asked = _states(world, 150)
     points = np.vstack(checked.points)
-    assert len(points) == 150 * bodies
+    # one query a tick for each live body; a walker that falls off the overpass's edge
+    # below the kill height is destroyed and asked no more
+    assert 0.9 * 150 * bodies <= len(points) <= 150 * bodies
     # some of the queried points lay under a deck: a point 12 m higher finds a surface 5 m up
     high = town04.ground(points + np.array([0.0, 0.0, 12.0]))
     low = town04.ground(points)
     assert (high.found & low.found & (high.z > low.z + 5.0)).sum() > 100
     assert checked.found > 0.8 * len(points)
-    assert _states(_overpass_traffic(town04)[0], 150) == asked
+    with _LanesOnly(town04):
+        assert _states(_overpass_traffic(town04)[0], 150) == asked

@@ -578,7 +578,7 @@ class World:
         a.parent[row] = parent
         a.depth[row] = a.depth[parent] + 1
         a.rel_pos[row] = (loc.x, loc.y, loc.z)
-        a.rel_rot[row] = (rot.pitch, rot.yaw, rot.roll)
+        a.rel_rot[row] = (rot.pitch, float(wrap_yaw(np.array([rot.yaw]))[0]), rot.roll)
         pos, rot_w = compose(a.pos[[parent]], a.rot[[parent]], a.rel_pos[[row]], a.rel_rot[[row]])
         rot_w[:, 1] = wrap_yaw(rot_w[:, 1])
         a.pos[row], a.rot[row] = pos[0], rot_w[0]
@@ -592,6 +592,7 @@ class World:
         parent = int(a.parent[row])
         if parent >= 0 and a.depth[row] > 0:
             rel_pos, rel_rot = relative_pose(a.pos[[parent]], a.rot[[parent]], pos[None], rot[None])
+            rel_rot[:, 1] = wrap_yaw(rel_rot[:, 1])
             a.rel_pos[row], a.rel_rot[row] = rel_pos[0], rel_rot[0]
         self._move_children(row)
 

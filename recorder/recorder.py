@@ -297,7 +297,7 @@ class Recorder:
         out = []
         for row in owners[actors.alive[owners]].tolist():
             walker = world.get_actor(row + 1)
-            bones = [(b.name, b.relative) for b in walker.get_bones().bone_transforms]
+            bones = [(b.bone_name, b.relative) for b in walker.get_bones().bone_transforms]
             out.append(WalkerBonesRecord(row + 1, [_bone(n, t) for n, t in bones]))
         return out
 

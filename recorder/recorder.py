@@ -19,6 +19,7 @@ imports this module: the recorder reads the world, through its public calls and
 
 from __future__ import annotations
 
+import struct
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from recorder.collision_recording import COLLISION_SENSOR, CollisionRecorder
 from recorder.errors import RecorderError
 from recorder.packet_ids import PacketId
 from recorder.packets import (
-    DTYPES,
+    CODECS,
     AnimBikerRecord,
     AnimVehicleWheelsRecord,
     Bone,
@@ -43,20 +44,18 @@ from recorder.world_events import (
     physics_control_record,
     traffic_light_time_record,
 )
-from recorder.world_records import (
-    KIND_SENSOR,
-    anim_vehicle_records,
-    anim_walker_records,
-    kinematics_records,
-    position_records,
-    state_records,
-    vehicle_light_records,
-)
-from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter
+from recorder.world_records import KIND_SENSOR, TickPacker
+from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter, frame_layout
 
 __all__ = ["RECORDER_VERSION", "Recorder"]
 
 RECORDER_VERSION = 1  # what CARLA's Start writes (Info.Version = 1)
+_EMPTY = b"\x00\x00"  # a counted packet with no record
+_U16 = struct.Struct("<H")
+_HEAD = struct.Struct("<BI")  # a packet's id byte and size
+_F64 = struct.Struct("<d")
+# A WalkerBones record of a walker with no bones posed: its id and a bone count of 0.
+_BARE_BONES = np.dtype([("id", "<u4"), ("count", "<u2")])
 
 
 def _actor_id(actor: Any) -> int:
@@ -78,6 +77,7 @@ class Recorder:
         self._started_at = 0.0
         self._frames = 0
         self._traffic_lights: Any = None
+        self._packer: TickPacker | None = None
         self.additional_data = False
 
     # -- the recording's life ---------------------------------------------------------------
@@ -120,6 +120,8 @@ class Recorder:
         self._collisions = CollisionRecorder()
         self._extra = {}
         self._events = WorldEvents(world, self.additional_data)
+        if self._packer is None:
+            self._packer = TickPacker()
         self._pending = self._events.existing()
         self._watch_sensors(self._pending)
         self._traffic_lights = traffic_light_table if self._has_traffic(world) else None
@@ -142,15 +144,15 @@ class Recorder:
         frame_events = events.changes(self._pending)
         self._pending = FrameEvents()
         self._watch_sensors(frame_events)
-        collisions = self._collisions.collect(world, {i: f.hero for i, f in events.facts.items()})
+        collisions = self._collisions.collect(world, events.heroes)
         self._collisions.release(frame_events.gone_rows + 1)
         packets = self._packets(world, frame_events, collisions)
         stamp = world.get_snapshot().timestamp
         delta = stamp.delta_seconds if self._frames > 0 else 0.0
-        platform = time.monotonic() - self._started_at if self.additional_data else None
-        writer.write_frame(
-            delta, packets, visual_time=stamp.elapsed_seconds, platform_time=platform
-        )
+        writer.visual_time = stamp.elapsed_seconds
+        if self.additional_data:
+            writer.platform_time = time.monotonic() - self._started_at
+        writer.write_laid_out_frame(delta, self._frame_body(packets))
         writer.flush()
         self._frames += 1
         return writer.frame_id
@@ -241,18 +243,16 @@ class Recorder:
             PacketId.EventParent: ev.parents,
             PacketId.Collision: collisions,
             PacketId.VehicleDoor: ev.doors,
-            PacketId.Position: position_records(actors),
-            PacketId.State: self._states(world),
-            PacketId.AnimVehicle: anim_vehicle_records(actors, vehicles),
-            PacketId.AnimWalker: anim_walker_records(actors, walkers),
-            PacketId.VehicleLight: vehicle_light_records(actors, vehicles),
             PacketId.SceneLight: extra.get(PacketId.SceneLight, []),
             PacketId.AnimVehicleWheels: extra.get(PacketId.AnimVehicleWheels, []),
             PacketId.AnimBiker: extra.get(PacketId.AnimBiker, []),
             PacketId.Weather: ev.weather,
         }
+        assert self._packer is not None
+        lights = None if self._traffic_lights is None else self._traffic_lights(world)
+        packed, posed = self._packer.pack(actors, vehicles, walkers, lights, self.additional_data)
+        packets.update(packed)
         if self.additional_data:
-            packets[PacketId.Kinematics] = kinematics_records(actors)
             packets[PacketId.BoundingBox] = ev.boxes
             packets[PacketId.TriggerVolume] = ev.trigger_volumes
             packets[PacketId.PhysicsControl] = ev.physics_controls + extra.get(
@@ -261,24 +261,44 @@ class Recorder:
             packets[PacketId.TrafficLightTime] = ev.light_times + extra.get(
                 PacketId.TrafficLightTime, []
             )
-            packets[PacketId.WalkerBones] = self._walker_bones(world, actors, walkers)
-        return {pid: r for pid, r in packets.items() if len(r) or pid not in OMITTED_WHEN_EMPTY}
+            if posed:
+                packets[PacketId.WalkerBones] = self._walker_bones(world, actors, walkers)
+        return {
+            pid: records
+            for pid, records in packets.items()
+            if len(records) or pid not in OMITTED_WHEN_EMPTY
+        }
 
-    def _states(self, world: Any) -> np.ndarray:
-        if self._traffic_lights is None:
-            return np.zeros(0, DTYPES[PacketId.State])
-        return state_records(self._traffic_lights(world))
+    def _frame_body(self, packets: dict) -> bytes:
+        """The frame's packets between FrameStart and FrameEnd, in CARLA's order, as bytes."""
+        writer = self._writer
+        assert writer is not None
+        parts = []
+        for pid in frame_layout(packets, self.additional_data):
+            body = packets.get(pid, _EMPTY)
+            if isinstance(body, np.ndarray):
+                body = _U16.pack(len(body)) + body.tobytes()
+            elif pid == PacketId.VisualTime:
+                body = _F64.pack(writer.visual_time)
+            elif pid == PacketId.PlatformTime:
+                body = _F64.pack(writer.platform_time)
+            elif not isinstance(body, bytes):
+                body = CODECS[pid].pack_body(body) if len(body) else _EMPTY
+            parts.append(_HEAD.pack(pid, len(body)))
+            parts.append(body)
+        return b"".join(parts)
 
     def _walker_bones(self, world: Any, actors: Any, walkers: Any) -> list[WalkerBonesRecord]:
-        """WalkerBones: each live walker's bones as set (name, pose relative to the walker;
-        cm, roll-pitch-yaw), in id order. The bones are per-walker data the world keeps as a
-        dict, so this is one small loop over the walkers."""
+        """WalkerBones when some walker has bones posed (`set_bones`): each live walker's
+        bones (name, pose relative to the walker; cm, roll-pitch-yaw), in id order. The
+        bones are per-walker data the world keeps outside its tables, read walker by
+        walker."""
         owners = walkers.actor[: walkers.n]
-        live = owners[actors.alive[owners]]
         out = []
-        for row in live.tolist():
-            bones = world.get_actor(row + 1)._bones()
-            out.append(WalkerBonesRecord(row + 1, [_bone(n, t) for n, t in bones.items()]))
+        for row in owners[actors.alive[owners]].tolist():
+            walker = world.get_actor(row + 1)
+            bones = [(b.bone_name, b.relative) for b in walker.get_bones().bone_transforms]
+            out.append(WalkerBonesRecord(row + 1, [_bone(n, t) for n, t in bones]))
         return out
 
     def _watch_sensors(self, ev: FrameEvents) -> None:

@@ -17,29 +17,23 @@ __all__ = ["normalize_degrees", "recorder_rotation"]
 
 
 def normalize_degrees(angle: np.ndarray) -> np.ndarray:
-    """Angles brought into (-180, 180] (a new float64 array)."""
+    """Angles brought into (-180, 180] (a new float64 array of the same shape)."""
     out = np.fmod(np.asarray(angle, dtype=np.float64), 360.0)
-    out[out <= -180.0] += 360.0
-    out[out > 180.0] -= 360.0
-    return out
+    out = np.where(out > 180.0, out - 360.0, out)
+    return np.where(out <= -180.0, out + 360.0, out)
 
 
 def recorder_rotation(pitch_yaw_roll: np.ndarray) -> np.ndarray:
     """(N, 3) world rotations (pitch, yaw, roll) -> (N, 3) float32 (roll, pitch, yaw) as
     CARLA's recorder writes them."""
-    rot = np.asarray(pitch_yaw_roll, dtype=np.float64).reshape(-1, 3)
-    pitch = normalize_degrees(rot[:, 0])
-    yaw = rot[:, 1].copy()
-    roll = rot[:, 2].copy()
-    over = np.abs(pitch) > 90.0
-    if np.any(over):
-        pitch[over] = np.copysign(180.0, pitch[over]) - pitch[over]
-        yaw[over] += 180.0
-        roll[over] += 180.0
-    out = np.empty((len(rot), 3), dtype=np.float32)
-    out[:, 0] = normalize_degrees(roll)
-    out[:, 1] = pitch
-    out[:, 2] = normalize_degrees(yaw)
+    rot = normalize_degrees(np.asarray(pitch_yaw_roll, dtype=np.float64).reshape(-1, 3))
+    over = np.abs(rot[:, 0]) > 90.0
+    if over.any():
+        flipped = rot[over]
+        flipped[:, 0] = np.copysign(180.0, flipped[:, 0]) - flipped[:, 0]
+        flipped[:, 1:] += 180.0
+        rot[over] = normalize_degrees(flipped)
+    out = rot[:, [2, 0, 1]].astype(np.float32)
     # an angle just above -180 rounds to -180 in float32: the range's other end
     for column in (0, 2):
         out[out[:, column] == -180.0, column] = 180.0

@@ -52,6 +52,7 @@ _DOORS = 6  # VehicleDoor FL, FR, RL, RR, Hood, Trunk: bits 0..5 of the world's 
 _F32_CM = np.float32(100.0)
 _F32_CENTI = np.float32(1e-2)
 WEATHER_FIELDS = tuple(WeatherRecord.__dataclass_fields__)
+_NO_DOORS = np.zeros(0, DTYPES[PacketId.VehicleDoor])
 
 
 @dataclass(slots=True)
@@ -154,10 +155,12 @@ class WorldEvents:
             bp.id: i + 1 for i, bp in enumerate(world.get_blueprint_library())
         }
         self.facts: dict[int, ActorFacts] = {}
+        self.heroes: dict[int, bool] = {}  # actor id -> role_name is "hero"
         self._seen = 0
         self._alive = np.zeros(0, np.bool_)
         self._doors = np.zeros(0, np.uint8)
         self._weather: WeatherRecord | None = None
+        self._weather_sets = -1  # the world's set_weather count when last looked at
 
     # -- the first frame -------------------------------------------------------------------
 
@@ -183,30 +186,40 @@ class WorldEvents:
         actors, vehicles, _ = world.state_tables()
         n, seen = actors.n, self._seen
         alive = actors.alive[:n]
-        new_rows = np.arange(seen, n)
-        if len(new_rows):
+        if n > seen:
+            new_rows = np.arange(seen, n)
             rotation = recorder_rotation(actors.spawn_rot[new_rows])
             for k, row in enumerate(new_rows.tolist()):
                 self._add(out, row, actors.spawn_pos[row], rotation[k], parented=True)
-        went = self._alive & ~alive[:seen]
-        gone = np.concatenate([np.flatnonzero(went), new_rows[~alive[seen:]]])
-        if len(gone):
-            dels = np.empty(len(gone), DTYPES[PacketId.EventDel])
-            dels["id"] = gone + 1
-            out.dels = np.concatenate([out.dels, dels])
-            out.gone_rows = np.concatenate([out.gone_rows, gone])
-        self._seen = n
-        self._alive = alive.copy()
+            gone = np.concatenate(
+                [np.flatnonzero(self._alive & ~alive[:seen]), new_rows[~alive[seen:]]]
+            )
+        elif np.array_equal(alive, self._alive):
+            gone = None
+        else:
+            gone = np.flatnonzero(self._alive & ~alive)
+        if gone is not None:
+            if len(gone):
+                dels = np.empty(len(gone), DTYPES[PacketId.EventDel])
+                dels["id"] = gone + 1
+                out.dels = np.concatenate([out.dels, dels])
+                out.gone_rows = np.concatenate([out.gone_rows, gone])
+            self._seen = n
+            self._alive = alive.copy()
         out.doors = self._door_changes(actors, vehicles)
-        weather = weather_record(world.get_weather())
-        if weather != self._weather:
-            out.weather = [weather]
-            self._weather = weather
+        if world.weather_sets != self._weather_sets:
+            self._weather_sets = world.weather_sets
+            record = weather_record(world.get_weather())
+            if record != self._weather:
+                out.weather = [record]
+                self._weather = record
         return out
 
     def _door_changes(self, actors: Any, vehicles: Any) -> np.ndarray:
         """One VehicleDoor record per door of a live vehicle that opened or closed."""
         doors = vehicles.doors[: vehicles.n]
+        if len(doors) == len(self._doors) and np.array_equal(doors, self._doors):
+            return _NO_DOORS
         before = np.zeros(len(doors), np.uint8)
         before[: len(self._doors)] = self._doors
         self._doors = doors.copy()
@@ -249,7 +262,9 @@ class WorldEvents:
                 ],
             )
         )
-        self.facts[row + 1] = ActorFacts(kind, type_id, attributes.get("role_name") == "hero")
+        hero = attributes.get("role_name") == "hero"
+        self.facts[row + 1] = ActorFacts(kind, type_id, hero)
+        self.heroes[row + 1] = hero
         parent = int(actors.spawn_parent[row])
         if parented and parent >= 0:
             record = np.array([(row + 1, parent + 1)], DTYPES[PacketId.EventParent])

@@ -1,22 +1,21 @@
 """The per-tick records of a frame, packed straight from the world's struct-of-arrays tables.
 
-Each function takes the tables (`World.state_tables()`) and returns a numpy structured
-array of the packet's record dtype, rows in actor id order, as `ACarlaRecorder::Ticking`
-visits the registry: Position for every plain actor, vehicle and walker; AnimVehicle and
-VehicleLight for vehicles; AnimWalker for walkers; Kinematics (additional data) for
-vehicles and walkers together. No Python loop runs over the actors: a tick of 150 actors
-is a few dozen numpy calls.
+Rows come in actor id order, as `ACarlaRecorder::Ticking` visits the registry: Position for
+every plain actor, vehicle and walker; AnimVehicle and VehicleLight for vehicles;
+AnimWalker for walkers; Kinematics (additional data) for vehicles and walkers together;
+State for the traffic lights. `TickPacker` packs them with compiled passes
+(recorder.tick_packing) into reused arrays and hands back packet bodies: no Python loop
+runs over the actors.
 """
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
 
 from recorder.packet_ids import PacketId
-from recorder.packets import DTYPES
-from recorder.rotation import recorder_rotation
 
 __all__ = [
     "KIND_OTHER",
@@ -25,95 +24,91 @@ __all__ = [
     "KIND_TRAFFIC_SIGN",
     "KIND_VEHICLE",
     "KIND_WALKER",
-    "anim_vehicle_records",
-    "anim_walker_records",
-    "kinematics_records",
-    "position_records",
-    "state_records",
-    "vehicle_light_records",
+    "TickPacker",
 ]
 
 # CARLA's FCarlaActor::ActorType, the kind the log's EventAdd carries (the world's `kind`).
 KIND_OTHER, KIND_VEHICLE, KIND_WALKER = 0, 1, 2
 KIND_TRAFFIC_LIGHT, KIND_TRAFFIC_SIGN, KIND_SENSOR = 3, 4, 5
 
-_CM = np.float32(100.0)
+_U16 = struct.Struct("<H")
 
 
-def _rows(actors: Any, kinds: tuple[int, ...]) -> np.ndarray:
+def _rows(actors: Any, lowest: int, highest: int) -> np.ndarray:
+    """Rows of live actors whose kind is in [lowest, highest]."""
     n = actors.n
-    return np.flatnonzero(actors.alive[:n] & np.isin(actors.kind[:n], kinds))
+    kind = actors.kind[:n]
+    return np.flatnonzero(actors.alive[:n] & (kind >= lowest) & (kind <= highest))
 
 
-def position_records(actors: Any) -> np.ndarray:
-    """Position: every live plain actor, vehicle and walker; location in cm, rotation as
-    CARLA stores it (roll, pitch, yaw)."""
-    rows = _rows(actors, (KIND_OTHER, KIND_VEHICLE, KIND_WALKER))
-    out = np.empty(len(rows), DTYPES[PacketId.Position])
-    out["id"] = rows + 1
-    out["location"] = actors.pos[rows] * 100.0
-    out["rotation"] = recorder_rotation(actors.rot[rows])
-    return out
+class TickPacker:
+    """The bodies of a tick's Position, Kinematics, AnimVehicle, VehicleLight, AnimWalker,
+    State and (for walkers without posed bones) WalkerBones packets."""
 
+    def __init__(self) -> None:
+        from recorder import tick_packing  # numba: compiled when a recorder starts
 
-def _live_vehicle_rows(actors: Any, vehicles: Any) -> np.ndarray:
-    """Vehicle-table rows of live vehicles (vehicle rows are made in actor id order)."""
-    owner = vehicles.actor[: vehicles.n]
-    return np.flatnonzero(actors.alive[owner])
+        self._kernels = tick_packing
+        self._buffers = tick_packing.TickBuffers()
 
-
-def _live_walker_rows(actors: Any, walkers: Any) -> np.ndarray:
-    owner = walkers.actor[: walkers.n]
-    return np.flatnonzero(actors.alive[owner])
-
-
-def anim_vehicle_records(actors: Any, vehicles: Any) -> np.ndarray:
-    """AnimVehicle: each vehicle's control as applied (float32) and the gear it is in."""
-    k = _live_vehicle_rows(actors, vehicles)
-    out = np.empty(len(k), DTYPES[PacketId.AnimVehicle])
-    out["id"] = vehicles.actor[k] + 1
-    out["steering"] = vehicles.steer[k]
-    out["throttle"] = vehicles.throttle[k]
-    out["brake"] = vehicles.brake[k]
-    out["handbrake"] = vehicles.hand_brake[k]
-    out["gear"] = vehicles.gear[k]
-    return out
-
-
-def vehicle_light_records(actors: Any, vehicles: Any) -> np.ndarray:
-    """VehicleLight: each vehicle's light flags."""
-    k = _live_vehicle_rows(actors, vehicles)
-    out = np.empty(len(k), DTYPES[PacketId.VehicleLight])
-    out["id"] = vehicles.actor[k] + 1
-    out["state"] = vehicles.lights[k]
-    return out
-
-
-def anim_walker_records(actors: Any, walkers: Any) -> np.ndarray:
-    """AnimWalker: each walker's control speed in cm/s (CARLA's `1e2f * speed`, in float)."""
-    k = _live_walker_rows(actors, walkers)
-    out = np.empty(len(k), DTYPES[PacketId.AnimWalker])
-    out["id"] = walkers.actor[k] + 1
-    out["speed"] = _CM * walkers.speed[k].astype(np.float32)
-    return out
-
-
-def kinematics_records(actors: Any) -> np.ndarray:
-    """Kinematics: velocity (m/s) and angular velocity (deg/s) of every vehicle and walker."""
-    rows = _rows(actors, (KIND_VEHICLE, KIND_WALKER))
-    out = np.empty(len(rows), DTYPES[PacketId.Kinematics])
-    out["id"] = rows + 1
-    out["linear_velocity"] = actors.vel[rows]
-    out["angular_velocity"] = actors.angvel[rows]
-    return out
-
-
-def state_records(table: Any) -> np.ndarray:
-    """State: each traffic light's group freeze, controller elapsed time and state, from the
-    world's light table (`world.traffic.signals.install.traffic_light_table`)."""
-    out = np.empty(len(table.ids), DTYPES[PacketId.State])
-    out["id"] = table.ids
-    out["frozen"] = table.frozen
-    out["elapsed"] = table.elapsed
-    out["state"] = table.state
-    return out
+    def pack(
+        self, actors: Any, vehicles: Any, walkers: Any, lights: Any, additional: bool
+    ) -> tuple[dict, bool]:
+        """PacketId -> body bytes (a uint16 count, then the packed records), and whether a
+        walker has bones posed (then WalkerBones is left to the caller)."""
+        k, b = self._kernels, self._buffers
+        b.fit(max(actors.n, vehicles.n, walkers.n, 0 if lights is None else len(lights.ids)))
+        n_pos, n_kin = k.pack_actor_rows(
+            actors.alive,
+            actors.kind,
+            actors.pos,
+            actors.rot,
+            actors.vel,
+            actors.angvel,
+            actors.n,
+            additional,
+            b.pos_u,
+            b.pos_f,
+            b.kin_u,
+            b.kin_f,
+        )
+        n_walk, posed = k.pack_walkers(
+            actors.alive,
+            walkers.actor,
+            walkers.speed,
+            walkers.bones,
+            walkers.n,
+            b.walk_u,
+            b.walk_f,
+            b.bare_bones,
+        )
+        n_veh = k.pack_vehicles(
+            actors.alive,
+            vehicles.actor,
+            vehicles.steer,
+            vehicles.throttle,
+            vehicles.brake,
+            vehicles.hand_brake,
+            vehicles.gear,
+            vehicles.lights,
+            vehicles.n,
+            b.anim,
+            b.light_u,
+        )
+        n_states = 0
+        if lights is not None:
+            n_states = k.pack_states(
+                lights.ids, lights.frozen, lights.elapsed, lights.state, b.states
+            )
+        out = {
+            PacketId.Position: _U16.pack(n_pos) + b.pos_u[:n_pos].tobytes(),
+            PacketId.State: _U16.pack(n_states) + b.states[:n_states].tobytes(),
+            PacketId.AnimVehicle: _U16.pack(n_veh) + b.anim[:n_veh].tobytes(),
+            PacketId.AnimWalker: _U16.pack(n_walk) + b.walk_u[:n_walk].tobytes(),
+            PacketId.VehicleLight: _U16.pack(n_veh) + b.light_u[:n_veh].tobytes(),
+        }
+        if additional:
+            out[PacketId.Kinematics] = _U16.pack(n_kin) + b.kin_u[:n_kin].tobytes()
+            if not posed:
+                out[PacketId.WalkerBones] = _U16.pack(n_walk) + b.bare_bones[:n_walk].tobytes()
+        return out, posed

@@ -11,6 +11,7 @@ the last complete frame. Lower-level `begin_frame`, `write_packet`, `write_raw_p
 from __future__ import annotations
 
 import io
+import os
 import struct
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ _PACKET_HEAD = struct.Struct("<BI")
 _FRAME_START = struct.Struct("<Qdd")
 _F64 = struct.Struct("<d")
 _U64 = struct.Struct("<Q")
+_FRAME_END = _PACKET_HEAD.pack(PacketId.FrameEnd, 0)
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.
 MAIN_ORDER = (
@@ -218,6 +220,34 @@ class LogWriter:
         self._file.write(_PACKET_HEAD.pack(packet_id, len(body)))
         self._file.write(body)
 
+    def write_packets(self, raw: bytes) -> None:
+        """Packets already laid out (id byte, size, body each), written as one block."""
+        self._file.write(raw)
+
+    def write_laid_out_frame(self, delta: float, body: bytes) -> int:
+        """A whole frame in one write: FrameStart (as `begin_frame`), `body` (the packets
+        between, laid out) and FrameEnd; returns its frame id."""
+        if self._in_frame:
+            raise RecorderError(f"frame {self.frame_id} is not ended")
+        self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
+        self.frame_id += 1
+        start = self._file.tell()
+        if self._previous_duration_at > 0:
+            self._patch(self._previous_duration_at, _F64.pack(delta))
+        self._previous_duration_at = start + _PACKET_HEAD.size + 8
+        self._file.write(
+            b"".join(
+                (
+                    _PACKET_HEAD.pack(PacketId.FrameStart, _FRAME_START.size),
+                    _FRAME_START.pack(self.frame_id, -1.0, self.elapsed),
+                    body,
+                    _FRAME_END,
+                )
+            )
+        )
+        self.frames_written += 1
+        return self.frame_id
+
     def end_frame(self) -> None:
         """FrameEnd."""
         self._file.write(_PACKET_HEAD.pack(PacketId.FrameEnd, 0))
@@ -233,6 +263,10 @@ class LogWriter:
             self._patch(self._previous_duration_at, _F64.pack(duration))
 
     def _patch(self, offset: int, raw: bytes) -> None:
+        if self._owned:  # a file of our own: write in place without moving the stream
+            self._file.flush()
+            os.pwrite(self._file.fileno(), raw, offset)
+            return
         here = self._file.tell()
         self._file.seek(offset)
         self._file.write(raw)

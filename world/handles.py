@@ -371,6 +371,7 @@ class Walker(Actor):
         """Poses bones (name, transform relative to the walker), as data only."""
         for name, transform in bones.bone_transforms:
             self._bones()[name] = transform.copy()
+        self._world._walkers.bones[self._wrow] = len(self._bones())
 
     def get_bones(self) -> WalkerBoneControlOut:
         """Each bone set so far, in the order first set; every bone hangs from the origin."""

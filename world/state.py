@@ -176,6 +176,7 @@ class WalkerTable(Table):
         "speed": (np.float32, (), 0.0),
         "jump": (np.bool_, (), False),
         "on_ground": (np.bool_, (), False),
+        "bones": (np.int32, (), 0),  # bones posed by set_bones (their transforms: ActorInfo)
     }
 
 

@@ -142,6 +142,7 @@ class World:
         self._delta = 0.0
         self._library: BlueprintLibrary | None = None
         self._weather = WeatherParameters()
+        self._weather_sets = 0
         self._collisions: list[CollisionEvent] = []
         self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [
@@ -198,6 +199,13 @@ class World:
 
     def set_weather(self, weather: WeatherParameters) -> None:
         self._weather = weather.copy()
+        self._weather_sets += 1
+
+    @property
+    def weather_sets(self) -> int:
+        """How many times set_weather was called (readers such as the recorder look at the
+        weather again only when this moves)."""
+        return self._weather_sets
 
     # tick ---------------------------------------------------------------------------------
     def add_tick_system(self, phase: str, system: TickSystem) -> None:

@@ -87,6 +87,7 @@ class WorldTraffic:
         self.boxes = boxes
         self.junction_of_group = [g.junction_id for g in placement.groups]
         self._light_index = {actor_id: k for k, actor_id in enumerate(light_ids)}
+        self._light_id_array = np.array(light_ids, dtype=np.int64)
         self._sign_index = {actor_id: k for k, actor_id in enumerate(sign_ids)}
 
     @property
@@ -174,7 +175,7 @@ class WorldTraffic:
         ctrl = groups.light_controller
         times = groups.stage_times[ctrl]
         return TrafficLightTable(
-            np.array(self.light_ids, dtype=np.int64),
+            self._light_id_array.copy(),
             groups.state.copy(),
             groups.elapsed[ctrl],
             np.full(len(ctrl), groups.frozen),

@@ -1,12 +1,38 @@
-"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build."""
+"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build.
 
-from recorder.errors import LogFormatError, RecorderError
-from recorder.json_codec import build_log, dump_json, dump_log, load_spec
-from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
-from recorder.packet_ids import PacketId
-from recorder.queries import query_blocked, query_collisions, query_info
-from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
-from recorder.writer import LogWriter
+The names below are imported on first use (PEP 562), so a log query that needs the reader
+does not load the writer, the JSON codec and the analysis API at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# name -> the module that defines it
+_HOMES = {
+    "ActorInfo": "recorder.log_access",
+    "Frame": "recorder.log_access",
+    "FrameIndex": "recorder.reader",
+    "LogFormatError": "recorder.errors",
+    "LogHeader": "recorder.reader",
+    "LogReader": "recorder.reader",
+    "LogWriter": "recorder.writer",
+    "NotARecorderError": "recorder.errors",
+    "PacketId": "recorder.packet_ids",
+    "RawPacket": "recorder.reader",
+    "RecordedLog": "recorder.log_access",
+    "RecorderError": "recorder.errors",
+    "TruncatedLogWarning": "recorder.errors",
+    "build_log": "recorder.json_codec",
+    "dump_json": "recorder.json_codec",
+    "dump_log": "recorder.json_codec",
+    "load_spec": "recorder.json_codec",
+    "open_log": "recorder.log_access",
+    "query_blocked": "recorder.queries.blocked",
+    "query_collisions": "recorder.queries.collisions",
+    "query_info": "recorder.queries.info",
+}
 
 __all__ = [
     "ActorInfo",
@@ -16,10 +42,12 @@ __all__ = [
     "LogHeader",
     "LogReader",
     "LogWriter",
+    "NotARecorderError",
     "PacketId",
     "RawPacket",
     "RecordedLog",
     "RecorderError",
+    "TruncatedLogWarning",
     "build_log",
     "dump_json",
     "dump_log",
@@ -29,3 +57,33 @@ __all__ = [
     "query_collisions",
     "query_info",
 ]
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'recorder' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
+
+if TYPE_CHECKING:
+    from recorder.errors import (
+        LogFormatError,
+        NotARecorderError,
+        RecorderError,
+        TruncatedLogWarning,
+    )
+    from recorder.json_codec import build_log, dump_json, dump_log, load_spec
+    from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
+    from recorder.packet_ids import PacketId
+    from recorder.queries.blocked import query_blocked
+    from recorder.queries.collisions import query_collisions
+    from recorder.queries.info import query_info
+    from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+    from recorder.writer import LogWriter

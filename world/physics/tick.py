@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.actors.attachments import update_attached
 from world.actors.vehicle_state import ActorType
 from world.map.ground import GroundPlanes, planes_through, sample_ground

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
@@ -314,6 +313,8 @@ _HANDLERS = {int(pid): handler for pid, handler in _HANDLERS.items()}
 
 def _widened(array: np.ndarray) -> np.ndarray:
     """A structured array's fields as float64 columns (a signalling NaN widens quietly)."""
+    from numpy.lib.recfunctions import structured_to_unstructured  # loads numpy.ma: not at start-up
+
     with np.errstate(invalid="ignore"):
         return structured_to_unstructured(array, np.float64)
 

@@ -19,7 +19,7 @@ import struct
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from recorder.errors import LogFormatError, RecorderError
+from recorder.errors import LogFormatError, RecorderError, quoted
 from recorder.hash_order import LIBCXX, CollisionSet
 from recorder.json_records import (
     JsonInexactError,
@@ -30,11 +30,14 @@ from recorder.json_records import (
     record_from_json,
     record_to_json,
 )
+from recorder.log_source import read_bounded
 from recorder.packet_ids import KNOWN_IDS, PacketId
 from recorder.packets import CODEC_BY_KEY, CODECS, PacketCodec
 from recorder.reader import MAGIC, LogReader, RawPacket
 from recorder.writer import ADDITIONAL_ORDER, MAIN_ORDER, LogWriter, frame_layout
 
+# A spec is read whole and parsed into Python objects (about ten times its size in memory).
+MAX_SPEC_BYTES = 1 << 30
 _F64 = struct.Struct("<d")
 _SCALARS = {PacketId.VisualTime: "visual_time", PacketId.PlatformTime: "platform_time"}
 _SCALARS[PacketId.FrameCounter] = "frame_counter"
@@ -50,10 +53,13 @@ _TOP_KEYS |= {"leading_packets", "last_frame_duration"}
 
 
 def load_spec(path: str | Path) -> dict:
-    """A spec from a JSON file; bad JSON names the file, line and column."""
+    """A spec from a JSON file of at most MAX_SPEC_BYTES; bad JSON names the file, line and
+    column."""
+    raw = read_bounded(path, MAX_SPEC_BYTES, "JSON spec")
     try:
-        with open(path, encoding="utf-8") as f:
-            spec = json.load(f)
+        spec = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RecorderError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise RecorderError(f"{path}: bad JSON at {where}: {exc.msg}") from None
@@ -68,7 +74,7 @@ def build_log(
     """The log CARLA writes for `spec`; its bytes when `target` is None, else written there."""
     unknown = set(spec) - _TOP_KEYS
     if unknown:
-        raise RecorderError(f"spec: unknown key {sorted(unknown)[0]!r}")
+        raise RecorderError(f"spec: unknown key {quoted(sorted(unknown)[0])}")
     for key in ("version", "map", "date", "frames"):
         if key not in spec:
             raise RecorderError(f"spec: missing key {key!r}")
@@ -99,7 +105,7 @@ def _build_frame(writer: LogWriter, frame: dict, path: str, collisions: Collisio
         raise RecorderError(f"{path}: expected an object")
     unknown = set(frame) - _FRAME_KEYS
     if unknown:
-        raise RecorderError(f"{path}: unknown key {sorted(unknown)[0]!r}")
+        raise RecorderError(f"{path}: unknown key {quoted(sorted(unknown)[0])}")
     records = {
         pid: _records(frame, key, pid, path) for key, pid in _LIST_KEYS.items() if key in frame
     }
@@ -132,7 +138,9 @@ def _build_frame(writer: LogWriter, frame: dict, path: str, collisions: Collisio
         elif isinstance(item, int) and item in KNOWN_IDS and item > PacketId.FrameEnd:
             writer.write_frame_packet(PacketId(item), records.get(PacketId(item), []), counter)
         else:
-            raise RecorderError(f"{path}.packets[{j}]: {item!r} is not a packet id or raw packet")
+            raise RecorderError(
+                f"{path}.packets[{j}]: {quoted(item)} is not a packet id or raw packet"
+            )
     if not frame.get("no_frame_end", False):
         writer.end_frame()
     else:

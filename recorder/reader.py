@@ -1,12 +1,14 @@
 """Reading CARLA recorder logs: header, packets in file order, a frame index, seeks.
 
-The whole log is one `bytes` object; packets are walked with `struct.unpack_from` and records
-decoded only when asked (`records`, `array`), so scanning a 100 MB log touches each packet header
-once and copies nothing. Every size is checked against the bytes left before it is used.
+A log file is memory-mapped (recorder/log_source.py: regular files only), a log in memory
+used as it is; packets are found by recorder/packet_walk.py and records decoded only when
+asked (`records`, `array`), so indexing a 100 MB log touches each packet header once and
+copies nothing. Every size is checked against the bytes left before it is used.
 """
 
 from __future__ import annotations
 
+import mmap
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,8 +18,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from recorder.errors import LogFormatError, RecorderError
+from recorder.errors import LogFormatError, NotARecorderError, RecorderError, quoted
+from recorder.log_source import map_log
 from recorder.packet_ids import PacketId
+from recorder.packet_walk import walk_all
 from recorder.packets import UE4_CODECS, UE5_CODECS, PacketCodec
 from recorder.packets.frame import FRAME_START
 from recorder.packets.position import POSITION
@@ -96,19 +100,22 @@ class LogReader:
 
     def __init__(
         self,
-        source: str | Path | bytes | bytearray | memoryview,
+        source: str | Path | bytes | bytearray | memoryview | mmap.mmap,
         *,
         lenient: bool = False,
         variant: str = "ue4",
+        name: str | None = None,
     ):
         if variant not in VARIANTS:
             raise RecorderError(f"unknown log variant {variant!r}: expected one of {VARIANTS}")
         if isinstance(source, str | Path):
             self.name = str(source)
-            self.data = Path(source).read_bytes()
+            self.data = map_log(source)
         else:
             self.name = "<bytes>"
-            self.data = bytes(source)
+            self.data = source if isinstance(source, bytes | mmap.mmap) else bytes(source)
+        if name is not None:
+            self.name = name
         self.lenient = lenient
         self._variant = variant
         self._detected: str | None = None
@@ -122,14 +129,9 @@ class LogReader:
 
     def _read_header(self) -> LogHeader:
         data = self.data
-        if len(data) < 2:
-            raise self._error(f"log of {len(data)} bytes has no header", 0)
-        (version,) = _U16.unpack_from(data, 0)
-        magic, offset = self._header_string(2, "magic")
-        if magic.casefold() != MAGIC.casefold():
-            raise self._error(f"not a CARLA recorder log: magic {magic!r}, expected {MAGIC!r}", 2)
+        version, magic, offset = read_magic(data, self.name)
         if offset + 8 > len(data):
-            raise self._error("header ends before its date", offset)
+            raise self.error("header ends before its date", offset)
         (date,) = _I64.unpack_from(data, offset)
         map_name, offset = self._header_string(offset + 8, "map name")
         return LogHeader(version, magic, date, map_name, offset)
@@ -137,11 +139,11 @@ class LogReader:
     def _header_string(self, offset: int, what: str) -> tuple[str, int]:
         data = self.data
         if offset + 2 > len(data):
-            raise self._error(f"header ends before its {what}", offset)
+            raise self.error(f"header ends before its {what}", offset)
         (length,) = _U16.unpack_from(data, offset)
         stop = offset + 2 + length
         if stop > len(data):
-            raise self._error(f"header {what} of {length} bytes runs past the end", offset)
+            raise self.error(f"header {what} of {length} bytes runs past the end", offset)
         return data[offset + 2 : stop].decode("utf-8", "surrogateescape"), stop
 
     # -- packets ----------------------------------------------------------------------------
@@ -155,13 +157,11 @@ class LogReader:
         frame = None
         while offset < end:
             if offset + 5 > end:
-                raise self._error(
-                    f"packet header needs 5 bytes, {end - offset} left", offset, frame
-                )
+                raise self.error(f"packet header needs 5 bytes, {end - offset} left", offset, frame)
             pid, size = unpack(data, offset)
             body = offset + 5
             if size > end - body:
-                raise self._error(
+                raise self.error(
                     f"packet {packet_name(pid)} of {size} bytes runs past the end "
                     f"({end - body} bytes left)",
                     offset,
@@ -179,7 +179,7 @@ class LogReader:
         try:
             return codec.unpack_body(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
-            raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+            raise self.error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
 
     def array(self, packet: RawPacket) -> np.ndarray:
         """The records of a fixed-size packet as a numpy structured array (a read-only view)."""
@@ -187,7 +187,7 @@ class LogReader:
         try:
             return codec.array(self.data, packet.body_offset, packet.size)
         except LogFormatError as exc:
-            raise self._error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
+            raise self.error(_bare(exc), exc.offset, self.frame_at(packet.offset)) from None
 
     def kind(self, packet_id: int) -> PacketId | None:
         """What an id byte means in this log (UE5 logs number packets 21-23 differently)."""
@@ -210,31 +210,17 @@ class LogReader:
 
     @cached_property
     def packet_table(self) -> PacketTable:
-        """Every packet's offset, id and size as numpy arrays, from one tight pass.
+        """Every packet's offset, id and size as numpy arrays (recorder/packet_walk.py).
 
         A log whose sizes do not chain up to its end is walked again with the checked
         `packets()`, which raises the LogFormatError naming the bad packet.
         """
-        data = self.data
-        end = self._end
-        offset = self.header.end_offset
-        offsets: list[int] = []
-        append = offsets.append
-        size_at = _U32.unpack_from
-        try:
-            while offset < end:
-                append(offset)
-                offset += 5 + size_at(data, offset + 1)[0]
-        except struct.error:
-            offset = end + 1
-        if offset != end:
+        run, problem = walk_all(self.data, self.header.end_offset, self._end, frame_checks=False)
+        if problem is not None:
             for _ in self.packets():
                 pass
-            raise self._error("packet sizes do not chain to the end", offset)  # pragma: no cover
-        at = np.asarray(offsets, dtype=np.int64)
-        raw = np.frombuffer(data, np.uint8)
-        sizes = raw[(at + 1)[:, None] + np.arange(4)].copy().view("<u4").reshape(-1)
-        return PacketTable(at, raw[at].copy(), sizes.astype(np.int64))
+            raise self.error(problem.message, problem.offset)  # pragma: no cover
+        return PacketTable(run.offset, run.id, run.size)
 
     @cached_property
     def frame_index(self) -> FrameIndex:
@@ -244,15 +230,14 @@ class LogReader:
         wrong = rows[table.size[rows] != FRAME_START.size]
         if len(wrong):
             at = int(table.offset[wrong[0]])
-            raise self._error(
+            raise self.error(
                 f"FrameStart packet of {int(table.size[wrong[0]])} bytes, "
                 f"expected {FRAME_START.size}",
                 at,
                 self._frame_before(table, rows, at),
             )
         offsets = table.offset[rows]
-        raw = np.frombuffer(self.data, np.uint8)
-        cells = raw[(offsets + 5)[:, None] + np.arange(FRAME_START.size)]
+        cells = self.raw[(offsets + 5)[:, None] + np.arange(FRAME_START.size)]
         frames = np.ascontiguousarray(cells).view(FRAME_START.dtype).reshape(-1)
         ends = np.append(offsets[1:], self._end).astype(np.int64)
         ids = frames["id"].copy()
@@ -373,24 +358,57 @@ class LogReader:
 
     def _complete_end(self) -> int:
         """The byte after the last complete frame's FrameEnd (lenient reading stops there)."""
-        complete = self.header.end_offset
-        offset = complete
-        data = self.data
-        end = len(data)
-        unpack = _PACKET_HEAD.unpack_from
-        while offset + 5 <= end:
-            pid, size = unpack(data, offset)
-            if size > end - offset - 5:
-                break
-            if pid == 0 and size != FRAME_START.size:
-                break
-            offset += 5 + size
-            if pid == PacketId.FrameEnd:
-                complete = offset
-        return complete
+        return complete_end(self.data, self.header.end_offset, len(self.data))
 
-    def _error(self, message: str, offset: int | None, frame: int | None = None) -> LogFormatError:
+    @cached_property
+    def raw(self) -> np.ndarray:
+        """The log's bytes as a read-only numpy uint8 array (no copy)."""
+        return np.frombuffer(self.data, np.uint8) if len(self.data) else np.zeros(0, np.uint8)
+
+    def error(self, message: str, offset: int | None, frame: int | None = None) -> LogFormatError:
+        """A LogFormatError naming the log, the byte offset and the frame."""
         return LogFormatError(f"{self.name}: {message}", offset, frame)
+
+
+def read_magic(data, name: str) -> tuple[int, str, int]:
+    """The header's version and magic and the offset after them; NotARecorderError (naming
+    the file, quoting at most a few dozen bytes) when the file does not start as a CARLA log.
+
+    CARLA's query says `File is not a CARLA recorder` for each of these: its header read
+    fails or gives another magic, compared case-blind as FString compares."""
+    size = len(data)
+    if size < 4:
+        raise NotARecorderError(
+            f"{name}: not a CARLA recorder log: {size} bytes, too few for a header", 0
+        )
+    (version,) = _U16.unpack_from(data, 0)
+    (length,) = _U16.unpack_from(data, 2)
+    if 4 + length > size:
+        raise NotARecorderError(
+            f"{name}: not a CARLA recorder log: its magic of {length} bytes runs past the end "
+            f"of its {size} bytes, expected {MAGIC!r}",
+            2,
+        )
+    raw = bytes(data[4 : 4 + length])
+    magic = raw.decode("utf-8", "surrogateescape")
+    # An FString from a C string stops at its NUL; FString's compare is case-blind.
+    if raw.split(b"\0", 1)[0].lower() != MAGIC.lower().encode():
+        shown = quoted(magic if magic.isprintable() else raw)
+        raise NotARecorderError(
+            f"{name}: not a CARLA recorder log: magic {shown}, expected {MAGIC!r}", 2
+        )
+    return version, magic, 4 + length
+
+
+def complete_end(data, start: int, end: int) -> int:
+    """The byte after the last FrameEnd that every packet before it reaches (a log's last
+    complete frame), or `start` when there is none."""
+    run, _ = walk_all(data, start, end)
+    ends = np.flatnonzero(run.id == PacketId.FrameEnd)
+    if not len(ends):
+        return start
+    last = int(ends[-1])
+    return int(run.offset[last]) + 5 + int(run.size[last])
 
 
 def packet_name(pid: int) -> str:

@@ -16,11 +16,20 @@ def build_parser() -> argparse.ArgumentParser:
         prog="lockstep",
         description="Deterministic driving-scenario simulator and evaluation runner.",
     )
-    parser.add_argument("--version", action="version", version=f"lockstep {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"runner.commands.{name}").register(subparsers)
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`: the installed version, looked up only when asked (importlib.metadata
+    scans every installed package, a cost every other command would pay)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"lockstep {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

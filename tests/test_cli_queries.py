@@ -56,12 +56,30 @@ def test_missing_file_is_one_line_exit_2(tmp_path, capsys):
     assert err.count("\n") == 1 and "nope.log" in err
 
 
-def test_truncated_log_is_one_line_exit_2(shared, tmp_path, capsys):
+def test_truncated_log_is_answered_up_to_its_last_whole_frame(shared, tmp_path, capsysbinary):
+    folder = _golden(shared)
+    log = tmp_path / "cut.log"
+    whole = (folder / "recording.log").read_bytes()
+    log.write_bytes(whole[:-3])  # inside frame 4's FrameEnd (frame 4 starts at byte 3957)
+    (tmp_path / "three.log").write_bytes(whole[:3957])
+    assert main(["collisions", "-f", str(tmp_path / "three.log")]) == 0
+    three = capsysbinary.readouterr().out
+    assert three.endswith(b"\nFrames: 3\nDuration: 0 seconds\n")
+    assert main(["collisions", "-f", str(log)]) == 0
+    captured = capsysbinary.readouterr()
+    assert captured.out == three
+    err = captured.err.decode()
+    assert err.count("\n") == 1 and err.startswith("lockstep: warning: ")
+    assert "cut.log" in err and "byte 4159, frame 4" in err
+
+
+def test_truncated_log_with_strict_is_one_line_exit_2(shared, tmp_path, capsysbinary):
     log = tmp_path / "cut.log"
     log.write_bytes((_golden(shared) / "recording.log").read_bytes()[:-3])
-    assert main(["collisions", "-f", str(log)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cut.log" in err and "byte" in err
+    assert main(["collisions", "-f", str(log), "--strict"]) == 2
+    captured = capsysbinary.readouterr()
+    err = captured.err.decode()
+    assert err.count("\n") == 1 and "cut.log" in err and "byte 4159" in err
 
 
 def test_bad_types_is_one_line_exit_2(shared, capsys):

@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from recorder import LogWriter, PacketId, query_blocked, query_collisions, query_info
-from recorder.errors import LogFormatError
+from recorder.errors import LogFormatError, TruncatedLogWarning
 from recorder.packets import EventAddRecord, PositionRecord
 
 HEADER = "Version: 1\nMap: Town01\nDate: 01/01/70 00:00:00\n\n"
@@ -53,13 +53,12 @@ def test_blocked_rows_worked_by_hand(min_time, rows):
 
 
 def test_blocked_adds_the_last_frames_minus_one():
-    # Stopped in all three frames: 0.05 + 0.05 + (-1) = -0.9, printed "%10.0f" -> "-1";
-    # with min_time -1 the still-stopped actor makes a row at the end.
-    text = query_blocked(_log([(0.0, 0.0, 0.0)] * 3), -1, 100)
-    assert text == HEADER + BLOCKED_HEADER + _row("0", "-1") + (
-        "\nFrames: 3\nDuration: 0.1 seconds\n"
-    )
-    assert query_blocked(_log([(0.0, 0.0, 0.0)] * 3), -0.5, 100).count("vehicle.x") == 0
+    # Stopped in all three frames: 0.05 + 0.05 + (-1) = -0.9 s at the end, under any
+    # minimum >= 0, so no row; without the -1 it would be 0.1 s, a row at 0.08.
+    closing = "\nFrames: 3\nDuration: 0.1 seconds\n"
+    for min_time in (0, 0.08):
+        text = query_blocked(_log([(0.0, 0.0, 0.0)] * 3), min_time, 100)
+        assert text == HEADER + BLOCKED_HEADER + closing
 
 
 def test_blocked_distance_is_strictly_less_in_float():
@@ -95,21 +94,24 @@ def _frame_starts(log: bytes) -> list[int]:
     return starts
 
 
-def test_truncated_log_raises_and_lenient_stops_at_last_whole_frame():
+def test_truncated_log_is_answered_up_to_its_last_whole_frame():
     log = _log(MOVES_LAST)
-    cut = log[:-3]
-    with pytest.raises(LogFormatError, match="byte"):
-        query_info(cut)
+    cut = log[:-3]  # inside frame 3's FrameEnd
     whole = log[: _frame_starts(log)[-1]]  # frames 1 and 2 only
     for show_all in (False, True):
-        assert query_info(cut, show_all, lenient=True) == query_info(whole, show_all)
+        with pytest.warns(TruncatedLogWarning, match=r"frame 3\); answered up to"):
+            assert query_info(cut, show_all) == query_info(whole, show_all)
     assert query_info(whole).endswith("\nFrames: 2\nDuration: 0.05 seconds\n")
+    with pytest.raises(LogFormatError, match="byte"):
+        query_info(cut, lenient=False)
 
 
-def test_log_ending_without_frame_end_is_an_error():
+def test_log_ending_without_frame_end_is_an_error_when_strict():
     log = _log(MOVES_LAST)
     with pytest.raises(LogFormatError, match="ends inside a frame"):
-        query_collisions(log[:-5])
+        query_collisions(log[:-5], lenient=False)
+    with pytest.warns(TruncatedLogWarning, match="ends inside a frame"):
+        assert query_collisions(log[:-5]).endswith("\nFrames: 2\nDuration: 0.05 seconds\n")
 
 
 def test_info_of_a_log_without_frames():

@@ -1,81 +1,92 @@
-"""lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather."""
+"""lockstep's simulator: geometry, OpenDRIVE maps, actors, physics, traffic, sensors, weather.
 
-# first: it chooses numba's cache directory before any compiled kernel is defined
-import world.physics.compiled_cache  # noqa: F401
-from world.actors.actor_list import ActorList
-from world.actors.blueprints import (
-    ActorAttribute,
-    ActorAttributeType,
-    ActorBlueprint,
-    BlueprintLibrary,
-    Color,
-    blueprint_library,
-)
-from world.actors.controls import (
-    BoneTransformDataOut,
-    VehicleAckermannControl,
-    VehicleControl,
-    WalkerBoneControlIn,
-    WalkerBoneControlOut,
-    WalkerControl,
-)
-from world.actors.vehicle_state import (
-    ActorState,
-    ActorType,
-    AttachmentType,
-    CityObjectLabel,
-    TrafficLightState,
-    VehicleDoor,
-    VehicleFailureState,
-    VehicleLightState,
-    VehicleWheelLocation,
-)
-from world.errors import BlueprintError, LockstepError, MapError, WorldError
-from world.geometry import (
-    BoundingBox,
-    GeoLocation,
-    Location,
-    Rotation,
-    Transform,
-    Vector2D,
-    Vector3D,
-)
-from world.handles import (
-    Actor,
-    Sensor,
-    Spectator,
-    TrafficLight,
-    TrafficSign,
-    Vehicle,
-    Walker,
-    WalkerAIController,
-)
-from world.map.flat_map import FlatMap
-from world.map.junction import Junction
-from world.map.landmark import Landmark, LandmarkOrientation, LandmarkType
-from world.map.lane_enums import (
-    LaneChange,
-    LaneMarking,
-    LaneMarkingColor,
-    LaneMarkingType,
-    LaneType,
-)
-from world.map.map import Map
-from world.map.waypoint import Waypoint
-from world.physics.collisions import CollisionEvent
-from world.physics.control import GearPhysicsControl, VehiclePhysicsControl, WheelPhysicsControl
-from world.sensors.data import (
-    GnssMeasurement,
-    IMUMeasurement,
-    LaneInvasionEvent,
-    ObstacleDetectionEvent,
-    SensorData,
-)
-from world.settings import EpisodeSettings, WorldSettings
-from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
-from world.traffic.autopilot.manager import TrafficManager, street_spawn_points
-from world.weather import WeatherParameters, weather_from_config, weather_preset
-from world.world import World
+The names below load on first use (PEP 562): `import world.errors` or `import world.geometry`
+costs no numba and no compiled kernel, so the log tools and `lockstep --help` start fast;
+`from world import World` loads the world's modules then. Each module that defines kernels
+imports world.physics.compiled_cache itself, before its first kernel.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# each public name -> the module that defines it
+_MODULE_OF: dict[str, str] = {
+    "Actor": "world.handles",
+    "ActorAttribute": "world.actors.blueprints",
+    "ActorAttributeType": "world.actors.blueprints",
+    "ActorBlueprint": "world.actors.blueprints",
+    "ActorList": "world.actors.actor_list",
+    "ActorSnapshot": "world.snapshot",
+    "ActorState": "world.actors.vehicle_state",
+    "ActorType": "world.actors.vehicle_state",
+    "AttachmentType": "world.actors.vehicle_state",
+    "BlueprintError": "world.errors",
+    "BlueprintLibrary": "world.actors.blueprints",
+    "BoneTransformDataOut": "world.actors.controls",
+    "BoundingBox": "world.geometry",
+    "CityObjectLabel": "world.actors.vehicle_state",
+    "CollisionEvent": "world.physics.collisions",
+    "Color": "world.actors.blueprints",
+    "EpisodeSettings": "world.settings",
+    "FlatMap": "world.map.flat_map",
+    "GearPhysicsControl": "world.physics.control",
+    "GeoLocation": "world.geometry",
+    "GnssMeasurement": "world.sensors.data",
+    "IMUMeasurement": "world.sensors.data",
+    "Junction": "world.map.junction",
+    "Landmark": "world.map.landmark",
+    "LandmarkOrientation": "world.map.landmark",
+    "LandmarkType": "world.map.landmark",
+    "LaneChange": "world.map.lane_enums",
+    "LaneInvasionEvent": "world.sensors.data",
+    "LaneMarking": "world.map.lane_enums",
+    "LaneMarkingColor": "world.map.lane_enums",
+    "LaneMarkingType": "world.map.lane_enums",
+    "LaneType": "world.map.lane_enums",
+    "Location": "world.geometry",
+    "LockstepError": "world.errors",
+    "Map": "world.map.map",
+    "MapError": "world.errors",
+    "ObstacleDetectionEvent": "world.sensors.data",
+    "Rotation": "world.geometry",
+    "Sensor": "world.handles",
+    "SensorData": "world.sensors.data",
+    "Spectator": "world.handles",
+    "Timestamp": "world.snapshot",
+    "TrafficLight": "world.handles",
+    "TrafficLightState": "world.actors.vehicle_state",
+    "TrafficManager": "world.traffic.autopilot.manager",
+    "TrafficSign": "world.handles",
+    "Transform": "world.geometry",
+    "Vector2D": "world.geometry",
+    "Vector3D": "world.geometry",
+    "Vehicle": "world.handles",
+    "VehicleAckermannControl": "world.actors.controls",
+    "VehicleControl": "world.actors.controls",
+    "VehicleDoor": "world.actors.vehicle_state",
+    "VehicleFailureState": "world.actors.vehicle_state",
+    "VehicleLightState": "world.actors.vehicle_state",
+    "VehiclePhysicsControl": "world.physics.control",
+    "VehicleWheelLocation": "world.actors.vehicle_state",
+    "Walker": "world.handles",
+    "WalkerAIController": "world.handles",
+    "WalkerBoneControlIn": "world.actors.controls",
+    "WalkerBoneControlOut": "world.actors.controls",
+    "WalkerControl": "world.actors.controls",
+    "Waypoint": "world.map.waypoint",
+    "WeatherParameters": "world.weather",
+    "WheelPhysicsControl": "world.physics.control",
+    "World": "world.world",
+    "WorldError": "world.errors",
+    "WorldSettings": "world.settings",
+    "WorldSnapshot": "world.snapshot",
+    "blueprint_library": "world.actors.blueprints",
+    "street_spawn_points": "world.traffic.autopilot.manager",
+    "weather_from_config": "world.weather",
+    "weather_preset": "world.weather",
+}
 
 __all__ = [
     "Actor",
@@ -152,3 +163,17 @@ __all__ = [
     "weather_from_config",
     "weather_preset",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Imports the module defining `name` on first use and keeps the value here."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'world' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

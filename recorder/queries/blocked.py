@@ -19,24 +19,20 @@ in one packet falls back to CARLA's record-by-record loop).
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Iterator
+
 import numpy as np
 
 from recorder.cformat import c_fixed, pad_right
+from recorder.errors import RecorderError, quoted
 from recorder.hash_order import LIBCXX, UnorderedTable
 from recorder.packet_ids import PacketId
 from recorder.packets.position import POSITION
 from recorder.packets.ue5 import POSITION_UE5
-from recorder.queries.common import (
-    QueryTable,
-    Source,
-    c_text,
-    check_library,
-    closing_text,
-    counts,
-    header_text,
-    last_frame,
-    query_table,
-)
+from recorder.queries.common import Chunk, Source, answer, c_text, check_library, open_query
+from recorder.reader import LogReader
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
 _ADD, _DEL, _POSITION = int(PacketId.EventAdd), int(PacketId.EventDel), int(PacketId.Position)
@@ -66,59 +62,98 @@ def query_blocked(
     *,
     order: str = LIBCXX,
     local_time: bool = False,
-    lenient: bool = False,
+    lenient: bool = True,
 ) -> str:
-    """The blocked query's text: `min_time` in seconds, `min_distance` in centimetres."""
+    """The blocked query's text: `min_time` in seconds, `min_distance` in centimetres (each a
+    finite number >= 0). `lenient=False` makes a log that ends inside a frame an error (see
+    queries/common.py)."""
+    return answer(
+        blocked_pieces(
+            source, min_time, min_distance, order=order, local_time=local_time, lenient=lenient
+        )
+    )
+
+
+def check_threshold(value: float, what: str) -> float:
+    """A blocked-query threshold: a finite number >= 0 (NaN would compare false everywhere,
+    a negative time would count CARLA's last-frame -1 as a stop)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise RecorderError(f"blocked: {what} must be a number, not {quoted(value)}")
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise RecorderError(f"blocked: {what} must be a finite number >= 0, not {number!r}")
+    return number
+
+
+def blocked_pieces(
+    source: Source,
+    min_time: float = 30,
+    min_distance: float = 100,
+    *,
+    order: str = LIBCXX,
+    local_time: bool = False,
+    lenient: bool = True,
+) -> Iterator[str]:
+    """The blocked query's text in pieces (NotARecorderError for a file that is not a log)."""
     check_library(order)
-    text, reader = header_text(source, local_time, lenient)
-    if reader is None:
-        return text
-    table = query_table(reader)
+    min_time = check_threshold(min_time, "the minimum time (seconds)")
+    min_distance = check_threshold(min_distance, "the minimum distance (centimetres)")
+    text, log = open_query(source, local_time, lenient)
+    yield text + HEADER
+    reader = log.reader
     layout = _LAYOUTS[reader.variant]
     coordinate = layout.dtype["location"].base
     actors = _Actors(order, np.float64(min_time), np.float64(min_distance), coordinate)
-    picked = np.flatnonzero(np.isin(table.ids, (_ADD, _DEL, _POSITION)))
-    picked = picked[counts(table, picked) != 0]
-    with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, as C++ gives them
-        _replay(table, picked, actors, layout.dtype)
+    replay = _Replay(reader, actors, layout.dtype)
+    for chunk in log.chunks():
+        picked = np.flatnonzero(np.isin(chunk.ids, (_ADD, _DEL, _POSITION)))
+        picked = picked[chunk.counts(picked) != 0]
+        with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, as C++ gives them
+            replay.chunk(chunk, picked)
     rows = actors.rows + actors.still_stopped()
     rows.sort(key=lambda r: -r[0])  # stable: equal durations keep their order
-    frame_id, elapsed = last_frame(table)
-    return "".join([text, HEADER, *(row for _, row in rows), closing_text(frame_id, elapsed)])
+    yield "".join([*(row for _, row in rows), log.closing_text()])
 
 
-def _replay(table: QueryTable, picked: np.ndarray, actors: _Actors, dtype: np.dtype) -> None:
+class _Replay:
     """The query's loop over the EventAdd, EventDel and Position packets that hold records
-    (Position records of this dtype)."""
-    reader = table.reader
-    record_size = dtype.itemsize
-    ids = table.ids[picked]
-    positions = picked[ids == _POSITION]
-    bad = np.flatnonzero(table.size[positions] != 2 + record_size * counts(table, positions))
-    if len(bad):
-        reader.array(table.raw(int(positions[bad[0]])))  # raises, naming the place
-    data = reader.data
-    elapsed = [0.0, *table.elapsed.tolist()]  # index 0: the zeroed frame before any
-    duration = [0.0, *table.duration.tolist()]
-    last_added = 0
-    for p, pid, frame, body, size in zip(
-        picked.tolist(),
-        ids.tolist(),
-        (table.frame[picked] + 1).tolist(),
-        table.body[picked].tolist(),
-        table.size[picked].tolist(),
-        strict=True,
-    ):
-        if pid == _POSITION:
-            records = np.frombuffer(data, dtype, (size - 2) // record_size, body + 2)
-            actors.positions(records, elapsed[frame], duration[frame])
-        elif pid == _ADD:
-            for record in reader.records(table.raw(p)):
-                actors.add(record.id, c_text(record.blueprint))
-                last_added = record.id
-        else:
-            reader.array(table.raw(p))
-            actors.forget(last_added)
+    (Position records of this dtype), a chunk at a time."""
+
+    def __init__(self, reader: LogReader, actors: _Actors, dtype: np.dtype):
+        self.reader = reader
+        self.actors = actors
+        self.dtype = dtype
+        self.last_added = 0
+
+    def chunk(self, chunk: Chunk, picked: np.ndarray) -> None:
+        reader, actors, dtype = self.reader, self.actors, self.dtype
+        record_size = dtype.itemsize
+        ids = chunk.ids[picked]
+        positions = picked[ids == _POSITION]
+        bad = np.flatnonzero(chunk.size[positions] != 2 + record_size * chunk.counts(positions))
+        if len(bad):
+            reader.array(chunk.raw(int(positions[bad[0]])))  # raises, naming the place
+        data = reader.data
+        elapsed = chunk.elapsed.tolist()
+        duration = chunk.duration.tolist()
+        for p, pid, frame, body, size in zip(
+            picked.tolist(),
+            ids.tolist(),
+            chunk.local(chunk.frame[picked]).tolist(),
+            chunk.body[picked].tolist(),
+            chunk.size[picked].tolist(),
+            strict=True,
+        ):
+            if pid == _POSITION:
+                records = np.frombuffer(data, dtype, (size - 2) // record_size, body + 2)
+                actors.positions(records, elapsed[frame], duration[frame])
+            elif pid == _ADD:
+                for record in reader.records(chunk.raw(p)):
+                    actors.add(record.id, c_text(record.blueprint))
+                    self.last_added = record.id
+            else:
+                reader.array(chunk.raw(p))
+                actors.forget(self.last_added)
 
 
 class _Actors:

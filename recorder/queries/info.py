@@ -20,23 +20,16 @@ Fixed-size records are formatted a packet at a time from numpy.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
-from numpy.lib.recfunctions import structured_to_unstructured
 
 from recorder.cformat import c_general, general_rows
 from recorder.packet_ids import PacketId
 from recorder.packets.physics_control import rich_curve_keys
-from recorder.queries.common import (
-    QueryTable,
-    Source,
-    c_text,
-    closing_text,
-    counts,
-    header_text,
-    last_frame,
-    query_table,
-)
+from recorder.queries.common import Chunk, Source, answer, c_text, open_query
 from recorder.queries.physics_ue5 import physics_text_ue5
+from recorder.reader import LogReader
 
 _EVENT_IDS = (
     int(PacketId.EventAdd),
@@ -113,60 +106,80 @@ _WEATHER_ID = int(PacketId.Weather)
 
 
 def query_info(
-    source: Source, show_all: bool = False, *, local_time: bool = False, lenient: bool = False
+    source: Source, show_all: bool = False, *, local_time: bool = False, lenient: bool = True
 ) -> str:
-    """The file-info query's text for a log (path or bytes)."""
-    text, reader = header_text(source, local_time, lenient)
-    if reader is None:
-        return text
-    table = query_table(reader)
-    printer = _Printer(table)
-    ids = table.ids
-    if show_all:
-        for p, pid in enumerate(ids.tolist()):
-            printer.packet(p, pid)
-    else:
-        # Only event packets print; each FrameEnd in between prints a newline.
-        picked = np.flatnonzero(np.isin(ids, _EVENT_IDS))
-        picked = picked[(counts(table, picked) != 0) | (ids[picked] == _WEATHER_ID)]
-        is_end = ids == _FRAME_END
-        ends_before = np.cumsum(is_end) - is_end
-        done = 0
-        for p, pid, ends in zip(
-            picked.tolist(), ids[picked].tolist(), ends_before[picked].tolist(), strict=True
-        ):
-            printer.out.append("\n" * (ends - done))
-            done = ends
-            printer.packet(p, pid)
-        printer.out.append("\n" * (int(is_end.sum()) - done))
-    if len(ids):
-        printer.out.append("\n")  # the failed last read keeps the FrameEnd id: once more
+    """The file-info query's text for a log (path or bytes).
+
+    `lenient=False` makes a log that ends inside a frame an error (see queries/common.py).
+    """
+    return answer(info_pieces(source, show_all, local_time=local_time, lenient=lenient))
+
+
+def info_pieces(
+    source: Source, show_all: bool = False, *, local_time: bool = False, lenient: bool = True
+) -> Iterator[str]:
+    """The file-info query's text in pieces, a chunk of the log at a time (NotARecorderError
+    for a file that is not a log)."""
+    text, log = open_query(source, local_time, lenient)
+    yield text
+    printer = _Printer(log.reader)
+    for chunk in log.chunks():
+        printer.chunk = chunk
+        ids = chunk.ids
+        if show_all:
+            for p, pid in enumerate(ids.tolist()):
+                printer.packet(p, pid)
+        else:
+            # Only event packets print; each FrameEnd in between prints a newline.
+            picked = np.flatnonzero(np.isin(ids, _EVENT_IDS))
+            picked = picked[(chunk.counts(picked) != 0) | (ids[picked] == _WEATHER_ID)]
+            is_end = ids == _FRAME_END
+            ends_before = np.cumsum(is_end) - is_end
+            done = 0
+            for p, pid, ends in zip(
+                picked.tolist(), ids[picked].tolist(), ends_before[picked].tolist(), strict=True
+            ):
+                printer.out.append("\n" * (ends - done))
+                done = ends
+                printer.packet(p, pid)
+            printer.out.append("\n" * (int(is_end.sum()) - done))
+        yield printer.take()
+    if log.packets:
+        yield "\n"  # the failed last read keeps the FrameEnd id: once more
     elif show_all:
-        printer.out.append("Frame 0 at 0 seconds\n")  # the zeroed header id is FrameStart
-    return text + "".join(printer.out) + closing_text(*last_frame(table))
+        yield "Frame 0 at 0 seconds\n"  # the zeroed header id is FrameStart
+    yield log.closing_text()
 
 
 class _Printer:
     """CARLA's QueryInfo switch, one packet at a time, into a list of text pieces."""
 
-    def __init__(self, table: QueryTable):
-        self.table = table
-        self.reader = table.reader
+    def __init__(self, reader: LogReader):
+        self.reader = reader
+        self.chunk: Chunk
         self.out: list[str] = []
-        self.printed_frame = -2  # the frame index whose line is printed (bFramePrinted)
-        self.ue5 = self.reader.variant == "ue5"
+        self.printed_frame = -2  # the frame number whose line is printed (bFramePrinted)
+        self.ue5 = reader.variant == "ue5"
+
+    def take(self) -> str:
+        """The text printed since the last call."""
+        text = "".join(self.out)
+        self.out.clear()
+        return text
 
     def frame_line(self, p: int) -> None:
-        index = int(self.table.frame[p])
-        if index < 0:
+        chunk = self.chunk
+        number = int(chunk.frame[p])
+        if number < 0:
             frame_id, elapsed = 0, 0.0
         else:
-            frame_id, elapsed = int(self.table.frame_id[index]), float(self.table.elapsed[index])
+            at = number - chunk.first_frame
+            frame_id, elapsed = int(chunk.frame_id[at]), float(chunk.elapsed[at])
         self.out.append(f"Frame {frame_id} at {c_general(elapsed)} seconds\n")
-        self.printed_frame = index
+        self.printed_frame = number
 
     def counted(self, p: int, count: int) -> None:
-        if count > 0 and self.printed_frame != self.table.frame[p]:
+        if count > 0 and self.printed_frame != self.chunk.frame[p]:
             self.frame_line(p)
 
     def titled(self, p: int, records, title: str):
@@ -181,13 +194,13 @@ class _Printer:
         elif pid == _FRAME_START:
             self.frame_line(p)
         elif pid in _HANDLERS:
-            _HANDLERS[pid](self, p, self.table.raw(p))
+            _HANDLERS[pid](self, p, self.chunk.raw(p))
         elif pid in _BULK:
             self.bulk(p, pid)
 
     def bulk(self, p: int, pid: int) -> None:
         title, row = _BULK[pid]
-        array = self.titled(p, self.reader.array(self.table.raw(p)), title)
+        array = self.titled(p, self.reader.array(self.chunk.raw(p)), title)
         if len(array):
             self.out.append(general_rows(row, _widened(array)))
 
@@ -257,7 +270,7 @@ class _Printer:
             )
 
     def platform_time(self, p: int, packet) -> None:
-        if self.printed_frame != self.table.frame[p]:
+        if self.printed_frame != self.chunk.frame[p]:
             self.frame_line(p)
         (record,) = self.reader.records(packet)
         self.out.append(f" Current platform time: {c_general(record.time)}\n")
@@ -300,6 +313,8 @@ _HANDLERS = {int(pid): handler for pid, handler in _HANDLERS.items()}
 
 def _widened(array: np.ndarray) -> np.ndarray:
     """A structured array's fields as float64 columns (a signalling NaN widens quietly)."""
+    from numpy.lib.recfunctions import structured_to_unstructured  # loads numpy.ma: not at start-up
+
     with np.errstate(invalid="ignore"):
         return structured_to_unstructured(array, np.float64)
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recorder.json_codec import build_log, dump_json, dump_log, load_spec
-from recorder.log_access import open_log
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("log", help="dump, build and export CARLA recorder logs")
@@ -41,6 +38,8 @@ def _library(args: argparse.Namespace) -> str:
 
 
 def _dump(args: argparse.Namespace) -> int:
+    from recorder.json_codec import dump_json, dump_log
+
     text = dump_json(dump_log(args.log, library=_library(args), lenient=args.lenient))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
@@ -51,11 +50,15 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
+    from recorder.json_codec import build_log, load_spec
+
     build_log(load_spec(args.spec), args.output, library=_library(args))
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
+    from recorder.log_access import open_log
+
     rows = open_log(args.log, lenient=args.lenient).export_csv(args.csv)
     print(f"{rows} rows written to {args.csv}")
     return 0

@@ -3,24 +3,33 @@
 They mirror CARLA's PythonAPI scripts (show_recorder_file_info.py,
 show_recorder_collisions.py, show_recorder_actors_blocked.py) and print the query's text
 as it is, adding a newline only when it does not end with one. The text's bytes are
-CARLA's: a string that is not valid UTF-8 in the log comes out as the same bytes.
+CARLA's: a string that is not valid UTF-8 in the log comes out as the same bytes. The text
+is written a chunk of the log at a time, so `info -a` on a big log needs no memory for it.
+
+A file that is not a CARLA log prints CARLA's `File is not a CARLA recorder` and exits 2;
+a log that ends inside a frame is answered up to its last complete frame with a warning on
+stderr (`--strict`: an error, exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import warnings
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
-from recorder import query_blocked, query_collisions, query_info
-from recorder.hash_order import LIBCXX, LIBRARIES
 from runner.errors import UsageError
+
+_LIBRARIES = ("libc++", "libstdc++")  # recorder.hash_order.LIBRARIES, checked again there
 
 
 def _order(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--order",
-        choices=LIBRARIES,
-        default=LIBCXX,
+        choices=_LIBRARIES,
+        default=_LIBRARIES[0],
         help="C++ library whose hash-map order to follow (CARLA's Linux build: libc++)",
     )
 
@@ -31,8 +40,24 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--local-time", action="store_true", help="print the date in this machine's zone, not UTC"
     )
     parser.add_argument(
-        "--lenient", action="store_true", help="read a truncated log up to its last whole frame"
+        "--strict",
+        action="store_true",
+        help="a log that ends inside a frame is an error (default: answer up to its last "
+        "complete frame, with a warning)",
     )
+
+
+def _threshold(what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}")
+        return value
+
+    return parse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,50 +79,109 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     blocked = subparsers.add_parser("blocked", help="actors that stood still (CARLA's query)")
     _common(blocked)
-    blocked.add_argument("-t", "--time", type=float, default=30, help="minimum seconds stopped")
     blocked.add_argument(
-        "-d", "--distance", type=float, default=100, help="maximum distance moved, centimetres"
+        "-t",
+        "--time",
+        type=_threshold("a finite number of seconds >= 0"),
+        default=30.0,
+        help="minimum seconds stopped (30)",
+    )
+    blocked.add_argument(
+        "-d",
+        "--distance",
+        type=_threshold("a finite number of centimetres >= 0"),
+        default=100.0,
+        help="maximum distance moved, centimetres (100)",
     )
     _order(blocked)
     blocked.set_defaults(func=_blocked)
 
 
-def _emit(text: str, save: str | None = None) -> int:
-    if not text.endswith("\n"):
-        text += "\n"
-    raw = text.encode("utf-8", "surrogateescape")
-    if save:
-        with open(save, "wb") as out:
-            out.write(raw)
-    else:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
+class _Output:
+    """The text's bytes to stdout or to a file opened at the first piece."""
+
+    def __init__(self, save: str | None):
+        self.save = save
+        self.stream: BinaryIO | None = None
+        self.last = ""
+
+    def write(self, text: str) -> None:
+        if not text:
+            return
+        if self.stream is None:
+            if self.save:
+                self.stream = open(self.save, "wb")  # noqa: SIM115 (closed in close())
+            else:
+                sys.stdout.flush()
+                self.stream = sys.stdout.buffer
+        self.stream.write(text.encode("utf-8", "surrogateescape"))
+        self.last = text[-1]
+
+    def close(self) -> None:
+        if self.last and self.last != "\n":
+            self.write("\n")
+        if self.stream is not None:
+            self.stream.flush()
+            if self.save:
+                self.stream.close()
+
+
+def _run(pieces: Iterator[str], save: str | None = None) -> int:
+    """Writes the query's text as it comes; CARLA's text and exit 2 for a non-log file; a
+    warning line for a log answered up to its last complete frame."""
+    from recorder.errors import NOT_A_RECORDER, NotARecorderError, TruncatedLogWarning
+
+    out = _Output(save)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TruncatedLogWarning)
+        try:
+            for piece in pieces:
+                out.write(piece)
+        except NotARecorderError:
+            out.write(NOT_A_RECORDER)
+            raise
+        finally:
+            out.close()
+    for warning in caught:
+        if issubclass(warning.category, TruncatedLogWarning):
+            print(f"lockstep: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     return 0
 
 
 def _info(args: argparse.Namespace) -> int:
-    text = query_info(args.file, args.show_all, local_time=args.local_time, lenient=args.lenient)
-    return _emit(text, args.save)
+    from recorder.queries.info import info_pieces
+
+    pieces = info_pieces(
+        args.file, args.show_all, local_time=args.local_time, lenient=not args.strict
+    )
+    return _run(pieces, args.save)
 
 
 def _collisions(args: argparse.Namespace) -> int:
+    from recorder.queries.collisions import collision_pieces
+
     types = args.types
     if len(types) != 2 or any(t not in "ovwtha" for t in types):
         raise UsageError(f"-t takes two of the letters o v w t h a (like 'hv'), not {types!r}")
-    text = query_collisions(
-        args.file, types[0], types[1], local_time=args.local_time, lenient=args.lenient
+    pieces = collision_pieces(
+        args.file, types[0], types[1], local_time=args.local_time, lenient=not args.strict
     )
-    return _emit(text)
+    return _run(pieces)
 
 
 def _blocked(args: argparse.Namespace) -> int:
-    text = query_blocked(
+    from recorder.queries.blocked import blocked_pieces
+
+    pieces = blocked_pieces(
         args.file,
         args.time,
         args.distance,
         order=args.order,
         local_time=args.local_time,
-        lenient=args.lenient,
+        lenient=not args.strict,
     )
-    return _emit(text)
+    return _run(pieces)

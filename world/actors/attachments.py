@@ -15,6 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.state import ActorTable
 
 __all__ = ["compose", "relative_pose", "update_attached"]

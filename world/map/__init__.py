@@ -4,7 +4,9 @@ Holds the OpenDRIVE reader and writer (opendrive/), the town generator (towngen/
 `Map` with its waypoints, junctions and landmarks, the lane frames and the nearest-lane
 index, the road graph, the ground query, geolocation and the road-less `FlatMap`.
 
-May import: the plain value types at the top of world/ (geometry, enums, errors) and its
-own modules. Never actors/, physics/, traffic/, sensors/ or world.py: everything else
-builds on the map, so the map builds on nothing of theirs.
+May import: the plain value types at the top of world/ (geometry, enums, errors), its
+own modules and world.physics.compiled_cache (imported before any compiled kernel, it sets
+where numba keeps them, and imports nothing of the world but its errors). Never actors/,
+physics/, traffic/, sensors/ or world.py: everything else builds on the map, so the map
+builds on nothing of theirs.
 """

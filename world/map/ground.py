@@ -14,6 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+
 __all__ = ["GroundPlanes", "ground_height", "planes_through", "sample_ground"]
 
 

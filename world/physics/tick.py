@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.actors.attachments import update_attached
 from world.actors.vehicle_state import ActorType
 from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.errors import WorldError
 from world.map.ground import GroundPlanes, ground_height
 from world.physics.control import VehiclePhysicsControl

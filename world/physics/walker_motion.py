@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.map.ground import GroundPlanes, ground_height
 from world.physics.vehicle_dynamics import CONTACT_TOLERANCE, GRAVITY, RAD_TO_DEG, BodyColumns
 

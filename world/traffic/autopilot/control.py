@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.physics.vehicle_dynamics import piecewise
 
 __all__ = ["longitudinal", "lookahead_distance", "pursuit_tangents", "steer_commands"]

@@ -20,6 +20,8 @@ import math
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+
 __all__ = ["DEAD", "STEERED", "route", "steer"]
 
 STEERED = -1  # `steer` wrote every walker's control

@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/lockstep warmup
 	$(BIN)/python -m runner.quickstart
 
 test: $(STAMP)

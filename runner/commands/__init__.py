@@ -9,4 +9,5 @@ COMMAND_MODULES: list[str] = [
     "maps",
     "exec_script",
     "replay",
+    "warmup",
 ]

@@ -289,3 +289,14 @@ def test_every_real_map_reads(shared) -> None:
     for path in paths:
         doc = load_opendrive(path)
         assert doc.roads, path
+
+
+def test_entity_expansion_is_refused() -> None:
+    # Eight levels of ten-fold entities would expand to 1e9 bytes; expat's amplification
+    # limit refuses the document as not well-formed, on line 1.
+    levels = ['<!ENTITY a "aaaaaaaaaa">']
+    for lower, upper in zip("abcdefg", "bcdefgh", strict=True):
+        levels.append(f'<!ENTITY {upper} "{("&" + lower + ";") * 10}">')
+    bomb = f'<!DOCTYPE OpenDRIVE [{"".join(levels)}]><OpenDRIVE><header name="&h;"/></OpenDRIVE>'
+    err = refused(bomb)
+    assert err.line == 1 and "not well-formed XML" in str(err)

@@ -125,13 +125,14 @@ def test_heading_nan() -> None:
 def test_geometry_coefficients_not_finite(shape: str, element: str, attribute: str) -> None:
     err = refused(text(shape=shape))
     assert (err.line, err.element) == (7, element)
-    assert err.within == "road id='7'" and f"attribute '{attribute}'" in str(err)
+    assert err.within == ("road id='7'",) and f"attribute '{attribute}'" in str(err)
 
 
 def test_width_coefficient_not_finite() -> None:
     document = text().replace('a="3.5" b="0"', 'a="3.5" b="nan"')
     err = refused(document)
-    assert (err.line, err.element, err.within) == (11, "width", "lane id='-1'")
+    assert (err.line, err.element, err.within) == (11, "width", ("lane id='-1'", "road id='7'"))
+    assert str(err).startswith(f"{SOURCE}:11: <width> in <lane id='-1'> in <road id='7'>: ")
     assert "attribute 'b'" in str(err)
 
 
@@ -172,7 +173,7 @@ def test_link_to_a_missing_road() -> None:
 
 def test_link_to_a_missing_junction() -> None:
     err = refused(text(link='<predecessor elementType="junction" elementId="100"/>'))
-    assert (err.line, err.element, err.within) == (5, "predecessor", "road id='7'")
+    assert (err.line, err.element, err.within) == (5, "predecessor", ("road id='7'",))
     assert "expected the id of a <junction> of the file, found '100'" in str(err)
     err = refused(text(junction="100"))
     assert str(err) == (

@@ -9,9 +9,9 @@ class OpenDriveError(MapError):
     """An OpenDRIVE document that is not well-formed or has an element lockstep cannot read.
 
     `source` names the file (or "<string>"), `element` the XML tag and `element_id` its id
-    (None when it has none), `within` the nearest enclosing element that has one (such as
-    `road id="7"`, "" when none), `line` its line (None when unknown); the message says what
-    was expected and what was found.
+    (None when it has none), `within` the enclosing elements that name it, innermost
+    first (such as `("lane id='-1'", "road id='7'")`), `line` its line (None when
+    unknown); the message says what was expected and what was found.
     """
 
     def __init__(
@@ -22,7 +22,7 @@ class OpenDriveError(MapError):
         element: str = "",
         line: int | None = None,
         element_id: str | None = None,
-        within: str = "",
+        within: tuple[str, ...] = (),
     ) -> None:
         self.source = source
         self.element = element
@@ -32,8 +32,7 @@ class OpenDriveError(MapError):
         where = source if line is None else f"{source}:{line}"
         if element:
             where += f": <{element}{'' if element_id is None else f' id={_quote(element_id)}'}>"
-            if within:
-                where += f" in <{within}>"
+            where += "".join(f" in <{outer}>" for outer in within)
         super().__init__(f"{where}: {message}")
 
 

@@ -112,17 +112,21 @@ def parse_opendrive(text: str | bytes, source: str = "<string>") -> OpenDrive:
         ) from None
 
 
-def _within(root: ET.Element, element: ET.Element) -> str:
-    """The nearest enclosing element with an id, as `tag id="..."` ("" when there is none)."""
+def _within(root: ET.Element, element: ET.Element) -> tuple[str, ...]:
+    """The enclosing elements that name `element`, innermost first, as `tag id='...'`: the
+    nearest one with an id and, when that is not a top-level element (a road, junction or
+    controller), the top-level one holding it too."""
     parents = {child: parent for parent in root.iter() for child in parent}
+    found: list[str] = []
     here = parents.get(element)
-    while here is not None:
-        if here.get("id") is not None:
+    while here is not None and here is not root:
+        top = parents.get(here) is root
+        if here.get("id") is not None and (not found or top):
             shown = here.get("id", "")
             shown = shown if len(shown) <= 40 else shown[:40] + "..."
-            return f"{here.tag} id={shown!r}"
+            found.append(f"{here.tag} id={shown!r}")
         here = parents.get(here)
-    return ""
+    return tuple(found)
 
 
 def _shown(value: str) -> str:

@@ -3,7 +3,11 @@
 Prints the whole tick rate (wall clock, and counting only this process's CPU seconds, the
 fair figure on a shared machine), the share of each tick phase (traffic manager and walkers,
 physics, the rest; the traffic manager phase also split into autopilot and walkers), and the
-ratios to the goal (1000 ticks/s) and to CARLA with its traffic manager (about 15 ticks/s).
+ratios to the goal (1000 ticks/s) and to CARLA with its traffic manager: 15 FPS at 100
+vehicles with physics and traffic manager on, from CARLA's Docs/adv_benchmarking.md, "CARLA
+performance report" (average FPS of its performance_benchmark.py, whose defaults are
+synchronous mode and no rendering; CARLA 0.9.x, the dev branch of 2021-01-29, commit
+198fa38c, on a Xeon E5-1620 v3 at 3.50 GHz with a GeForce GTX 1080 Ti).
 
     .venv/bin/python benchmarks/bench_traffic.py [--vehicles 100] [--walkers 50] [--ticks 2000]
 """
@@ -19,6 +23,8 @@ from world.traffic.scene import populate_traffic
 
 TOWN = Path(__file__).resolve().parent.parent / "configs" / "maps" / "town_medium.xodr"
 GOAL = 1000.0
+# CARLA's Docs/adv_benchmarking.md, "CARLA performance report": 100 vehicles, physics and
+# traffic manager on (FPS).
 CARLA_WITH_TM = 15.0
 
 
@@ -86,7 +92,10 @@ def main() -> int:
                 print(f"    {name:14s} {1000.0 * part / args.ticks:7.3f} ms/tick  {share:6.1%}")
     print(f"goal {GOAL:.0f} ticks/s: ratio {rate / GOAL:.3f}")
     ratio = rate / CARLA_WITH_TM
-    print(f"CARLA with traffic manager ~{CARLA_WITH_TM:.0f} ticks/s: ratio {ratio:.1f}x")
+    print(
+        f"CARLA with traffic manager, 100 vehicles: {CARLA_WITH_TM:.0f} FPS (its "
+        f"Docs/adv_benchmarking.md, CARLA performance report): ratio {ratio:.1f}x"
+    )
     return 0
 
 

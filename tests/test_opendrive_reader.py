@@ -71,7 +71,10 @@ def test_road_attributes_and_links() -> None:
         <predecessor elementType="road" elementId="3" contactPoint="end"/>
         <successor elementType="junction" elementId="9"/>
       </link>"""
-    r = parse_opendrive(doc(road(links, 'id="7" length="100" name="Main" rule="LHT"'))).roads["7"]
+    # The linked road 3 and junction 9 exist: a link to a missing element is refused.
+    others = road(attrs='id="3" length="100"') + '\n<junction id="9"/>'
+    main = road(links, 'id="7" length="100" name="Main" rule="LHT"')
+    r = parse_opendrive(doc(main + "\n" + others)).roads["7"]
     assert (r.id, r.name, r.length, r.junction, r.rule) == ("7", "Main", 100.0, "-1", "LHT")
     assert (r.predecessor.element_type, r.predecessor.element_id) == ("road", "3")
     assert r.predecessor.contact_point == "end"
@@ -279,6 +282,8 @@ def test_objects_with_outlines_and_repeat() -> None:
 def test_junctions_and_controllers() -> None:
     body = (
         road()
+        + road(attrs='id="8" length="100" junction="5"')
+        + road(attrs='id="9" length="100" junction="5"')
         + """
     <controller id="c1" name="ctrl" sequence="2">
       <control signalId="s1" type="0"/><control signalId="s2"/>
@@ -325,7 +330,9 @@ def test_error_missing_attribute_names_line() -> None:
     text = doc(road(attrs='id="7"'))  # no length
     err = _error(text)
     assert err.line == 4 and err.element == "road"
-    assert str(err) == "maps/bad.xodr:4: <road>: missing attribute 'length' (expected a number)"
+    assert str(err) == (
+        "maps/bad.xodr:4: <road id='7'>: missing attribute 'length' (expected a number)"
+    )
 
 
 def test_error_bad_number_names_line() -> None:

@@ -40,6 +40,7 @@ from world.map.lane_enums import (
 from world.map.lane_frames import RoadFrames
 from world.map.lane_index import LaneSegments, SegmentGrid
 from world.map.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.map.opendrive.limits import read_map_bytes
 from world.map.opendrive.placement import signal_pose
 from world.map.road_graph import LaneKey, LaneNode, RoadGraph
 from world.map.waypoint import Waypoint
@@ -119,9 +120,17 @@ class Map:
         """A map read from an .xodr file, named after the file (without extension)."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            data = read_map_bytes(path)
         except OSError as exc:
             raise MapError(f"{path}: cannot read the OpenDRIVE file: {exc.strerror}") from exc
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise MapError(
+                f"{path}:{line}: expected UTF-8 text, found byte 0x{data[exc.start]:02x} "
+                f"at offset {exc.start}"
+            ) from None
         return cls(path.stem, text, source=str(path))
 
     # -- carla.Map -----------------------------------------------------------------------
@@ -454,12 +463,7 @@ class Map:
         out = []
         for road in self._odr.roads.values():
             here = [(sig.s, sig.t, sig.orientation, sig.id, sig.validities) for sig in road.signals]
-            for ref in road.signal_references:
-                if ref.id not in homes:
-                    raise MapError(
-                        f"{self._odr.source}: road {road.id}: signalReference id={ref.id!r}"
-                        " names no <signal> in the file"
-                    )
+            for ref in road.signal_references:  # the parser checks that each names a signal
                 here.append((ref.s, ref.t, ref.orientation, ref.id, ref.validities))
             for s, t, orientation, signal_id, validities in sorted(here, key=lambda r: r[0]):
                 home, signal = homes[signal_id]

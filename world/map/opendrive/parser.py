@@ -3,6 +3,12 @@
 The tree is built by the standard library's C parser for speed; only when an
 element is rejected is the text parsed a second time with expat to find that
 element's line for the error message.
+
+Every number must be finite and within world.map.opendrive.limits (lengths, s and
+sOffset within their road, a bound on every magnitude and on a spiral's turn), and every
+road link, junction reference, junction connection and signal reference must name a road,
+junction or signal of the document. A lane link to a lane the linked section lacks is kept,
+and the road graph ignores it, as CARLA and libOpenDRIVE do.
 """
 
 from __future__ import annotations
@@ -13,6 +19,15 @@ from pathlib import Path
 from xml.parsers import expat
 
 from world.map.opendrive.errors import OpenDriveError
+from world.map.opendrive.limits import (
+    MAX_INTEGER,
+    MAX_LENGTH,
+    MAX_MAGNITUDE,
+    MAX_SPIRAL_TURN,
+    MIN_LENGTH,
+    S_SLACK,
+    read_map_bytes,
+)
 from world.map.opendrive.model import (
     ArcGeometry,
     Connection,
@@ -69,9 +84,10 @@ class _RejectedError(Exception):
 
 
 def load_opendrive(path: str | Path) -> OpenDrive:
-    """Read an .xodr file. OSError propagates; bad content raises OpenDriveError."""
+    """Read an .xodr file (a regular file within limits.MAX_FILE_BYTES). OSError propagates;
+    bad content, a non-regular or huge file raise OpenDriveError."""
     path = Path(path)
-    return parse_opendrive(path.read_bytes(), source=str(path))
+    return parse_opendrive(read_map_bytes(path), source=str(path))
 
 
 def parse_opendrive(text: str | bytes, source: str = "<string>") -> OpenDrive:
@@ -86,10 +102,36 @@ def parse_opendrive(text: str | bytes, source: str = "<string>") -> OpenDrive:
             raise _RejectedError(root, f"expected root element <OpenDRIVE>, found <{root.tag}>")
         return _read_document(root, source)
     except _RejectedError as exc:
-        line = _line_of(text, root, exc.element)
         raise OpenDriveError(
-            exc.message, source=source, element=exc.element.tag, line=line
+            exc.message,
+            source=source,
+            element=exc.element.tag,
+            line=_line_of(text, root, exc.element),
+            element_id=exc.element.get("id"),
+            within=_within(root, exc.element),
         ) from None
+
+
+def _within(root: ET.Element, element: ET.Element) -> tuple[str, ...]:
+    """The enclosing elements that name `element`, innermost first, as `tag id='...'`: the
+    nearest one with an id and, when that is not a top-level element (a road, junction or
+    controller), the top-level one holding it too."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    found: list[str] = []
+    here = parents.get(element)
+    while here is not None and here is not root:
+        top = parents.get(here) is root
+        if here.get("id") is not None and (not found or top):
+            shown = here.get("id", "")
+            shown = shown if len(shown) <= 40 else shown[:40] + "..."
+            found.append(f"{here.tag} id={shown!r}")
+        here = parents.get(here)
+    return tuple(found)
+
+
+def _shown(value: str) -> str:
+    """A found value as a message quotes it: repr of at most 40 characters."""
+    return repr(value) if len(value) <= 40 else repr(value[:40]) + f" (+{len(value) - 40} chars)"
 
 
 def _line_of(text: str | bytes, root: ET.Element, element: ET.Element) -> int | None:
@@ -135,10 +177,43 @@ def _opt_float(e: ET.Element, name: str) -> float | None:
 
 
 def _number(e: ET.Element, name: str, value: str) -> float:
+    """A finite number of magnitude at most MAX_MAGNITUDE."""
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
-        raise _RejectedError(e, f"attribute '{name}': expected a number, found {value!r}") from None
+        raise _RejectedError(
+            e, f"attribute '{name}': expected a number, found {_shown(value)}"
+        ) from None
+    if not math.isfinite(number) or abs(number) > MAX_MAGNITUDE:
+        raise _RejectedError(
+            e,
+            f"attribute '{name}': expected a finite number of magnitude at most "
+            f"{MAX_MAGNITUDE:g}, found {_shown(value)}",
+        )
+    return number
+
+
+def _ranged(
+    e: ET.Element, name: str, value: float, low: float, high: float, what: str = ""
+) -> float:
+    """`value` of attribute `name` if low <= value <= high, else rejected saying so."""
+    if not low <= value <= high:
+        raise _RejectedError(
+            e, f"attribute '{name}': expected {what or f'{low:g} .. {high:g}'}, found {value!r}"
+        )
+    return value
+
+
+def _length(e: ET.Element, name: str) -> float:
+    """A required length (road, geometry): MIN_LENGTH .. MAX_LENGTH metres."""
+    what = f"a length of {MIN_LENGTH:g} .. {MAX_LENGTH:g} m"
+    return _ranged(e, name, _float(e, name, None), MIN_LENGTH, MAX_LENGTH, what)
+
+
+def _s(e: ET.Element, name: str, road_length: float, default: float | None = 0.0) -> float:
+    """An s or sOffset: within [-S_SLACK, road_length + S_SLACK] of its road."""
+    what = f"an s within the road's 0 .. {road_length:g} m"
+    return _ranged(e, name, _float(e, name, default), -S_SLACK, road_length + S_SLACK, what)
 
 
 def _int(e: ET.Element, name: str, default: int | None = None) -> int:
@@ -148,17 +223,24 @@ def _int(e: ET.Element, name: str, default: int | None = None) -> int:
             raise _RejectedError(e, f"missing attribute '{name}' (expected an integer)")
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         try:
-            number = float(value)
+            real = float(value)
         except ValueError:
-            number = math.nan
-        if number.is_integer():
-            return int(number)
+            real = math.nan
+        if not real.is_integer():
+            raise _RejectedError(
+                e, f"attribute '{name}': expected an integer, found {_shown(value)}"
+            ) from None
+        number = int(real)
+    if abs(number) > MAX_INTEGER:
         raise _RejectedError(
-            e, f"attribute '{name}': expected an integer, found {value!r}"
-        ) from None
+            e,
+            f"attribute '{name}': expected an integer of magnitude at most {MAX_INTEGER}, "
+            f"found {_shown(value)}",
+        )
+    return number
 
 
 def _opt_int(e: ET.Element, name: str) -> int | None:
@@ -174,23 +256,27 @@ def _bool(e: ET.Element, name: str, default: bool = False) -> bool:
         return True
     if low in ("false", "0", "no"):
         return False
-    raise _RejectedError(e, f"attribute '{name}': expected true/false, found {value!r}")
+    raise _RejectedError(e, f"attribute '{name}': expected true/false, found {_shown(value)}")
 
 
-def _cubic(e: ET.Element, s_name: str) -> CubicRecord:
+def _cubic(e: ET.Element, s_name: str, road_length: float) -> CubicRecord:
     return CubicRecord(
-        _float(e, s_name), _float(e, "a"), _float(e, "b"), _float(e, "c"), _float(e, "d")
+        _s(e, s_name, road_length), _float(e, "a"), _float(e, "b"), _float(e, "c"), _float(e, "d")
     )
 
 
 def _speed(e: ET.Element) -> Speed:
     unit = e.get("unit") or "m/s"
     if unit not in _SPEED_UNITS:
-        raise _RejectedError(e, f"attribute 'unit': expected one of {_SPEED_UNITS}, found {unit!r}")
+        raise _RejectedError(
+            e, f"attribute 'unit': expected one of {_SPEED_UNITS}, found {_shown(unit)}"
+        )
     raw = e.get("max")
     if raw is not None and raw.lower() in _NO_LIMIT:
         return Speed(math.inf, unit)
-    return Speed(_float(e, "max", None), unit)
+    return Speed(
+        _ranged(e, "max", _float(e, "max", None), 0.0, MAX_MAGNITUDE, "a speed >= 0"), unit
+    )
 
 
 def _contact(e: ET.Element, name: str, default: str | None) -> str | None:
@@ -198,7 +284,9 @@ def _contact(e: ET.Element, name: str, default: str | None) -> str | None:
     if value is None:
         return default
     if value not in ("start", "end"):
-        raise _RejectedError(e, f"attribute '{name}': expected 'start' or 'end', found {value!r}")
+        raise _RejectedError(
+            e, f"attribute '{name}': expected 'start' or 'end', found {_shown(value)}"
+        )
     return value
 
 
@@ -224,7 +312,50 @@ def _read_document(root: ET.Element, source: str) -> OpenDrive:
         elif tag == "controller":
             controller = _read_controller(child)
             doc.controllers[controller.id] = controller
+    _check_links(root, doc)
     return doc
+
+
+def _check_links(root: ET.Element, doc: OpenDrive) -> None:
+    """Every road link, road junction, signal reference and junction connection names an
+    element of `doc`."""
+    for road_el in root.iterfind("road"):
+        junction = road_el.get("junction", "-1")
+        if junction != "-1" and junction not in doc.junctions:
+            raise _RejectedError(
+                road_el,
+                f"attribute 'junction': expected the id of a <junction> of the file, "
+                f"found {_shown(junction)}",
+            )
+        for link in road_el.iterfind("link/*"):
+            if link.tag not in ("predecessor", "successor"):
+                continue
+            kind, target = link.get("elementType", "road"), link.get("elementId", "")
+            known = doc.roads if kind == "road" else doc.junctions
+            if target not in known:
+                raise _RejectedError(
+                    link,
+                    f"attribute 'elementId': expected the id of a <{kind}> of the file, "
+                    f"found {_shown(target)}",
+                )
+    signals = {signal.id for road in doc.roads.values() for signal in road.signals}
+    for reference in root.iterfind("road/signals/signalReference"):
+        if reference.get("id") not in signals:
+            raise _RejectedError(
+                reference,
+                "attribute 'id': expected the id of a <signal> of the file, "
+                f"found {_shown(reference.get('id', ''))}",
+            )
+    for junction_el in root.iterfind("junction"):
+        for connection in junction_el.iterfind("connection"):
+            for name in ("incomingRoad", "connectingRoad", "linkedRoad"):
+                target = connection.get(name)
+                if target is not None and target not in doc.roads:
+                    raise _RejectedError(
+                        connection,
+                        f"attribute '{name}': expected the id of a <road> of the file, "
+                        f"found {_shown(target)}",
+                    )
 
 
 def _read_header(e: ET.Element) -> Header:
@@ -272,13 +403,16 @@ def geo_reference_origin(text: str) -> tuple[float | None, float | None]:
 def _read_road(e: ET.Element) -> Road:
     road = Road(
         id=_req(e, "id"),
-        length=_float(e, "length", None),
+        length=_length(e, "length"),
         name=e.get("name", ""),
         junction=e.get("junction", "-1"),
         rule=(e.get("rule") or "RHT").upper(),
     )
     if road.rule not in ("RHT", "LHT"):
-        raise _RejectedError(e, f"attribute 'rule': expected RHT or LHT, found {e.get('rule')!r}")
+        raise _RejectedError(
+            e, f"attribute 'rule': expected RHT or LHT, found {_shown(e.get('rule', ''))}"
+        )
+    length = road.length
     for child in e:
         tag = child.tag
         if tag == "link":
@@ -291,16 +425,18 @@ def _read_road(e: ET.Element) -> Road:
             speed_el = child.find("speed")
             road.types.append(
                 RoadType(
-                    s=_float(child, "s"),
+                    s=_s(child, "s", length),
                     type=child.get("type", ""),
                     country=child.get("country", ""),
                     speed=_speed(speed_el) if speed_el is not None else None,
                 )
             )
         elif tag == "planView":
-            road.geometries = [_read_geometry(g) for g in child.iter("geometry")]
+            elements = list(child.iter("geometry"))
+            road.geometries = [_read_geometry(g, length) for g in elements]
+            _check_spirals(elements, road.geometries, length)
         elif tag == "elevationProfile":
-            road.elevation = [_cubic(x, "s") for x in child.iter("elevation")]
+            road.elevation = [_cubic(x, "s", length) for x in child.iter("elevation")]
         elif tag == "lateralProfile":
             _read_lateral(child, road)
         elif tag == "lanes":
@@ -308,10 +444,33 @@ def _read_road(e: ET.Element) -> Road:
         elif tag == "signals":
             _read_signals(child, road)
         elif tag == "objects":
-            road.objects = [_read_object(o) for o in child.iter("object")]
+            road.objects = [_read_object(o, length) for o in child.iter("object")]
+    if not road.geometries:
+        raise _RejectedError(e, "road has no <planView>/<geometry>")
     if not road.lane_sections:
         raise _RejectedError(e, "road has no <lanes>/<laneSection>")
     return road
+
+
+def _check_spirals(elements: list[ET.Element], geometries: list[Geometry], length: float) -> None:
+    """Each spiral turns at most MAX_SPIRAL_TURN rad over the stretch of s it serves (from its
+    start to the next geometry's, or the road's end; the first also back to s = 0)."""
+    order = sorted(range(len(geometries)), key=lambda i: geometries[i].s)
+    for rank, i in enumerate(order):
+        g = geometries[i]
+        if not isinstance(g, SpiralGeometry):
+            continue
+        end = geometries[order[rank + 1]].s if rank + 1 < len(order) else length
+        reach = max(g.length, end - g.s, g.s if rank == 0 else 0.0)
+        rate = abs(g.curv_end - g.curv_start) / g.length
+        turn = abs(g.curv_start) * reach + 0.5 * rate * reach * reach
+        if turn > MAX_SPIRAL_TURN:
+            raise _RejectedError(
+                elements[i],
+                f"spiral: expected a turn of at most {MAX_SPIRAL_TURN:g} rad over its "
+                f"{reach:g} m, found {turn:.6g} rad (curvStart {g.curv_start!r}, "
+                f"curvEnd {g.curv_end!r}, length {g.length!r})",
+            )
 
 
 def _read_road_link(e: ET.Element) -> RoadLink:
@@ -324,13 +483,13 @@ def _read_road_link(e: ET.Element) -> RoadLink:
     return RoadLink(kind, _req(e, "elementId"), contact)
 
 
-def _read_geometry(e: ET.Element) -> Geometry:
+def _read_geometry(e: ET.Element, road_length: float) -> Geometry:
     base = (
-        _float(e, "s", None),
+        _s(e, "s", road_length, None),
         _float(e, "x", None),
         _float(e, "y", None),
         _float(e, "hdg", None),
-        _float(e, "length", None),
+        _length(e, "length"),
     )
     shape = next(iter(e), None)
     if shape is None:
@@ -357,33 +516,36 @@ def _read_geometry(e: ET.Element) -> Geometry:
             p_range = "normalized"
         else:
             raise _RejectedError(
-                shape, f"attribute 'pRange': expected arcLength or normalized, found {p_range!r}"
+                shape,
+                f"attribute 'pRange': expected arcLength or normalized, found {_shown(p_range)}",
             )
         names = ("aU", "bU", "cU", "dU", "aV", "bV", "cV", "dV")
         return ParamPoly3Geometry(*base, *(_float(shape, n) for n in names), p_range=p_range)
     raise _RejectedError(
-        shape, f"unknown geometry: expected line, arc, spiral, poly3 or paramPoly3, found <{tag}>"
+        shape,
+        f"unknown geometry: expected line, arc, spiral, poly3 or paramPoly3, found <{tag[:40]}>",
     )
 
 
 def _read_lateral(e: ET.Element, road: Road) -> None:
     for child in e:
         if child.tag == "superelevation":
-            road.superelevation.append(_cubic(child, "s"))
+            road.superelevation.append(_cubic(child, "s", road.length))
         elif child.tag == "crossfall":
             side = (child.get("side") or "both").lower()
             if side not in ("both", "left", "right"):
                 raise _RejectedError(
-                    child, f"attribute 'side': expected both, left or right, found {side!r}"
+                    child,
+                    f"attribute 'side': expected both, left or right, found {_shown(side)}",
                 )
-            record = _cubic(child, "s")
+            record = _cubic(child, "s", road.length)
             road.crossfall.append(
                 CrossfallRecord(record.s, record.a, record.b, record.c, record.d, side)
             )
         elif child.tag == "shape":
             road.shapes.append(
                 ShapeRecord(
-                    _float(child, "s"),
+                    _s(child, "s", road.length),
                     _float(child, "t"),
                     _float(child, "a"),
                     _float(child, "b"),
@@ -396,18 +558,25 @@ def _read_lateral(e: ET.Element, road: Road) -> None:
 def _read_lanes(e: ET.Element, road: Road) -> None:
     for child in e:
         if child.tag == "laneOffset":
-            road.lane_offsets.append(_cubic(child, "s"))
+            road.lane_offsets.append(_cubic(child, "s", road.length))
         elif child.tag == "laneSection":
-            road.lane_sections.append(_read_lane_section(child))
+            section = _read_lane_section(child, road.length)
+            if road.lane_sections and section.s < road.lane_sections[-1].s:
+                raise _RejectedError(
+                    child,
+                    f"attribute 's': expected lane sections in order of s, at least the "
+                    f"previous section's {road.lane_sections[-1].s!r}, found {section.s!r}",
+                )
+            road.lane_sections.append(section)
 
 
-def _read_lane_section(e: ET.Element) -> LaneSection:
-    start, single_side = _float(e, "s", None), _bool(e, "singleSide")
+def _read_lane_section(e: ET.Element, road_length: float) -> LaneSection:
+    start, single_side = _s(e, "s", road_length, None), _bool(e, "singleSide")
     lanes: dict[int, Lane] = {}
     for side in e:
         if side.tag in ("left", "center", "right"):
             for lane_el in side.iter("lane"):
-                lane = _read_lane(lane_el)
+                lane = _read_lane(lane_el, road_length)
                 if lane.id in lanes:
                     raise _RejectedError(
                         lane_el, f"duplicate lane id {lane.id} in its <laneSection>"
@@ -417,16 +586,16 @@ def _read_lane_section(e: ET.Element) -> LaneSection:
     return LaneSection(s=start, single_side=single_side, lanes=dict(sorted(lanes.items())))
 
 
-def _read_lane(e: ET.Element) -> Lane:
+def _read_lane(e: ET.Element, road_length: float) -> Lane:
     lane = Lane(id=_int(e, "id"), type=e.get("type", "none"), level=_bool(e, "level"))
     for child in e:
         tag = child.tag
         if tag == "width":
-            lane.widths.append(_cubic(child, "sOffset"))
+            lane.widths.append(_cubic(child, "sOffset", road_length))
         elif tag == "roadMark":
             lane.road_marks.append(
                 RoadMark(
-                    s_offset=_float(child, "sOffset"),
+                    s_offset=_s(child, "sOffset", road_length),
                     type=child.get("type", "none"),
                     weight=child.get("weight", "standard"),
                     color=child.get("color", "standard"),
@@ -443,12 +612,16 @@ def _read_lane(e: ET.Element) -> Lane:
                 elif link.tag == "successor":
                     lane.successor = _int(link, "id")
         elif tag == "border":
-            lane.borders.append(_cubic(child, "sOffset"))
+            lane.borders.append(_cubic(child, "sOffset", road_length))
         elif tag == "speed":
-            lane.speeds.append(LaneSpeed(_float(child, "sOffset"), _speed(child)))
+            lane.speeds.append(LaneSpeed(_s(child, "sOffset", road_length), _speed(child)))
         elif tag == "height":
             lane.heights.append(
-                LaneHeight(_float(child, "sOffset"), _float(child, "inner"), _float(child, "outer"))
+                LaneHeight(
+                    _s(child, "sOffset", road_length),
+                    _float(child, "inner"),
+                    _float(child, "outer"),
+                )
             )
     return lane
 
@@ -464,12 +637,12 @@ def _validities(e: ET.Element) -> list[Validity]:
 def _read_signals(e: ET.Element, road: Road) -> None:
     for child in e:
         if child.tag == "signal":
-            road.signals.append(_read_signal(child))
+            road.signals.append(_read_signal(child, road.length))
         elif child.tag == "signalReference":
             road.signal_references.append(
                 SignalReference(
                     id=_req(child, "id"),
-                    s=_float(child, "s", None),
+                    s=_s(child, "s", road.length, None),
                     t=_float(child, "t", None),
                     orientation=child.get("orientation", "none"),
                     validities=_validities(child),
@@ -477,10 +650,10 @@ def _read_signals(e: ET.Element, road: Road) -> None:
             )
 
 
-def _read_signal(e: ET.Element) -> Signal:
+def _read_signal(e: ET.Element, road_length: float) -> Signal:
     return Signal(
         id=_req(e, "id"),
-        s=_float(e, "s", None),
+        s=_s(e, "s", road_length, None),
         t=_float(e, "t", None),
         name=e.get("name", ""),
         dynamic=_bool(e, "dynamic"),
@@ -518,10 +691,10 @@ def _inertial(e: ET.Element | None) -> InertialPosition | None:
     )
 
 
-def _read_object(e: ET.Element) -> RoadObject:
+def _read_object(e: ET.Element, road_length: float) -> RoadObject:
     obj = RoadObject(
         id=_req(e, "id"),
-        s=_float(e, "s", None),
+        s=_s(e, "s", road_length, None),
         t=_float(e, "t", None),
         type=e.get("type", ""),
         subtype=e.get("subtype", ""),
@@ -538,11 +711,11 @@ def _read_object(e: ET.Element) -> RoadObject:
     )
     for child in e:
         if child.tag == "outline":
-            obj.outlines.append(_read_outline(child))
+            obj.outlines.append(_read_outline(child, road_length))
         elif child.tag == "outlines":
-            obj.outlines.extend(_read_outline(o) for o in child if o.tag == "outline")
+            obj.outlines.extend(_read_outline(o, road_length) for o in child if o.tag == "outline")
         elif child.tag == "repeat":
-            obj.repeats.append(_read_repeat(child))
+            obj.repeats.append(_read_repeat(child, road_length))
         elif child.tag == "validity":
             obj.validities.append(_validity(child))
         elif child.tag == "parkingSpace":
@@ -552,7 +725,7 @@ def _read_object(e: ET.Element) -> RoadObject:
     return obj
 
 
-def _read_outline(e: ET.Element) -> Outline:
+def _read_outline(e: ET.Element, road_length: float) -> Outline:
     outline = Outline(id=e.get("id", ""), closed=_bool(e, "closed", True))
     for c in e:
         if c.tag == "cornerLocal":
@@ -562,18 +735,21 @@ def _read_outline(e: ET.Element) -> Outline:
             outline.corners.append(corner)
         elif c.tag == "cornerRoad":
             corner = CornerRoad(
-                _float(c, "s", None), _float(c, "t", None), _float(c, "dz"), _float(c, "height")
+                _s(c, "s", road_length, None),
+                _float(c, "t", None),
+                _float(c, "dz"),
+                _float(c, "height"),
             )
             outline.corners.append(corner)
     return outline
 
 
-def _read_repeat(e: ET.Element) -> ObjectRepeat:
+def _read_repeat(e: ET.Element, road_length: float) -> ObjectRepeat:
     o = _opt_float
     return ObjectRepeat(
-        s=_float(e, "s", None),
-        length=_float(e, "length", None),
-        distance=_float(e, "distance"),
+        s=_s(e, "s", road_length, None),
+        length=_ranged(e, "length", _float(e, "length", None), 0.0, MAX_LENGTH),
+        distance=_ranged(e, "distance", _float(e, "distance"), 0.0, MAX_LENGTH),
         t_start=o(e, "tStart"),
         t_end=o(e, "tEnd"),
         width_start=o(e, "widthStart"),

@@ -12,7 +12,8 @@ and CARLA look it up.
 - poly3 (legacy): v(u) in the local frame, s is arc length along the curve, so u
   is found from s by Newton steps on the quadrature arc length.
 - paramPoly3: p = s - s0 (arcLength) or (s - s0) / length (normalized), literally,
-  as CARLA and esmini read it.
+  as CARLA and esmini read it; where its derivative vanishes the tangent is the local u
+  axis.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(12)
 _UNIT_NODES = 0.5 * (_NODES + 1.0)
 _UNIT_WEIGHTS = 0.5 * _WEIGHTS
 _NEWTON_STEPS = 8
+# Quadrature nodes evaluated at once by the spiral (samples x nodes), at most.
+_QUADRATURE_CELLS = 1 << 20
 
 
 class PlanView:
@@ -145,10 +148,17 @@ def _spiral(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
     edges = np.arange(panels) / panels
     frac = (edges[:, None] + _UNIT_NODES[None, :] / panels).ravel()
     weights = np.tile(_UNIT_WEIGHTS / panels, panels)
-    w = ds[:, None] * frac[None, :]
-    theta = k0[:, None] * w + 0.5 * rate[:, None] * w * w
-    u = ds * (np.cos(theta) @ weights)
-    v = ds * (np.sin(theta) @ weights)
+    u = np.empty_like(ds)
+    v = np.empty_like(ds)
+    # Rows in chunks of at most _QUADRATURE_CELLS nodes in all: memory stays bounded however
+    # many samples and panels there are (the parser bounds the panels, MAX_SPIRAL_TURN).
+    rows = max(1, _QUADRATURE_CELLS // len(frac))
+    for lo in range(0, len(ds), rows):
+        part = slice(lo, lo + rows)
+        w = ds[part, None] * frac[None, :]
+        theta = k0[part, None] * w + 0.5 * rate[part, None] * w * w
+        u[part] = ds[part] * (np.cos(theta) @ weights)
+        v[part] = ds[part] * (np.sin(theta) @ weights)
     end = k0 * ds + 0.5 * rate * ds * ds
     return u, v, np.cos(end), np.sin(end)
 
@@ -182,8 +192,11 @@ def _param_poly3(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
     du_ds = bu + ds * (2.0 * cu + 3.0 * du * ds)
     dv_ds = bv + ds * (2.0 * cv + 3.0 * dv * ds)
     norm = np.hypot(du_ds, dv_ds)
-    norm = np.where(norm > 0, norm, 1.0)
-    return u, v, du_ds / norm, dv_ds / norm
+    # Where the curve's derivative vanishes (bU = bV = 0 at its start, say) the tangent is
+    # the local u axis, the geometry's heading, rather than no direction at all.
+    flat = norm == 0.0
+    norm = np.where(flat, 1.0, norm)
+    return u, v, np.where(flat, 1.0, du_ds / norm), dv_ds / norm
 
 
 _LOCAL = {_LINE: _line, _ARC: _arc, _SPIRAL: _spiral, _POLY3: _poly3, _PARAM: _param_poly3}

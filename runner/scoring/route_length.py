@@ -1,0 +1,27 @@
+"""A route's length as the leaderboard measures it: carla.Location arithmetic in float32."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def route_length(points: Sequence[Sequence[float]]) -> float:
+    """Sum of the segment lengths of the dense route, in metres.
+
+    Each segment is carla's `(b - a).length()`: the difference in float32, then
+    `x*x + y*y + z*z` in float32 left to right, then a float32 square root (IEEE, correctly
+    rounded, so the same on every CPU). The segments are widened to double and summed in
+    point order, one addition at a time (no pairwise or compensated summation).
+    """
+    if len(points) < 2:
+        return 0.0
+    xyz = np.asarray(points, dtype=np.float32).reshape(len(points), -1)[:, :3]
+    d = xyz[1:] - xyz[:-1]
+    squared = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    squared = squared + d[:, 2] * d[:, 2]
+    total = 0.0
+    for segment in np.sqrt(squared).tolist():
+        total += segment
+    return total

@@ -407,11 +407,7 @@ class GlobalRoutePlanner:
                     2 * self._sampling
                 ):
                     break
-                if (
-                    last_edge
-                    and _key(current) == _key(goal)
-                    and start > self._closest(goal, path)
-                ):
+                if last_edge and _key(current) == _key(goal) and start > self._closest(goal, path):
                     break
         return trace
 

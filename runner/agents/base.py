@@ -38,16 +38,8 @@ def downsample_route(route: list[tuple[Any, RoadOption]], sample_factor: float) 
     dist = 0.0
     lane_changes = (RoadOption.CHANGELANELEFT, RoadOption.CHANGELANERIGHT)
     for i, (transform, option) in enumerate(route):
-        if option in lane_changes:
-            keep.append(i)
-            dist = 0.0
-        elif previous != option and previous not in lane_changes:
-            keep.append(i)
-            dist = 0.0
-        elif dist > sample_factor:
-            keep.append(i)
-            dist = 0.0
-        elif i == len(route) - 1:
+        changed = previous != option and previous not in lane_changes
+        if option in lane_changes or changed or dist > sample_factor or i == len(route) - 1:
             keep.append(i)
             dist = 0.0
         else:

@@ -1,0 +1,102 @@
+"""What every criterion shares: the tick it is updated with, its status and events, and the
+route geometry several of them walk along."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from runner.scoring.events import TrafficEvent
+from world.geometry import Location, Transform, Vector3D
+
+
+@dataclass(frozen=True)
+class TickView:
+    """The ego and the clock after one world tick: what ScenarioRunner's data provider caches
+    once a tick. `speed` is the planar speed (m/s), as the data provider computes it."""
+
+    world: Any
+    ego: Any
+    frame: int
+    time: float
+    transform: Transform
+    velocity: Vector3D
+    speed: float
+
+    @property
+    def location(self) -> Location:
+        return self.transform.location
+
+    @classmethod
+    def capture(cls, world: Any, ego: Any) -> TickView:
+        """Read the ego and the world's clock now (call it once per tick, after world.tick)."""
+        stamp = world.get_snapshot().timestamp
+        velocity = ego.get_velocity()
+        speed = math.sqrt(velocity.x * velocity.x + velocity.y * velocity.y)
+        transform = ego.get_transform()
+        return cls(world, ego, stamp.frame, stamp.elapsed_seconds, transform, velocity, speed)
+
+
+class Criterion:
+    """A test of the ego over a route: `update` once per tick, `terminate` once at the end.
+
+    `test_status` is INIT, RUNNING, SUCCESS or FAILURE; `events` are the traffic events the
+    statistics score. `stops_route` becomes True when this criterion ends the route (route
+    completed, or a failure of a criterion that terminates on failure).
+    """
+
+    name = "Criterion"
+    terminate_on_failure = False
+
+    def __init__(self) -> None:
+        self.test_status = "INIT"
+        self.events: list[TrafficEvent] = []
+        self.stops_route = False
+
+    def update(self, tick: TickView) -> None:
+        """Look at this tick."""
+
+    def terminate(self, tick: TickView | None) -> None:
+        """The route ended (any reason): a criterion still open succeeds."""
+        if self.test_status in ("RUNNING", "INIT"):
+            self.test_status = "SUCCESS"
+
+    def _fail_stops(self) -> None:
+        if self.terminate_on_failure and self.test_status == "FAILURE":
+            self.stops_route = True
+
+
+def at_text(location: Vector3D) -> str:
+    """`(x=…, y=…, z=…)` with each coordinate rounded to 3 decimals, as the messages print it."""
+    return f"(x={round(location.x, 3)}, y={round(location.y, 3)}, z={round(location.z, 3)})"
+
+
+class RoutePath:
+    """A dense route (one Transform per point, ~1 m apart): the points, their forward vectors,
+    and the metres from the start to each point (carla's float32 point distances, summed)."""
+
+    def __init__(self, transforms: Sequence[Transform]) -> None:
+        if len(transforms) < 2:
+            raise ValueError(f"a route needs at least 2 points, got {len(transforms)}")
+        self.transforms = list(transforms)
+        self.locations = [t.location for t in self.transforms]
+        self.forwards = [t.get_forward_vector() for t in self.transforms]
+        xyz = np.array([[p.x, p.y, p.z] for p in self.locations], dtype=np.float32)
+        d = xyz[1:] - xyz[:-1]
+        squared = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+        squared = squared + d[:, 2] * d[:, 2]
+        accum = [0.0]
+        for segment in np.sqrt(squared).tolist():
+            accum.append(accum[-1] + segment)
+        self.accum = accum
+
+    def __len__(self) -> int:
+        return len(self.transforms)
+
+    def passed(self, index: int, location: Vector3D) -> bool:
+        """Whether `location` is past point `index` (ahead of it along its forward vector)."""
+        return (location - self.locations[index]).dot(self.forwards[index]) > 0

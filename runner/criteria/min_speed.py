@@ -1,0 +1,97 @@
+"""MinSpeedTest (ScenarioRunner's MinimumSpeedRouteTest, 4 checkpoints): at each quarter of
+the route, the ego's mean speed against the mean speed of the background traffic."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from runner.criteria.base import Criterion, RoutePath, TickView
+from runner.scoring.events import TrafficEvent, TrafficEventType
+from world.geometry import Transform
+
+WINDOW = 2
+RATIO = 1
+BACKGROUND_ROLE = "background"
+
+
+def _planar_speed(actor) -> float:
+    v = actor.get_velocity()
+    return (v.x * v.x + v.y * v.y) ** 0.5
+
+
+class MinSpeedTest(Criterion):
+    """A checkpoint below 100 % gives a MIN_SPEED_INFRACTION with its value; traffic means
+    the world's vehicles whose role_name is 'background' (ticks without any do not count)."""
+
+    name = "MinSpeedTest"
+
+    def __init__(self, route: Sequence[Transform], checkpoints: int = 4) -> None:
+        super().__init__()
+        self.path = RoutePath(route)
+        self.success_value = 100
+        self.actual_value: float | int = 100
+        self._checkpoint_dist = self.path.accum[-1] / checkpoints
+        self._index = 0
+        self._current_dist = 0.0
+        self._mean_speed = 0.0
+        self._actor_speed = 0.0
+        self._points = 0
+        self.checkpoint_values: list[float | int] = []
+        self._frame = 0
+
+    def update(self, tick: TickView) -> None:
+        self._frame = tick.frame
+        for index in range(self._index, min(self._index + WINDOW + 1, len(self.path))):
+            if self.path.passed(index, tick.location):
+                self._index = index
+        if self.path.accum[self._index] - self._current_dist > self._checkpoint_dist:
+            self._checkpoint()
+            self._current_dist = self.path.accum[self._index]
+            self._mean_speed = 0.0
+            self._actor_speed = 0.0
+            self._points = 0
+        background = [
+            v
+            for v in tick.world.get_actors().filter("vehicle*")
+            if v.attributes.get("role_name") == BACKGROUND_ROLE
+        ]
+        if background:
+            frame_mean = 0.0
+            for vehicle in background:
+                frame_mean += _planar_speed(vehicle)
+            frame_mean /= len(background)
+            self._mean_speed += frame_mean
+            self._actor_speed += tick.speed
+            self._points += 1
+
+    def _checkpoint(self) -> None:
+        if self._points > 0 and self._mean_speed:
+            mean = self._mean_speed / self._points
+            actor = self._actor_speed / self._points
+            value: float | int = round(actor / (RATIO * mean) * 100, 2)
+        else:
+            value = 100
+        if value >= self.success_value:
+            self.test_status = "SUCCESS"
+        else:
+            self.test_status = "FAILURE"
+            self.events.append(
+                TrafficEvent(
+                    TrafficEventType.MIN_SPEED_INFRACTION,
+                    self._frame,
+                    f"Average speed is {value}% of the surrounding traffic's one",
+                    {"percentage": value},
+                )
+            )
+        self.checkpoint_values.append(value)
+
+    def terminate(self, tick: TickView | None) -> None:
+        """Routes end near 99 %: past 95 % the last checkpoint is still counted."""
+        if tick is not None:
+            self._frame = tick.frame
+        if self.path.accum[self._index] / self.path.accum[-1] > 0.95:
+            self._checkpoint()
+        if self.checkpoint_values:
+            values = self.checkpoint_values
+            self.actual_value = round(sum(values) / len(values), 2)
+        super().terminate(tick)

@@ -26,7 +26,7 @@ from runner.errors import ConfigError
 from runner.routes import RouteDefinition, read_route_file, select_subset
 from runner.yaml_lines import KeyPath, LinedYaml, format_path, load_lined_yaml
 from world.errors import WorldError
-from world.weather import WeatherParameters, weather_from_config
+from world.weather import WEATHER_RANGES, WeatherParameters, weather_from_config
 
 __all__ = ["Config", "RouteSpec", "load_config"]
 
@@ -159,6 +159,11 @@ class _Checker:
     def weather(self, value: Any, key: KeyPath) -> WeatherParameters:
         if not isinstance(value, str | dict):
             raise self.fail(key, f"expected a preset name or a mapping, found {_kind(value)}")
+        if isinstance(value, dict):
+            self.mapping(value, key, ("preset", *WEATHER_RANGES))
+            for name, number in value.items():
+                if name != "preset":
+                    self.number(number, (*key, name))
         try:
             return weather_from_config(value, format_path(key))
         except WorldError as exc:
@@ -410,3 +415,44 @@ def _route_weather(default: WeatherParameters, definition: RouteDefinition) -> W
         if hasattr(weather, name):
             setattr(weather, name, value)
     return weather
+
+
+def config_from_manifest(manifest: dict, where: str) -> Config:
+    """The Config a run used, rebuilt from its manifest (the resolved data `resolved()` gave)."""
+    try:
+        data = manifest["config"]
+        weathers = manifest["weathers"]
+        routes = []
+        for r in data["routes"]:
+            definition = RouteDefinition(
+                str(r["id"]),
+                r["town"],
+                tuple(tuple(float(v) for v in p) for p in r["waypoints"]),
+                tuple((float(pct), dict(v)) for pct, v in r["weathers"]),
+                tuple(dict(s) for s in r["scenarios"]),
+                data["source"],
+            )
+            weather = WeatherParameters(**weathers[definition.id])
+            routes.append(RouteSpec(definition, Path(r["map"]), weather))
+        limits = data["limits"]
+        return Config(
+            Path(data["source"]),
+            data["name"],
+            int(data["seed"]),
+            float(data["tick"]),
+            int(data["repetitions"]),
+            data["agent"]["entry"],
+            data["agent"]["config"],
+            routes[0].weather if routes else WeatherParameters(),
+            int(data["traffic"]["vehicles"]),
+            int(data["traffic"]["walkers"]),
+            tuple(routes),
+            tuple(data["scenarios"]),
+            Path(data["output"]),
+            bool(data["record"]["additional_data"]),
+            limits["route_seconds"],
+            int(limits["drain_ticks"]),
+            data,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: the manifest's config is incomplete ({exc!r})") from None

@@ -74,6 +74,7 @@ class RouteOutcome:
     message: str = ""
     traceback: str = ""
     ticks: int = 0
+    loop_ticks: int = 0
     game_seconds: float = 0.0
     wall_seconds: float = 0.0
     agent_wall_seconds: float = 0.0
@@ -175,6 +176,7 @@ def run_route(
     agent_config: str | None = None,
     progress: ProgressFn | None = None,
     setup_tasks: Callable[[MainLoop, World, Any], None] | None = None,
+    max_ticks: int | None = None,
 ) -> RouteOutcome:
     """Runs one route repetition, recording it to `log_path`; scores it through `session`."""
     began = time.perf_counter()
@@ -284,8 +286,9 @@ def run_route(
     )
     if setup_tasks is not None:
         setup_tasks(loop, world, ego)
-    result = loop.run()
+    result = loop.run(max_ticks)
     outcome.ticks = result.ticks
+    outcome.loop_ticks = result.ticks - result.drain_ticks
     outcome.game_seconds = world.get_snapshot().timestamp.elapsed_seconds
     outcome.agent_wall_seconds = result.agent_wall_seconds
     outcome.stop_reason = result.reason
@@ -316,7 +319,7 @@ def _destroy(agent: Any) -> None:
 
 def _completion(criteria: Any) -> float:
     completion = getattr(criteria, "completion", None)
-    value = getattr(completion, "percentage", None)
+    value = getattr(completion, "actual_value", None)
     return float(value) if value is not None else 0.0
 
 
@@ -360,6 +363,7 @@ def evaluate(
             "sensors": outcome.sensors,
             "failure": outcome.failure.value,
             "ticks": outcome.ticks,
+            "loop_ticks": outcome.loop_ticks,
         }
         write_manifest(out_dir, config, routes_meta)
         if on_route is not None:

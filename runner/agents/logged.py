@@ -1,7 +1,8 @@
 """The logged agent: replays the ego's controls from a CARLA log (what `lockstep check` feeds).
 
-Its config is the log file (a YAML `{log: PATH, sensors: [...]}` works too,
-and names the sensors to attach so the re-run has the same actors). The ego is
+Its config is the log file, or a YAML `{log: PATH, sensors: [...], crash_at: N}`
+naming the sensors to attach (so the re-run has the same actors) and the step
+where the logged run's agent raised (so the re-run stops the same way). The ego is
 the actor whose role_name is "hero". The log's k-th frame is the k-th world
 tick after the recorder started, so at world frame f (before the tick to
 f + 1) the agent returns the AnimVehicle control of the log's frame f - start:
@@ -65,10 +66,12 @@ class LoggedAgent(AutonomousAgent):
             raise AgentError("logged agent: agent.config must name the log to replay")
         path = Path(path_to_conf_file)
         self._sensors: list[dict] = []
+        self._crash_at: int | None = None
         if path.suffix in (".yaml", ".yml"):
             spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
             path = path.parent / spec["log"]
             self._sensors = list(spec.get("sensors", []))
+            self._crash_at = spec.get("crash_at")
         self._controls = logged_controls(path)
         self._last = VehicleControl()
         self.start_frame = 0
@@ -78,6 +81,8 @@ class LoggedAgent(AutonomousAgent):
 
     def run_step(self, input_data: dict, timestamp: float) -> VehicleControl:
         index = self.world.get_snapshot().timestamp.frame - self.start_frame
+        if self._crash_at is not None and index >= self._crash_at:
+            raise AgentError(f"the logged run's agent crashed at this step ({index})")
         if 0 <= index < len(self._controls) and self._controls[index] is not None:
             self._last = self._controls[index]
         return self._last

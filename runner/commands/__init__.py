@@ -3,4 +3,4 @@
 A module registers its commands by adding its name to COMMAND_MODULES.
 """
 
-COMMAND_MODULES: list[str] = ["log_tools", "queries", "maps"]
+COMMAND_MODULES: list[str] = ["log_tools", "queries", "maps", "evaluate"]

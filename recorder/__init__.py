@@ -1,4 +1,4 @@
-"""CARLA's recorder log format: packets, reader, writer, queries, JSON dump and build."""
+"""CARLA's recorder log format: packets, reader, writer, the live Recorder, queries, JSON."""
 
 from recorder.errors import LogFormatError, RecorderError
 from recorder.json_codec import build_log, dump_json, dump_log, load_spec
@@ -6,6 +6,8 @@ from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
 from recorder.packet_ids import PacketId
 from recorder.queries import query_blocked, query_collisions, query_info
 from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
+from recorder.recorder import Recorder
+from recorder.rotation import recorder_rotation
 from recorder.writer import LogWriter
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "PacketId",
     "RawPacket",
     "RecordedLog",
+    "Recorder",
     "RecorderError",
     "build_log",
     "dump_json",
@@ -28,4 +31,5 @@ __all__ = [
     "query_blocked",
     "query_collisions",
     "query_info",
+    "recorder_rotation",
 ]

@@ -9,11 +9,18 @@ actor). Tables grow by doubling; code must re-read a column after a spawn
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-__all__ = ["CURVE_POINTS", "ActorTable", "Table", "VehicleTable", "WalkerTable"]
+__all__ = [
+    "CURVE_POINTS",
+    "ActorTable",
+    "StateTables",
+    "Table",
+    "VehicleTable",
+    "WalkerTable",
+]
 
 CURVE_POINTS = 16  # most points of a torque or steering curve, most forward gears
 
@@ -82,6 +89,14 @@ class ActorTable(Table):
         "torque": (np.float64, (3,), 0.0),  # N·m during the next tick
         "vrow": (np.int32, (), -1),
         "wrow": (np.int32, (), -1),
+        # how the actor came and went, for the recorder's events: the transform given to
+        # spawn (in the parent's frame when attached), the parent row then, and the frames
+        # (World.tick count) at spawn and destroy (-1 while alive)
+        "spawn_pos": (np.float64, (3,), 0.0),
+        "spawn_rot": (np.float64, (3,), 0.0),
+        "spawn_parent": (np.int32, (), -1),
+        "spawn_frame": (np.int64, (), 0),
+        "destroy_frame": (np.int64, (), -1),
     }
 
 
@@ -162,3 +177,11 @@ class WalkerTable(Table):
         "jump": (np.bool_, (), False),
         "on_ground": (np.bool_, (), False),
     }
+
+
+class StateTables(NamedTuple):
+    """A world's three tables, for readers such as the recorder (read them, never write)."""
+
+    actors: ActorTable
+    vehicles: VehicleTable
+    walkers: WalkerTable

@@ -42,7 +42,7 @@ from world.physics.vehicle_dynamics import load_physics_control
 from world.sensors import SensorBehaviour, SensorSystem
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
-from world.state import ActorTable, VehicleTable, WalkerTable
+from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
 from world.traffic.signals.install import WorldTraffic, install_traffic
 from world.traffic.walkers.ai import walker_ai_of
 from world.weather import WeatherParameters
@@ -274,6 +274,11 @@ class World:
         stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
         return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
 
+    def state_tables(self) -> StateTables:
+        """The actor, vehicle and walker tables (world.state), to read between ticks; re-ask
+        after a spawn, which may replace their arrays."""
+        return StateTables(self._actors, self._vehicles, self._walkers)
+
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot
 
@@ -387,6 +392,7 @@ class World:
             type_id, dict(attributes or {}), kind, [int(t) for t in tags], handle
         )
         self._place(actor.id - 1, transform)
+        self._note_spawn(actor.id - 1, transform, -1)
         if extent is not None:
             self._actors.extent[actor.id - 1] = (extent.x, extent.y, extent.z)
         return actor
@@ -469,7 +475,16 @@ class World:
             self._place(row, transform)
         else:
             self._attach(row, attach_to.id - 1, transform)
+        self._note_spawn(row, transform, -1 if attach_to is None else attach_to.id - 1)
         return actor
+
+    def _note_spawn(self, row: int, transform: Transform, parent: int) -> None:
+        """Keeps the spawn transform as given, the parent row and the frame (for the recorder)."""
+        a, loc, rot = self._actors, transform.location, transform.rotation
+        a.spawn_pos[row] = (loc.x, loc.y, loc.z)
+        a.spawn_rot[row] = (rot.pitch, rot.yaw, rot.roll)
+        a.spawn_parent[row] = parent
+        a.spawn_frame[row] = self._frame
 
     def _overlaps(self, transform: Transform, extent: np.ndarray, box_loc: np.ndarray) -> bool:
         a, n = self._actors, self._actors.n
@@ -535,6 +550,7 @@ class World:
         if actor_id == 1 or a.kind[row] in (ActorType.TrafficLight, ActorType.TrafficSign):
             return False
         a.alive[row] = False
+        a.destroy_frame[row] = self._frame
         a.vel[row] = a.angvel[row] = a.acc[row] = 0.0
         self._detach_children(row)
         return True

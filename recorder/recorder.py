@@ -1,0 +1,312 @@
+"""Recorder: a live world written to a CARLA log, one frame per tick, streamed to disk.
+
+    rec = Recorder()
+    rec.start(world, "run.log", "town_small", additional_data=True)
+    for _ in range(600):
+        rec.tick(world)          # world.tick(), then record(world)
+    rec.stop()
+
+`start` writes the header and takes every actor of the world as CARLA's
+AddExistingActors does; each `record(world)` (after `world.tick()`) writes one frame with
+the packets of `ACarlaRecorder::Write` in its order: the events found by comparing the
+world with the last frame (world_events), the collisions its collision sensors heard
+(collision_recording), and every actor's state packed from the world's tables
+(world_records). Each frame is flushed when it ends, so a run that dies leaves a log
+readable up to its last whole frame (`open_log(path, lenient=True)`). The world never
+imports this module: the recorder reads the world, through its public calls and
+`World.state_tables()`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from recorder.collision_recording import COLLISION_SENSOR, CollisionRecorder
+from recorder.errors import RecorderError
+from recorder.packet_ids import PacketId
+from recorder.packets import (
+    DTYPES,
+    AnimBikerRecord,
+    AnimVehicleWheelsRecord,
+    Bone,
+    SceneLightRecord,
+    WalkerBonesRecord,
+    WheelInfo,
+)
+from recorder.world_events import (
+    FrameEvents,
+    WorldEvents,
+    physics_control_record,
+    traffic_light_time_record,
+)
+from recorder.world_records import (
+    KIND_SENSOR,
+    anim_vehicle_records,
+    anim_walker_records,
+    kinematics_records,
+    position_records,
+    state_records,
+    vehicle_light_records,
+)
+from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter
+
+__all__ = ["RECORDER_VERSION", "Recorder"]
+
+RECORDER_VERSION = 1  # what CARLA's Start writes (Info.Version = 1)
+
+
+def _actor_id(actor: Any) -> int:
+    return int(actor) if isinstance(actor, int | np.integer) else int(actor.id)
+
+
+class Recorder:
+    """CARLA's ACarlaRecorder for a lockstep world: start, tick or record, stop, bytes."""
+
+    def __init__(self) -> None:
+        self._writer: LogWriter | None = None
+        self._path: Path | None = None
+        self._world: Any = None
+        self._events: WorldEvents | None = None
+        self._collisions = CollisionRecorder()
+        self._pending = FrameEvents()
+        self._extra: dict[PacketId, list] = {}
+        self._bytes: bytes | None = None
+        self._started_at = 0.0
+        self._frames = 0
+        self._traffic_lights: Any = None
+        self.additional_data = False
+
+    # -- the recording's life ---------------------------------------------------------------
+
+    def start(
+        self,
+        world: Any,
+        path: str | Path | None,
+        map_name: str,
+        additional_data: bool = False,
+        *,
+        date: int | None = None,
+    ) -> str:
+        """Starts recording `world` to `path` (None: in memory); returns the path.
+
+        Writes the header (version 1, CARLA_RECORDER, `date` or now, `map_name`) and takes
+        every actor of the world for the first frame. A recording in progress is stopped.
+        """
+        if self._writer is not None:
+            self.stop()
+        from world.traffic.signals.install import traffic_light_table
+
+        self._world = world
+        self.additional_data = bool(additional_data)
+        self._path = None if path is None else Path(path)
+        stamp = int(time.time()) if date is None else int(date)
+        try:
+            self._writer = LogWriter(
+                self._path,
+                map_name=map_name,
+                date=stamp,
+                version=RECORDER_VERSION,
+                additional_data=self.additional_data,
+            )
+        except OSError as exc:
+            raise RecorderError(f"{path}: cannot open the log for writing: {exc}") from None
+        self._writer.flush()
+        self._bytes = None
+        self._frames = 0
+        self._collisions = CollisionRecorder()
+        self._extra = {}
+        self._events = WorldEvents(world, self.additional_data)
+        self._pending = self._events.existing()
+        self._watch_sensors(self._pending)
+        self._traffic_lights = traffic_light_table if self._has_traffic(world) else None
+        self._started_at = time.monotonic()
+        return "" if path is None else str(path)
+
+    def tick(self, world: Any) -> int:
+        """`world.tick()` then `record(world)`; returns the world's new frame."""
+        frame = world.tick()
+        self.record(world)
+        return frame
+
+    def record(self, world: Any) -> int:
+        """Writes the frame of the world's last tick; returns the log's frame number."""
+        writer, events = self._writer, self._events
+        if writer is None or events is None:
+            raise RecorderError("record: the recorder is not started (call start first)")
+        if world is not self._world:
+            raise RecorderError("record: this recorder records another world")
+        frame_events = events.changes(self._pending)
+        self._pending = FrameEvents()
+        self._watch_sensors(frame_events)
+        collisions = self._collisions.collect(world, {i: f.hero for i, f in events.facts.items()})
+        self._collisions.release(frame_events.gone_rows + 1)
+        packets = self._packets(world, frame_events, collisions)
+        stamp = world.get_snapshot().timestamp
+        delta = stamp.delta_seconds if self._frames > 0 else 0.0
+        platform = time.monotonic() - self._started_at if self.additional_data else None
+        writer.write_frame(
+            delta, packets, visual_time=stamp.elapsed_seconds, platform_time=platform
+        )
+        writer.flush()
+        self._frames += 1
+        return writer.frame_id
+
+    def stop(self) -> None:
+        """Ends the recording and closes the file (the last frame keeps duration -1)."""
+        if self._writer is None:
+            return
+        if self._path is None:
+            self._bytes = self._writer.getvalue()
+        self._writer.close()
+        if self._path is not None:
+            self._bytes = None
+        self._writer = None
+        self._events = None
+        self._world = None
+
+    def is_enabled(self) -> bool:
+        return self._writer is not None
+
+    def bytes(self) -> bytes:
+        """The log so far (or, after stop, the whole log)."""
+        if self._writer is not None:
+            if self._path is None:
+                return self._writer.getvalue()
+            self._writer.flush()
+        if self._path is None:
+            if self._bytes is None:
+                raise RecorderError("bytes: nothing has been recorded")
+            return self._bytes
+        return self._path.read_bytes()
+
+    # -- records CARLA's simulator reports and lockstep's world does not --------------------
+
+    def add_physics_control(self, vehicle: Any) -> None:
+        """A vehicle's physics control in the next frame (additional data only, as CARLA),
+        after `apply_physics_control`."""
+        if self.additional_data:
+            record = physics_control_record(vehicle.id, vehicle.get_physics_control())
+            self._queue(PacketId.PhysicsControl, record)
+
+    def add_traffic_light_time(self, light: Any) -> None:
+        """A light's green, yellow and red times in the next frame (additional data only),
+        after its times change."""
+        if self.additional_data:
+            self._queue(PacketId.TrafficLightTime, traffic_light_time_record(light))
+
+    def add_light_scene(
+        self,
+        light_id: int,
+        intensity: float,
+        color: tuple[float, float, float, float],
+        on: bool,
+        light_type: int = 0,
+    ) -> None:
+        """A scene light's change (CARLA's AddEventLightSceneChanged) in the next frame."""
+        self._queue(
+            PacketId.SceneLight,
+            SceneLightRecord(int(light_id), intensity, tuple(color), bool(on), int(light_type)),
+        )
+
+    def add_anim_wheels(self, vehicle: Any, wheels: list[tuple[int, float, float]]) -> None:
+        """A vehicle's wheels (location, steer angle, rotation, degrees) in the next frame."""
+        record = AnimVehicleWheelsRecord(
+            _actor_id(vehicle), [WheelInfo(int(w[0]), w[1], w[2]) for w in wheels]
+        )
+        self._queue(PacketId.AnimVehicleWheels, record)
+
+    def add_anim_biker(self, vehicle: Any, forward_speed: float, engine_rotation: float) -> None:
+        """A two-wheeler's forward speed (cm/s) and engine rotation (of its maximum)."""
+        self._queue(
+            PacketId.AnimBiker, AnimBikerRecord(_actor_id(vehicle), forward_speed, engine_rotation)
+        )
+
+    def _queue(self, packet_id: PacketId, record: Any) -> None:
+        if self._writer is None:
+            raise RecorderError(f"{packet_id.name}: the recorder is not started")
+        self._extra.setdefault(packet_id, []).append(record)
+
+    # -- one frame ----------------------------------------------------------------------------
+
+    def _packets(self, world: Any, ev: FrameEvents, collisions: np.ndarray) -> dict:
+        actors, vehicles, walkers = world.state_tables()
+        extra, self._extra = self._extra, {}
+        packets: dict[PacketId, Any] = {
+            PacketId.EventAdd: ev.adds,
+            PacketId.EventDel: ev.dels,
+            PacketId.EventParent: ev.parents,
+            PacketId.Collision: collisions,
+            PacketId.VehicleDoor: ev.doors,
+            PacketId.Position: position_records(actors),
+            PacketId.State: self._states(world),
+            PacketId.AnimVehicle: anim_vehicle_records(actors, vehicles),
+            PacketId.AnimWalker: anim_walker_records(actors, walkers),
+            PacketId.VehicleLight: vehicle_light_records(actors, vehicles),
+            PacketId.SceneLight: extra.get(PacketId.SceneLight, []),
+            PacketId.AnimVehicleWheels: extra.get(PacketId.AnimVehicleWheels, []),
+            PacketId.AnimBiker: extra.get(PacketId.AnimBiker, []),
+            PacketId.Weather: ev.weather,
+        }
+        if self.additional_data:
+            packets[PacketId.Kinematics] = kinematics_records(actors)
+            packets[PacketId.BoundingBox] = ev.boxes
+            packets[PacketId.TriggerVolume] = ev.trigger_volumes
+            packets[PacketId.PhysicsControl] = ev.physics_controls + extra.get(
+                PacketId.PhysicsControl, []
+            )
+            packets[PacketId.TrafficLightTime] = ev.light_times + extra.get(
+                PacketId.TrafficLightTime, []
+            )
+            packets[PacketId.WalkerBones] = self._walker_bones(world, actors, walkers)
+        return {pid: r for pid, r in packets.items() if len(r) or pid not in OMITTED_WHEN_EMPTY}
+
+    def _states(self, world: Any) -> np.ndarray:
+        if self._traffic_lights is None:
+            return np.zeros(0, DTYPES[PacketId.State])
+        return state_records(self._traffic_lights(world))
+
+    def _walker_bones(self, world: Any, actors: Any, walkers: Any) -> list[WalkerBonesRecord]:
+        """WalkerBones: each live walker's bones as set (name, pose relative to the walker;
+        cm, roll-pitch-yaw), in id order. The bones are per-walker data the world keeps as a
+        dict, so this is one small loop over the walkers."""
+        owners = walkers.actor[: walkers.n]
+        live = owners[actors.alive[owners]]
+        out = []
+        for row in live.tolist():
+            bones = world.get_actor(row + 1)._bones()
+            out.append(WalkerBonesRecord(row + 1, [_bone(n, t) for n, t in bones.items()]))
+        return out
+
+    def _watch_sensors(self, ev: FrameEvents) -> None:
+        for add in ev.adds:
+            if add.type == KIND_SENSOR and add.blueprint == COLLISION_SENSOR:
+                self._collisions.watch(add.id)
+
+    @staticmethod
+    def _has_traffic(world: Any) -> bool:
+        from world.errors import WorldError
+        from world.traffic.signals.install import traffic_light_table
+
+        try:
+            traffic_light_table(world)
+        except WorldError:
+            return False
+        return True
+
+
+def _bone(name: str, transform: Any) -> Bone:
+    """A bone's relative pose as CARLA writes it: cm and (roll, pitch, yaw)."""
+    from recorder.rotation import recorder_rotation
+
+    loc, rot = transform.location, transform.rotation
+    r = recorder_rotation(np.array([[rot.pitch, rot.yaw, rot.roll]]))[0]
+    location = np.array([loc.x, loc.y, loc.z], dtype=np.float64) * 100.0
+    return Bone(
+        name,
+        tuple(float(v) for v in location.astype(np.float32)),
+        (float(r[0]), float(r[1]), float(r[2])),
+    )

@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m runner.quickstart
+	$(BIN)/lockstep run configs/quickstart.yaml
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,18 +9,21 @@ API (what the runner calls; the pieces live in runner/scoring/):
                                 resume=args.resume)
     while (entry := session.next_route()) is not None:   # RouteEntry: index, name,
         ...load the world and the route...               #   repetition, route_id
-        session.route_loaded(ScoredRoute(dense_points, criteria))   # unless loading failed
+        route = ScoredRoute(dense_points, criteria)      # runner.criteria.RouteCriteria
+        session.route_loaded(route)                      # unless loading failed
         ...set the agent up, validate its sensors...
         session.agent_ready(sensor_icons)                # e.g. ["carla_gnss", "carla_imu"]
-        ...run; scenario criteria go in the same criteria list, after the route's...
-        route.timed_out = timeout_criterion.timed_out
+        ...run: criteria.update(world, ego) each tick until criteria.stop_reason()...
+        criteria.terminate()
+        route.timed_out = criteria.timeout.timed_out
         session.route_finished(entry, Failure.NONE, wall_seconds, game_seconds)
     session.finish()                                     # global record, entry status
 
-`criteria` are runner.criteria objects (anything with `.events: list[TrafficEvent]`),
-in the leaderboard's order (runner.criteria.route_criteria builds them). `Failure` names
-how a route ended from outside its criteria (agent crashed, simulation crashed, ...);
-Failure.SCENARIO_LOAD skips route_loaded. A crash failure ends the evaluation:
+`criteria` is anything that iterates criteria with `.events: list[TrafficEvent]`, in the
+leaderboard's order (runner.criteria.RouteCriteria: the route's, then any scenario's); it
+is read only when the route is scored. `Failure` names how a route ended from outside
+its criteria (agent crashed, simulation crashed, ...); Failure.SCENARIO_LOAD skips
+route_loaded. A crash failure ends the evaluation:
 next_route() then returns None. The file is rewritten after every route, so a killed run
 resumes with `resume=True` exactly where the leaderboard would.
 

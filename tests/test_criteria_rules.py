@@ -152,9 +152,23 @@ def test_collisions_repeats_and_slow_ones_dropped() -> None:
 
 def test_min_speed_half_the_traffic_speed_four_checkpoints_scored() -> None:
     background = SimpleNamespace(
-        attributes={"role_name": "background"}, get_velocity=lambda: Vector3D(10.0, 0.0, 0.0)
+        id=5,
+        is_alive=True,
+        attributes={"role_name": "background"},
+        get_velocity=lambda: Vector3D(6.0, 8.0, 3.0),  # planar speed 10 m/s
     )
-    world = SimpleNamespace(get_actors=lambda: SimpleNamespace(filter=lambda _: [background]))
+
+    class Snapshot:
+        def __len__(self) -> int:
+            return 1
+
+        def find(self, actor_id: int):
+            return background if actor_id == 5 else None
+
+    world = SimpleNamespace(
+        get_actors=lambda: SimpleNamespace(filter=lambda _: [background]),
+        get_snapshot=Snapshot,
+    )
     test = MinSpeedTest(ROUTE)
     for k in range(101):
         test.update(tick(k + 0.5, speed=5.0, world=world, frame=k))

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from runner.criteria import (
     AgentBlockedTest,
     CollisionTest,
+    OutsideRouteLanesTest,
     RouteCriteria,
     RunningRedLightTest,
     RunningStopTest,
@@ -186,8 +189,34 @@ def test_route_criteria_complete_a_short_route_and_score_it() -> None:
     store = MemoryResultsFile()
     session = EvaluationSession(store, [route_name("0")], 1)
     entry = session.next_route()
-    session.route_loaded(ScoredRoute(points, criteria.all(), criteria.timeout.timed_out))
+    session.route_loaded(ScoredRoute(points, criteria, criteria.timeout.timed_out))
     session.agent_ready(["carla_speedometer"])
     record = session.route_finished(entry, Failure.NONE, 1.0, 10.0)
     assert record["status"] == "Perfect"
     assert record["scores"] == {"score_route": 100, "score_penalty": 1.0, "score_composed": 100.0}
+
+
+def test_driving_in_the_opposite_lane_counts_as_outside_the_route_lanes() -> None:
+    world = town()
+    ego = car_at(world, 56.0)
+    ego.set_simulate_physics(False)
+    start = world.get_map().get_waypoint(Location(56.0, LANE_Y, 0.0))
+    route = [start]
+    while len(route) < 31:
+        route.append(route[-1].next(1.0)[0])
+    test = OutsideRouteLanesTest([wp.transform for wp in route], world, ego)
+    for k in range(62):  # 0.5 m a tick, x = 56 ... 86.5; x in [66, 76) in lane 1 (westward)
+        x = 56.0 + 0.5 * k
+        y = -101.75 if 66.0 <= x < 76.0 else LANE_Y
+        ego.set_transform(Transform(Location(x, y, 0.0), Rotation()))
+        world.tick()
+        test.update(TickView.capture(world, ego))
+    # route points 66 ... 75 were passed in the wrong lane: 10 of the 30 metres passed
+    assert len(test.events) == 1
+    event = test.events[0]
+    assert event.kind is TrafficEventType.OUTSIDE_ROUTE_LANES_INFRACTION
+    assert event.data["distance"] == pytest.approx(10.0, abs=1e-4)
+    assert event.data["percentage"] == pytest.approx(100 * 10 / 30, abs=1e-3)
+    assert event.message == (
+        "Agent went outside its route lanes for about 10.0 meters (33.33% of the completed route)"
+    )

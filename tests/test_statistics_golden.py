@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.statistics import results_from_spec
+from runner.statistics import merge_result_files, results_from_spec
 from tests.conftest import find_shared
 
 GOLDEN = "leaderboard-golden"
@@ -36,3 +36,21 @@ def test_golden_case_bytes(shared: Path, case: str) -> None:
     assert sorted(produced) == sorted(golden)
     for name, raw in golden.items():
         assert produced[name] == raw, f"{case}/{name} differs"
+
+
+MERGE_CASES = [
+    "merge_incomplete_no_global",
+    "merge_no_sensors_invalid",
+    "merge_sorted",
+    "merge_with_crashed_partial",
+]
+
+
+@pytest.mark.parametrize("case", MERGE_CASES)
+def test_merging_the_golden_partial_files_on_disk(shared: Path, tmp_path: Path, case: str) -> None:
+    folder = shared / GOLDEN / case
+    spec = json.loads((folder / "spec.json").read_text())
+    parts = [folder / f"partial-{n}.results.json" for n in spec["merge_order"]]
+    merged = tmp_path / "results.json"
+    merge_result_files(parts, merged)
+    assert merged.read_bytes() == (folder / "results.json").read_bytes()

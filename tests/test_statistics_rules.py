@@ -13,6 +13,7 @@ from runner.statistics import (
     EvaluationSession,
     Failure,
     MemoryResultsFile,
+    ResultsFile,
     RouteOrder,
     ScoredRoute,
     TrafficEvent,
@@ -267,3 +268,18 @@ def test_route_length_sums_segments() -> None:
     assert route_length([[0, 0, 0], [3, 4, 0], [3, 4, 12]]) == 17.0
     assert route_length([[1, 2, 3]]) == 0.0
     assert math.isclose(route_length([[0, 0, 0], [1, 1, 1]]), math.sqrt(3), rel_tol=1e-7)
+
+
+def test_results_file_on_disk_is_replaced_whole(tmp_path) -> None:
+    path = tmp_path / "run" / "results.json"
+    disk = ResultsFile(path)
+    memory = MemoryResultsFile()
+    for store in (disk, memory):
+        session = EvaluationSession(store, [route_name("0")], 1)
+        entry = session.next_route()
+        session.route_loaded(ScoredRoute(straight(10), [completion(100)]))
+        session.agent_ready(["carla_gnss"])
+        session.route_finished(entry, Failure.NONE, 2.5, 1.25)
+        session.finish()
+    assert path.read_bytes() == memory.raw
+    assert sorted(p.name for p in path.parent.iterdir()) == ["results.json"]

@@ -3,14 +3,15 @@ each producing ScenarioRunner's traffic events with its messages (docs/scoring.m
 
 API (what the runner calls):
 
-    criteria = RouteCriteria(world, ego, route_transforms)   # the dense route, ~1 m apart
+    criteria = RouteCriteria(world, ego, route_transforms)   # the dense route, ~1 m apart;
+                                         # MinSpeedTest compares with role_name "background"
     ...each tick, after world.tick() and the recorder:
     criteria.update(world, ego)           # every criterion, in the leaderboard's order
     if criteria.stop_reason():            # "completed", "InRouteTest", "AgentBlockedTest",
         ...stop the route                 # "route timeout", or "" to go on
     ...at the end (whatever ended it):
     criteria.terminate()
-    scored = ScoredRoute(points, criteria.all(), criteria.timeout.timed_out)
+    scored = ScoredRoute(points, criteria, criteria.timeout.timed_out)  # iterates all()
 
 `criteria.add(criterion)` appends a scenario's criteria (ScenarioTimeoutTest,
 YieldToEmergencyVehicleTest, ...) after the route's. Each criterion has `name`,
@@ -20,7 +21,7 @@ YieldToEmergencyVehicleTest, ...) after the route's. Each criterion has `name`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from runner.criteria.agent_blocked import AgentBlockedTest
 from runner.criteria.base import Criterion, RoutePath, TickView
@@ -59,7 +60,9 @@ class RouteCriteria:
     """The route's criteria in RouteScenario's order, then any scenario criteria, and the
     route's timeout."""
 
-    def __init__(self, world, ego, route: Sequence[Transform]) -> None:
+    def __init__(
+        self, world, ego, route: Sequence[Transform], traffic_role: str = "background"
+    ) -> None:
         self.completion = RouteCompletionTest(route)
         self.route: list[Criterion] = [
             self.completion,
@@ -67,7 +70,7 @@ class RouteCriteria:
             CollisionTest(),
             RunningRedLightTest(world),
             RunningStopTest(world),
-            MinSpeedTest(route, checkpoints=4),
+            MinSpeedTest(route, checkpoints=4, traffic_role=traffic_role),
             InRouteTest(route, offroad_max=30),
             AgentBlockedTest(min_speed=0.1, max_time=180.0),
         ]
@@ -80,6 +83,9 @@ class RouteCriteria:
 
     def all(self) -> list[Criterion]:
         return [*self.route, *self.scenario]
+
+    def __iter__(self) -> Iterator[Criterion]:
+        return iter(self.all())
 
     def update(self, world, ego) -> TickView:
         tick = TickView.capture(world, ego)

@@ -5,13 +5,40 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from runner.scoring.events import TrafficEvent
 from world.geometry import Location, Transform, Vector3D
+from world.map.lane_enums import LaneType
+from world.map.waypoint import Waypoint
+
+
+@dataclass(frozen=True)
+class LaneSpot:
+    """The lane nearest a point: its waypoint, and the nearest point of the lane centre on
+    the map's lane polyline (within about a centimetre of the exact centre, and far cheaper
+    than `waypoint.transform`), with the polyline's yaw there; `inside` says whether the
+    point is within half the lane's width of that centre point (plan view)."""
+
+    waypoint: Waypoint
+    location: Location
+    yaw: float
+    inside: bool
+
+
+def lane_spot(map_: Any, location: Vector3D, lane_type: LaneType) -> LaneSpot | None:
+    """The nearest lane of `lane_type` to `location`, None when the map has none."""
+    proj = map_.project_batch(np.array([[location.x, location.y, location.z]]), lane_type)
+    node = int(proj.node[0])
+    if node < 0:
+        return None
+    road, section, lane = map_.lane_keys[node]
+    x, y, z = proj.location[0].tolist()
+    waypoint = Waypoint(map_, road, section, lane, float(proj.s[0]))
+    return LaneSpot(waypoint, Location(x, y, z), float(proj.yaw[0]), bool(proj.inside[0]))
 
 
 @dataclass(frozen=True)
@@ -26,10 +53,17 @@ class TickView:
     transform: Transform
     velocity: Vector3D
     speed: float
+    _lanes: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def location(self) -> Location:
         return self.transform.location
+
+    def lane(self, lane_type: LaneType = LaneType.Driving) -> LaneSpot | None:
+        """The ego's nearest lane of `lane_type`, looked up once a tick for all criteria."""
+        if lane_type not in self._lanes:
+            self._lanes[lane_type] = lane_spot(self.world.get_map(), self.location, lane_type)
+        return self._lanes[lane_type]
 
     @classmethod
     def capture(cls, world: Any, ego: Any) -> TickView:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from runner.criteria.base import Criterion, RoutePath, TickView
+from runner.criteria.base import Criterion, RoutePath, TickView, lane_spot
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world.geometry import Transform
 from world.map.lane_enums import LaneType
@@ -24,9 +24,12 @@ class OutsideRouteLanesTest(Criterion):
         super().__init__()
         self.path = RoutePath(route)
         self._map = world.get_map()
-        self._last_wp = self._map.get_waypoint(ego.get_location())
+        start = lane_spot(self._map, ego.get_location(), LaneType.Driving)
+        self._last_wp = start.waypoint
+        self._last_yaw = start.yaw
         self._index = 0
         self._outside = False
+        self._has_parking = True
         self._wrong_lane = False
         self._last_road = None
         self._last_lane = None
@@ -38,7 +41,7 @@ class OutsideRouteLanesTest(Criterion):
 
     def update(self, tick: TickView) -> None:
         location = tick.location
-        self._check_outside(location)
+        self._check_outside(tick)
         self._check_wrong_lane(tick)
         off = self._outside or (self.wrong_direction_active and self._wrong_lane)
         if off:
@@ -66,34 +69,45 @@ class OutsideRouteLanesTest(Criterion):
         self._event.data = {"distance": self.wrong_distance, "percentage": percentage}
         self._event.frame = frame
 
-    def _check_outside(self, location) -> None:
-        driving = self._map.get_waypoint(location, lane_type=LaneType.Driving)
-        parking = self._map.get_waypoint(location, lane_type=LaneType.Parking)
-        driving_distance = location.distance(driving.transform.location)
+    def _check_outside(self, tick: TickView) -> None:
+        """Outside when farther from the nearest driving or parking lane centre than half
+        its width plus 0.5 m. Within half the width in plan view and 0.5 m in height the
+        answer is known without the lane's width (an exact shortcut: the width costs a
+        full waypoint pose)."""
+        location = tick.location
+        driving = tick.lane(LaneType.Driving)
+        parking = tick.lane(LaneType.Parking) if self._has_parking else None
+        if parking is None:
+            self._has_parking = False  # the map has no parking lane at all
+        driving_distance = location.distance(driving.location)
         parking_distance = (
-            location.distance(parking.transform.location) if parking is not None else float("inf")
+            location.distance(parking.location) if parking is not None else float("inf")
         )
         if driving_distance >= parking_distance:
-            distance, width = parking_distance, parking.lane_width
+            spot, distance = parking, parking_distance
         else:
-            distance, width = driving_distance, driving.lane_width
-        self._outside = distance > width / 2 + ALLOWED_OUT_DISTANCE
+            spot, distance = driving, driving_distance
+        if spot.inside and abs(location.z - spot.location.z) <= ALLOWED_OUT_DISTANCE:
+            self._outside = False
+        else:
+            self._outside = distance > spot.waypoint.lane_width / 2 + ALLOWED_OUT_DISTANCE
 
     def _check_wrong_lane(self, tick: TickView) -> None:
-        wp = self._map.get_waypoint(tick.location, lane_type=LaneType.Driving)
+        spot = tick.lane(LaneType.Driving)
+        wp = spot.waypoint
         if wp.is_junction:
             self._wrong_lane = False
         elif self._last_road != wp.road_id or self._last_lane != wp.lane_id:
             if self._last_wp.is_junction:
-                angle = (wp.transform.rotation.yaw % 360 - tick.transform.rotation.yaw % 360) % 360
+                angle = (spot.yaw % 360 - tick.transform.rotation.yaw % 360) % 360
                 self._wrong_lane = not (
                     angle < MAX_VEHICLE_ANGLE or angle > 360 - MAX_VEHICLE_ANGLE
                 )
             else:
-                last_yaw = self._last_wp.transform.rotation.yaw % 360
-                angle = (last_yaw - wp.transform.rotation.yaw % 360) % 360
+                angle = (self._last_yaw % 360 - spot.yaw % 360) % 360
                 if MAX_WAYPOINT_ANGLE < angle < 360 - MAX_WAYPOINT_ANGLE:
                     self._wrong_lane = not self._wrong_lane
         self._last_lane = wp.lane_id
         self._last_road = wp.road_id
         self._last_wp = wp
+        self._last_yaw = spot.yaw

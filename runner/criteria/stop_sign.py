@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runner.criteria.base import Criterion, TickView, at_text
 from runner.scoring.events import TrafficEvent, TrafficEventType
-from world.geometry import Location
+from world.geometry import Location, Rotation
+from world.map.lane_enums import LaneType
 
 PROXIMITY_THRESHOLD = 4.0  # m: signs whose box centre is farther are not looked at
 SPEED_THRESHOLD = 0.1  # m/s: below this the ego has stopped
@@ -32,13 +33,37 @@ def _box_centre(sign) -> Location:
     return sign.get_transform().transform(Location(volume.x, volume.y, volume.z))
 
 
+class _AheadPoints:
+    """The ego's lane point and the lane points every 0.5 m up to 4 m ahead, made only when
+    a sign is near enough to need them (each lane point costs a full waypoint pose)."""
+
+    def __init__(self, tick: TickView) -> None:
+        spot = tick.lane(LaneType.Driving)
+        self.first = spot.location
+        self.lane_forward = Rotation(0.0, spot.yaw, 0.0).get_forward_vector()
+        self._waypoint = spot.waypoint
+        self._all: list[Location] | None = None
+
+    def all(self) -> list[Location]:
+        if self._all is None:
+            points = [self.first]
+            wp = self._waypoint
+            for _ in range(int(PROXIMITY_THRESHOLD / WAYPOINT_STEP)):
+                following = wp.next(WAYPOINT_STEP)
+                if not following:
+                    break
+                wp = following[0]
+                points.append(wp.transform.location)
+            self._all = points
+        return self._all
+
+
 class RunningStopTest(Criterion):
     name = "RunningStopTest"
 
     def __init__(self, world) -> None:
         super().__init__()
         self.actual_value = 0
-        self._map = world.get_map()
         self._signs = [
             (sign, _box_centre(sign), sign.trigger_volume.extent)
             for sign in world.get_actors()
@@ -48,42 +73,33 @@ class RunningStopTest(Criterion):
         self._stop_completed = False
         self._last_failed_stop: int | None = None
 
-    def _affected(self, waypoints: list, sign_entry) -> bool:
+    def _affected(self, ahead: _AheadPoints, sign_entry) -> bool:
         _sign, centre, extent = sign_entry
-        if centre.distance(waypoints[0].transform.location) > PROXIMITY_THRESHOLD:
+        if centre.distance(ahead.first) > PROXIMITY_THRESHOLD:
             return False
-        return any(point_in_box(wp.transform.location, centre, extent) for wp in waypoints)
+        return any(point_in_box(point, centre, extent) for point in ahead.all())
 
-    def _waypoints(self, tick: TickView) -> list:
-        wp = self._map.get_waypoint(tick.location)
-        out = [wp]
-        for _ in range(int(PROXIMITY_THRESHOLD / WAYPOINT_STEP)):
-            following = wp.next(WAYPOINT_STEP)
-            if not following:
-                break
-            wp = following[0]
-            out.append(wp)
-        return out
-
-    def _scan(self, tick: TickView, waypoints: list):
+    def _scan(self, tick: TickView, ahead: _AheadPoints):
         forward = tick.transform.get_forward_vector()
         if tick.velocity.dot(forward) < BACKWARDS_DOT:
             return None
-        if forward.dot(waypoints[0].transform.get_forward_vector()) < BACKWARDS_DOT:
+        if forward.dot(ahead.lane_forward) < BACKWARDS_DOT:
             return None
         for entry in self._signs:
-            if self._affected(waypoints, entry):
+            if self._affected(ahead, entry):
                 return entry
         return None
 
     def update(self, tick: TickView) -> None:
-        waypoints = self._waypoints(tick)
+        if not self._signs:
+            return
+        ahead = _AheadPoints(tick)
         if self._target is None:
-            self._target = self._scan(tick, waypoints)
+            self._target = self._scan(tick, ahead)
             return
         if not self._stop_completed and tick.speed < SPEED_THRESHOLD:
             self._stop_completed = True
-        if not self._affected(waypoints, self._target):
+        if not self._affected(ahead, self._target):
             sign = self._target[0]
             if not self._stop_completed and self._last_failed_stop != sign.id:
                 self.actual_value += 1

@@ -9,7 +9,7 @@ order of multiplications and sums, Python's round), so the bytes match its files
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,7 +39,7 @@ class ScoredRoute:
     whether the route's timeout fired (read when the route is scored)."""
 
     points: Sequence[Sequence[float]]
-    criteria: Sequence[HasEvents] = ()
+    criteria: Iterable[HasEvents] = ()
     timed_out: bool = False
 
 

@@ -61,6 +61,7 @@ class ResultsFile:
         return decode_results(self.path.read_bytes(), self.name)
 
     def save(self, data: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_name(self.path.name + ".partial")
         partial.write_bytes(encode_results(data))
         os.replace(partial, self.path)

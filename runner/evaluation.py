@@ -82,6 +82,8 @@ class RouteOutcome:
     killed_tasks: list[str] = field(default_factory=list)
     sensors: list[dict] = field(default_factory=list)
     record: dict | None = None
+    ego_final: Location | None = None
+    events: list[str] = field(default_factory=list)
 
 
 # -- pieces ---------------------------------------------------------------------------------------
@@ -307,6 +309,8 @@ def run_route(
             failure, message = Failure.SIMULATION_RUNTIME, f"criteria: {exc}"
             trace = traceback.format_exc()
     recorder.stop()
+    outcome.ego_final = ego.get_location()
+    outcome.events = [str(e.kind) for c in criteria.all() for e in c.events]
     _destroy(agent)
     sensors.destroy()
     return finish(failure, message, trace)

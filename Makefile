@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/lockstep warmup
-	$(BIN)/python -m runner.quickstart
+	$(BIN)/lockstep run configs/quickstart.yaml
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -11,3 +11,15 @@ class RunnerError(LockstepError):
 
 class UsageError(RunnerError):
     """A command line that cannot be carried out."""
+
+
+class ConfigError(RunnerError):
+    """A YAML config or route file that cannot be used: names the file, line and key path."""
+
+
+class AgentError(RunnerError):
+    """An agent that cannot be loaded or set up, or whose sensors are invalid."""
+
+
+class CheckError(RunnerError):
+    """A run directory that `lockstep check` cannot re-simulate."""

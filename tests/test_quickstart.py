@@ -1,9 +1,10 @@
-"""`make run`'s sample: a log from lockstep's writer, read back and rebuilt by the log tools."""
+"""The log tools' demo: a log from lockstep's writer, read back and rebuilt by the log tools."""
 
 from __future__ import annotations
 
+import log_tools_demo as quickstart
+
 from recorder import open_log
-from runner import quickstart
 
 
 def test_sample_log_round_trips(tmp_path, monkeypatch, capsys):

@@ -10,4 +10,5 @@ COMMAND_MODULES: list[str] = [
     "exec_script",
     "replay",
     "warmup",
+    "evaluate",
 ]

@@ -242,6 +242,11 @@ class TrafficManager:
     def _ignore_percentages(self) -> np.ndarray:
         return self._ignore
 
+    def step(self, dt: float) -> None:
+        """One tick of this manager's vehicles, for a manager the world does not tick (an
+        agent's own, which runs its driver inside its step and returns the control)."""
+        self._tick(dt)
+
     def _tick(self, dt: float) -> None:
         if self._fleet is None or not len(self._fleet):
             return

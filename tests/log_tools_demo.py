@@ -1,5 +1,6 @@
-"""`make run`: until the runner exists, a sample log written by lockstep's own recorder writer,
-then the log tools on it: CARLA's three queries, open_log, JSON dump and build, CSV export."""
+"""The log tools on a sample log written by lockstep's own writer: CARLA's three queries,
+open_log, JSON dump and build, CSV export (docs/recorder-queries.md shows the same by hand).
+This was `make run` before the runner existed; tests/test_quickstart.py keeps it working."""
 
 from __future__ import annotations
 

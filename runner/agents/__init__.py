@@ -1,0 +1,1 @@
+"""Built-in agents with the leaderboard's AutonomousAgent interface: autopilot, dummy, logged."""

@@ -1,0 +1,446 @@
+"""The global route planner: CARLA's GlobalRoutePlanner over a lockstep Map.
+
+Behaviour follows CARLA's `agents.navigation.global_route_planner` (0.9.x):
+the map's topology gives one edge per lane, from its entry to its exit, each
+node a location rounded to the metre; a lane's path is sampled every
+`sampling` metres with `Waypoint.next`; dead-end lanes get an edge to their last
+sample; lane changes the markings allow add zero-length edges to the lane
+beside. A* (edge weight: samples + 1; heuristic: straight-line distance
+between nodes; ties broken by push order) finds the node sequence, and the
+trace walks it, giving each point a RoadOption: LANEFOLLOW along lanes, and
+at a junction LEFT, RIGHT or STRAIGHT from the exit vectors' cross product.
+`interpolate_trajectory` chains trace_route over consecutive key points, as
+the leaderboard's route_manipulation does, and gives the GPS plan too.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from runner.errors import RunnerError
+from world.geometry import Location, Transform
+from world.map.geolocation import geo_origin
+from world.map.lane_enums import LaneChange, LaneType
+
+__all__ = [
+    "GlobalRoutePlanner",
+    "RoadOption",
+    "gps_plan",
+    "interpolate_trajectory",
+    "location_to_gps",
+]
+
+EARTH_RADIUS_EQUA = 6378137.0
+TURN_THRESHOLD = math.radians(35.0)
+
+
+class RoadOption(IntEnum):
+    """CARLA's agents.navigation.local_planner.RoadOption."""
+
+    VOID = -1
+    LEFT = 1
+    RIGHT = 2
+    STRAIGHT = 3
+    LANEFOLLOW = 4
+    CHANGELANELEFT = 5
+    CHANGELANERIGHT = 6
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass
+class _Edge:
+    length: int
+    path: list
+    entry_waypoint: Any
+    exit_waypoint: Any
+    entry_vector: np.ndarray | None
+    exit_vector: np.ndarray | None
+    net_vector: np.ndarray | None
+    intersection: bool
+    type: RoadOption
+
+
+def _vector(a: Location, b: Location) -> np.ndarray:
+    """The unit vector from a to b (CARLA's agents.tools.misc.vector)."""
+    x, y, z = b.x - a.x, b.y - a.y, b.z - a.z
+    norm = math.sqrt(x * x + y * y + z * z) + np.finfo(float).eps
+    return np.array([x / norm, y / norm, z / norm])
+
+
+def _forward(waypoint) -> np.ndarray:
+    v = waypoint.transform.rotation.get_forward_vector()
+    return np.array([v.x, v.y, v.z])
+
+
+def _key(waypoint) -> tuple:
+    return (waypoint.road_id, waypoint.section_id, waypoint.lane_id)
+
+
+class GlobalRoutePlanner:
+    """Routes between locations of `world_map`, sampled every `sampling` metres."""
+
+    def __init__(self, world_map, sampling: float = 1.0) -> None:
+        self._map = world_map
+        self._sampling = float(sampling)
+        self._topology: list[dict] = []
+        self._nodes: dict[tuple, int] = {}
+        self._vertex: list[tuple] = []
+        self._edges: dict[int, dict[int, _Edge]] = {}
+        self._road_to_edge: dict[tuple, tuple[int, int]] = {}
+        self._loose_vertex: dict[int, tuple] = {}
+        self._previous_decision = RoadOption.VOID
+        self._intersection_end_node = -1
+        self._build_topology()
+        self._build_graph()
+        self._find_loose_ends()
+        self._lane_change_link()
+
+    # -- building the graph ----------------------------------------------------------------
+
+    def _build_topology(self) -> None:
+        res = self._sampling
+        for wp1, wp2 in self._map.get_topology():
+            l1, l2 = wp1.transform.location, wp2.transform.location
+            seg = {
+                "entry": wp1,
+                "exit": wp2,
+                "entryxyz": tuple(float(v) for v in np.round([l1.x, l1.y, l1.z], 0)),
+                "exitxyz": tuple(float(v) for v in np.round([l2.x, l2.y, l2.z], 0)),
+                "path": [],
+            }
+            if l1.distance(l2) > res:
+                w = wp1.next(res)[0]
+                while w.transform.location.distance(l2) > res:
+                    seg["path"].append(w)
+                    ahead = w.next(res)
+                    if not ahead:
+                        break
+                    w = ahead[0]
+            else:
+                ahead = wp1.next(res)
+                if not ahead:
+                    continue
+                seg["path"].append(ahead[0])
+            self._topology.append(seg)
+
+    def _node(self, vertex: tuple) -> int:
+        if vertex not in self._nodes:
+            self._nodes[vertex] = len(self._vertex)
+            self._vertex.append(vertex)
+            self._edges[self._nodes[vertex]] = {}
+        return self._nodes[vertex]
+
+    def _add_edge(self, n1: int, n2: int, edge: _Edge) -> None:
+        self._edges[n1][n2] = edge
+
+    def _build_graph(self) -> None:
+        for seg in self._topology:
+            n1, n2 = self._node(seg["entryxyz"]), self._node(seg["exitxyz"])
+            entry, exit_ = seg["entry"], seg["exit"]
+            self._road_to_edge[_key(entry)] = (n1, n2)
+            self._add_edge(
+                n1,
+                n2,
+                _Edge(
+                    len(seg["path"]) + 1,
+                    seg["path"],
+                    entry,
+                    exit_,
+                    _forward(entry),
+                    _forward(exit_),
+                    _vector(entry.transform.location, exit_.transform.location),
+                    bool(entry.is_junction),
+                    RoadOption.LANEFOLLOW,
+                ),
+            )
+
+    def _find_loose_ends(self) -> None:
+        """Lanes whose exit starts no lane of the topology (dead ends) get an edge to a node of
+        their own, numbered -1, -2, ... as CARLA numbers them."""
+        count = 0
+        res = self._sampling
+        for seg in self._topology:
+            end_wp = seg["exit"]
+            key = _key(end_wp)
+            if key in self._road_to_edge:
+                continue
+            count += 1
+            n1, n2 = self._nodes[seg["exitxyz"]], -count
+            self._road_to_edge[key] = (n1, n2)
+            path = []
+            ahead = end_wp.next(res)
+            while ahead and _key(ahead[0]) == key:
+                path.append(ahead[0])
+                ahead = ahead[0].next(res)
+            if path:
+                last = path[-1].transform.location
+                self._loose_vertex[n2] = (last.x, last.y, last.z)
+                self._edges[n2] = {}
+                edge = _Edge(
+                    len(path) + 1,
+                    path,
+                    end_wp,
+                    path[-1],
+                    None,
+                    None,
+                    None,
+                    bool(end_wp.is_junction),
+                    RoadOption.LANEFOLLOW,
+                )
+                self._add_edge(n1, n2, edge)
+
+    def _lane_change_link(self) -> None:
+        for seg in self._topology:
+            left_found = right_found = False
+            for waypoint in seg["path"]:
+                if not seg["entry"].is_junction:
+                    right_found = right_found or self._link(
+                        seg, waypoint, "right", RoadOption.CHANGELANERIGHT, right_found
+                    )
+                    left_found = left_found or self._link(
+                        seg, waypoint, "left", RoadOption.CHANGELANELEFT, left_found
+                    )
+                if left_found and right_found:
+                    break
+
+    def _link(self, seg: dict, waypoint, side: str, option: RoadOption, found: bool) -> bool:
+        if found:
+            return True
+        marking = getattr(waypoint, f"{side}_lane_marking")
+        allowed = LaneChange.Right if side == "right" else LaneChange.Left
+        if marking is None or not (marking.lane_change & allowed):
+            return False
+        beside = waypoint.get_right_lane() if side == "right" else waypoint.get_left_lane()
+        if beside is None or beside.lane_type != LaneType.Driving:
+            return False
+        if beside.road_id != waypoint.road_id:
+            return False
+        target = self._localize(beside.transform.location)
+        if target is None:
+            return False
+        edge = _Edge(0, [], waypoint, beside, None, None, None, False, option)
+        self._add_edge(self._nodes[seg["entryxyz"]], target[0], edge)
+        return True
+
+    # -- search ----------------------------------------------------------------------------
+
+    def _vertex_of(self, node: int) -> tuple:
+        return self._vertex[node] if node >= 0 else self._loose_vertex[node]
+
+    def _localize(self, location: Location) -> tuple[int, int] | None:
+        waypoint = self._map.get_waypoint(location)
+        if waypoint is None:
+            return None
+        return self._road_to_edge.get(_key(waypoint))
+
+    def _heuristic(self, n1: int, n2: int) -> float:
+        a, b = self._vertex_of(n1), self._vertex_of(n2)
+        return math.sqrt(sum((x - y) * (x - y) for x, y in zip(a, b, strict=True)))
+
+    def _astar(self, source: int, target: int) -> list[int]:
+        counter = itertools.count()
+        queue = [(0.0, next(counter), source, 0, None)]
+        enqueued: dict[int, tuple[float, float]] = {}
+        explored: dict[int, int | None] = {}
+        while queue:
+            _, _, node, dist, parent = heapq.heappop(queue)
+            if node == target:
+                path = [node]
+                back = parent
+                while back is not None:
+                    path.append(back)
+                    back = explored[back]
+                return path[::-1]
+            if node in explored:
+                if explored[node] is None:
+                    continue
+                if enqueued[node][0] < dist:
+                    continue
+            explored[node] = parent
+            for neighbour, edge in self._edges[node].items():
+                cost = dist + edge.length
+                if neighbour in enqueued:
+                    queued, h = enqueued[neighbour]
+                    if queued <= cost:
+                        continue
+                else:
+                    h = self._heuristic(neighbour, target)
+                enqueued[neighbour] = (cost, h)
+                heapq.heappush(queue, (cost + h, next(counter), neighbour, cost, node))
+        raise RunnerError(f"route planner: no path from node {source} to node {target}")
+
+    def _path_search(self, origin: Location, destination: Location) -> list[int]:
+        start, end = self._localize(origin), self._localize(destination)
+        for name, found, loc in (("start", start, origin), ("end", end, destination)):
+            if found is None:
+                raise RunnerError(
+                    f"route planner: the route's {name} ({loc.x:.2f}, {loc.y:.2f}, {loc.z:.2f})"
+                    " is not on a driving lane of the map"
+                )
+        route = self._astar(start[0], end[0])
+        route.append(end[1])
+        return route
+
+    # -- turn decisions --------------------------------------------------------------------
+
+    def _successive_last_intersection_edge(self, index: int, route: list[int]):
+        last_edge = None
+        last_node = None
+        for n1, n2 in zip(route[index:-1], route[index + 1 :], strict=True):
+            candidate = self._edges[n1][n2]
+            if n1 == route[index]:
+                last_edge = candidate
+            if candidate.type == RoadOption.LANEFOLLOW and candidate.intersection:
+                last_edge = candidate
+                last_node = n2
+            else:
+                break
+        return last_node, last_edge
+
+    def _turn_decision(self, index: int, route: list[int]) -> RoadOption:
+        decision = None
+        previous, current, following = route[index - 1], route[index], route[index + 1]
+        next_edge = self._edges[current][following]
+        if index > 0:
+            if (
+                self._previous_decision != RoadOption.VOID
+                and self._intersection_end_node is not None
+                and self._intersection_end_node > 0
+                and self._intersection_end_node != previous
+                and next_edge.type == RoadOption.LANEFOLLOW
+                and next_edge.intersection
+            ):
+                decision = self._previous_decision
+            else:
+                self._intersection_end_node = -1
+                current_edge = self._edges[previous][current]
+                turning = (
+                    current_edge.type == RoadOption.LANEFOLLOW
+                    and not current_edge.intersection
+                    and next_edge.type == RoadOption.LANEFOLLOW
+                    and next_edge.intersection
+                )
+                if turning:
+                    last_node, tail = self._successive_last_intersection_edge(index, route)
+                    self._intersection_end_node = last_node
+                    if tail is not None:
+                        next_edge = tail
+                    cv, nv = current_edge.exit_vector, next_edge.exit_vector
+                    if cv is None or nv is None:
+                        return next_edge.type
+                    crosses = []
+                    for neighbour, select in self._edges[current].items():
+                        if select.type == RoadOption.LANEFOLLOW and neighbour != following:
+                            crosses.append(float(np.cross(cv, select.net_vector)[2]))
+                    next_cross = float(np.cross(cv, nv)[2])
+                    cosine = float(np.dot(cv, nv)) / (
+                        float(np.linalg.norm(cv)) * float(np.linalg.norm(nv))
+                    )
+                    deviation = math.acos(min(max(cosine, -1.0), 1.0))
+                    if not crosses:
+                        crosses.append(0.0)
+                    if deviation < TURN_THRESHOLD:
+                        decision = RoadOption.STRAIGHT
+                    elif next_cross < min(crosses):
+                        decision = RoadOption.LEFT
+                    elif next_cross > max(crosses):
+                        decision = RoadOption.RIGHT
+                    elif next_cross < 0:
+                        decision = RoadOption.LEFT
+                    elif next_cross > 0:
+                        decision = RoadOption.RIGHT
+                else:
+                    decision = next_edge.type
+        else:
+            decision = next_edge.type
+        self._previous_decision = decision
+        return decision
+
+    # -- the trace -------------------------------------------------------------------------
+
+    @staticmethod
+    def _closest(waypoint, candidates: list) -> int:
+        here = waypoint.transform.location
+        best, index = float("inf"), -1
+        for i, w in enumerate(candidates):
+            d = w.transform.location.distance(here)
+            if d < best:
+                best, index = d, i
+        return index
+
+    def trace_route(self, origin: Location, destination: Location) -> list[tuple[Any, RoadOption]]:
+        """(waypoint, RoadOption) every `sampling` metres from origin to destination."""
+        trace: list[tuple[Any, RoadOption]] = []
+        route = self._path_search(origin, destination)
+        current = self._map.get_waypoint(origin)
+        goal = self._map.get_waypoint(destination)
+        for i in range(len(route) - 1):
+            option = self._turn_decision(i, route)
+            edge = self._edges[route[i]][route[i + 1]]
+            if edge.type not in (RoadOption.LANEFOLLOW, RoadOption.VOID):
+                trace.append((current, option))
+                n1, n2 = self._road_to_edge[_key(edge.exit_waypoint)]
+                after = self._edges[n1][n2]
+                if after.path:
+                    k = min(len(after.path) - 1, self._closest(current, after.path) + 5)
+                    current = after.path[k]
+                else:
+                    current = after.exit_waypoint
+                trace.append((current, option))
+                continue
+            path = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
+            start = self._closest(current, path)
+            for waypoint in path[start:]:
+                current = waypoint
+                trace.append((current, option))
+                last_edge = len(route) - i <= 2
+                if last_edge and waypoint.transform.location.distance(destination) < (
+                    2 * self._sampling
+                ):
+                    break
+                if last_edge and _key(current) == _key(goal) and start > self._closest(goal, path):
+                    break
+        return trace
+
+
+def interpolate_trajectory(
+    world_map, points: list[Location], sampling: float = 1.0, planner=None
+) -> list[tuple[Transform, RoadOption]]:
+    """The dense route through `points`: trace_route between each consecutive pair, as
+    the leaderboard's interpolate_trajectory builds `scenario.route`."""
+    grp = planner if planner is not None else GlobalRoutePlanner(world_map, sampling)
+    route: list[tuple[Transform, RoadOption]] = []
+    for a, b in itertools.pairwise(points):
+        for waypoint, option in grp.trace_route(a, b):
+            route.append((waypoint.transform, option))
+    return route
+
+
+def location_to_gps(lat_ref: float, lon_ref: float, location: Location) -> dict[str, float]:
+    """CARLA's Mercator conversion of a world location (the leaderboard's _location_to_gps)."""
+    scale = math.cos(lat_ref * math.pi / 180.0)
+    mx = scale * lon_ref * math.pi * EARTH_RADIUS_EQUA / 180.0
+    my = scale * EARTH_RADIUS_EQUA * math.log(math.tan((90.0 + lat_ref) * math.pi / 360.0))
+    mx += location.x
+    my -= location.y
+    lon = mx * 180.0 / (math.pi * EARTH_RADIUS_EQUA * scale)
+    lat = 360.0 * math.atan(math.exp(my / (EARTH_RADIUS_EQUA * scale))) / math.pi - 90.0
+    return {"lat": lat, "lon": lon, "z": location.z}
+
+
+def gps_plan(world_map, route: list[tuple[Transform, RoadOption]]) -> list[tuple[dict, RoadOption]]:
+    """The route as ({'lat', 'lon', 'z'}, RoadOption), through the map's geo reference."""
+    origin = geo_origin(world_map.opendrive.header.geo_reference or None)
+    return [
+        (location_to_gps(origin.latitude, origin.longitude, tf.location), option)
+        for tf, option in route
+    ]

@@ -1,0 +1,77 @@
+"""The global route planner on town_small (junctions every 100 m, lanes 1.75 m either side of
+the road line) and the GPS conversion of the leaderboard."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from runner_helpers import TOWN
+
+from runner.planner import (
+    EARTH_RADIUS_EQUA,
+    GlobalRoutePlanner,
+    RoadOption,
+    interpolate_trajectory,
+    location_to_gps,
+)
+from world import Location, Map
+
+
+@pytest.fixture(scope="module")
+def town():
+    world_map = Map.from_file(TOWN)
+    return world_map, GlobalRoutePlanner(world_map, 1.0)
+
+
+def _runs(route):
+    runs = []
+    for _, option in route:
+        if runs and runs[-1][0] == option:
+            runs[-1][1] += 1
+        else:
+            runs.append([option, 1])
+    return [r[0] for r in runs]
+
+
+def _plan(town, *points):
+    world_map, grp = town
+    return interpolate_trajectory(world_map, [Location(x, y, 0.0) for x, y in points], planner=grp)
+
+
+def test_straight_through_a_junction(town):
+    route = _plan(town, (20.0, 1.75), (180.0, 1.75))
+    assert _runs(route) == [RoadOption.LANEFOLLOW, RoadOption.STRAIGHT, RoadOption.LANEFOLLOW]
+    first, last = route[0][0].location, route[-1][0].location
+    assert (first.x, first.y) == (20.0, 1.75)
+    assert abs(last.x - 180.0) <= 2.0 and last.y == 1.75
+    assert all(abs(tf.location.y - 1.75) < 1e-9 for tf, _ in route)  # the lane centre
+    # 1 m sampling: no two points more than twice the sampling apart
+    gaps = [a[0].location.distance(b[0].location) for a, b in itertools.pairwise(route)]
+    assert max(gaps) <= 2.0
+    inside = [tf.location.x for tf, option in route if option == RoadOption.STRAIGHT]
+    assert min(inside) > 85.0 and max(inside) < 115.0  # the junction at x = 100 m
+
+
+def test_turns(town):
+    # east (+x) then toward +y: in CARLA's left-handed frame yaw grows from +x to +y, a right turn
+    right = _plan(town, (120.0, -98.25), (198.25, -50.0))
+    assert _runs(right) == [RoadOption.LANEFOLLOW, RoadOption.RIGHT, RoadOption.LANEFOLLOW]
+    assert right[-1][0].location.x == 198.25
+    # west (-x) then toward +y: yaw from 180 to 90, a left turn
+    left = _plan(town, (80.0, -101.75), (-1.75, -40.0))
+    assert _runs(left) == [RoadOption.LANEFOLLOW, RoadOption.LEFT, RoadOption.LANEFOLLOW]
+
+
+def test_gps_of_the_leaderboard():
+    # at the origin the reference itself; 1000 m east adds 1000 m along the scaled parallel
+    origin = location_to_gps(42.0, 2.0, Location(0.0, 0.0, 0.0))
+    assert origin["lat"] == pytest.approx(42.0, abs=1e-12)
+    assert origin["lon"] == pytest.approx(2.0, abs=1e-12)
+    east = location_to_gps(42.0, 2.0, Location(1000.0, 0.0, 5.0))
+    scale = math.cos(math.radians(42.0))
+    assert east["lon"] - 2.0 == pytest.approx(math.degrees(1000.0 / (EARTH_RADIUS_EQUA * scale)))
+    assert east["z"] == 5.0
+    # CARLA's +y is south: the latitude falls
+    assert location_to_gps(42.0, 2.0, Location(0.0, 1000.0, 0.0))["lat"] < 42.0

@@ -26,6 +26,7 @@ class LogFormatError(RecorderError):
 class ReplayError(RecorderError):
     """A replay that cannot go on: a bad time advance, or a record that cannot be played."""
 
+
 class NotARecorderError(LogFormatError):
     """A file whose header does not start CARLA's way (version, then the magic
     `CARLA_RECORDER`); the queries answer it with CARLA's text `NOT_A_RECORDER`."""

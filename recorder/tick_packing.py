@@ -60,6 +60,10 @@ def pack_actor_rows(alive, kind, pos, rot, vel, angvel, n, kinematics, pos_u, po
         pos_f[count_pos, 4] = roll
         pos_f[count_pos, 5] = pitch
         pos_f[count_pos, 6] = yaw
+        # an angle just above -180 rounds to -180 in float32: the range's other end
+        for column in (4, 6):
+            if pos_f[count_pos, column] == -180.0:
+                pos_f[count_pos, column] = 180.0
         count_pos += 1
         if kinematics and k > 0:
             kin_u[count_kin, 0] = r + 1

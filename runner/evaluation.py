@@ -108,7 +108,12 @@ def _planner(path: Path) -> GlobalRoutePlanner:
 
 
 def load_agent_class(entry: str) -> type:
-    """The class an agent module's get_entry_point() names (a module path or a .py file)."""
+    """The class an agent module's get_entry_point() names (a module path or a .py file).
+    `import carla` and the leaderboard's agent module path are bound to lockstep's first
+    (runner.carla.binding), so leaderboard agents import unchanged."""
+    from runner.carla.binding import bind_leaderboard
+
+    bind_leaderboard()
     try:
         if entry.endswith(".py"):
             name = f"lockstep_agent_{Path(entry).stem}"

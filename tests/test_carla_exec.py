@@ -102,3 +102,36 @@ def test_the_compatibility_page_is_the_generator_s_output():
     assert "| `Client.apply_batch_sync` | differs |" in page
     assert "| `Image` | missing |" in page
     assert "| `World.on_tick` | implemented |" in page
+
+
+LEADERBOARD_AGENT = """
+import carla
+from leaderboard.autoagents.autonomous_agent import AutonomousAgent, Track
+
+
+def get_entry_point():
+    return "StandStill"
+
+
+class StandStill(AutonomousAgent):
+    def setup(self, path_to_conf_file):
+        self.track = Track.SENSORS
+
+    def sensors(self):
+        return []
+
+    def run_step(self, input_data, timestamp):
+        return carla.VehicleControl(brake=1.0)
+"""
+
+
+def test_a_leaderboard_agent_imports_carla_and_the_leaderboard_s_module(tmp_path):
+    from runner.agents.base import AutonomousAgent
+    from runner.evaluation import load_agent_class
+    from world import VehicleControl
+
+    path = tmp_path / "stand_still.py"
+    path.write_text(LEADERBOARD_AGENT)
+    cls = load_agent_class(str(path))
+    assert issubclass(cls, AutonomousAgent)
+    assert cls.run_step(None, {}, 0.0).brake == VehicleControl(brake=1.0).brake

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.map.lane_index import SegmentGrid
 
 __all__ = [

@@ -23,6 +23,7 @@ from runner.statistics import (
     route_length,
     route_name,
 )
+from world.geometry import Location, Transform
 
 T = TrafficEventType
 
@@ -283,3 +284,16 @@ def test_results_file_on_disk_is_replaced_whole(tmp_path) -> None:
         session.finish()
     assert path.read_bytes() == memory.raw
     assert sorted(p.name for p in path.parent.iterdir()) == ["results.json"]
+
+
+def test_resuming_a_checkpoint_with_a_broken_progress_is_an_error_not_a_restart() -> None:
+    raw = b'{"entry_status": "Started", "_checkpoint": {"progress": [2], "records": []}}'
+    store = MemoryResultsFile("runs/a/results.json", raw)
+    with pytest.raises(ResultsFileError, match=r"runs/a/results\.json: _checkpoint\.progress"):
+        EvaluationSession(store, [route_name("0")], 1, resume=True)
+    assert store.raw == raw  # nothing was cleared
+
+
+def test_route_length_takes_transforms_too() -> None:
+    route = [Transform(Location(0.0, 0.0, 0.0)), Transform(Location(3.0, 4.0, 0.0))]
+    assert route_length(route) == 5.0

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from runner.scoring.errors import ScoringError
 from runner.scoring.events import TrafficEvent
 from world.geometry import Location, Transform, Vector3D
 from world.map.lane_enums import LaneType
@@ -115,7 +116,7 @@ class RoutePath:
 
     def __init__(self, transforms: Sequence[Transform]) -> None:
         if len(transforms) < 2:
-            raise ValueError(f"a route needs at least 2 points, got {len(transforms)}")
+            raise ScoringError(f"route: the criteria need at least 2 points, got {len(transforms)}")
         self.transforms = list(transforms)
         self.locations = [t.location for t in self.transforms]
         self.forwards = [t.get_forward_vector() for t in self.transforms]

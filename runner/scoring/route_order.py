@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from runner.scoring.errors import ResultsFileError
+
 
 @dataclass(frozen=True)
 class RouteEntry:
@@ -66,9 +68,15 @@ class RouteOrder:
         if not isinstance(checkpoint, dict) or "progress" not in checkpoint:
             return False
         progress = checkpoint["progress"]
-        if len(progress) != 2 or progress[1] != self.total:
+        if not (isinstance(progress, list) and len(progress) == 2):
+            raise ResultsFileError(
+                f"_checkpoint.progress: expected [route index, total routes], found {progress!r}"
+            )
+        if progress[1] != self.total:
             return False
         stored = checkpoint.get("records") or []
+        if not isinstance(stored, list) or not all(isinstance(r, dict) for r in stored):
+            raise ResultsFileError("_checkpoint.records: expected a list of route records")
 
         check_index = 0
         resume_index = progress[0]

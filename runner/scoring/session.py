@@ -12,6 +12,7 @@ import enum
 from collections.abc import Sequence
 
 from runner.scoring import tables
+from runner.scoring.errors import ResultsFileError
 from runner.scoring.manager import ScoredRoute, StatisticsManager
 from runner.scoring.results_file import ResultsStore
 from runner.scoring.route_order import RouteEntry, RouteOrder
@@ -53,7 +54,12 @@ class EvaluationSession:
     ) -> None:
         self.stats = StatisticsManager(store)
         self.order = RouteOrder(route_names, repetitions)
-        self.resumed = self.order.validate_and_resume(store.load()) if resume else False
+        self.resumed = False
+        if resume:
+            try:
+                self.resumed = self.order.validate_and_resume(store.load())
+            except ResultsFileError as exc:
+                raise ResultsFileError(f"{store.name}: {exc}") from None
         if self.resumed:
             self.stats.add_file_records(store.load())
         else:

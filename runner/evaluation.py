@@ -30,7 +30,7 @@ from runner.agents.base import AutonomousAgent
 from runner.config import Config, RouteSpec
 from runner.errors import AgentError, RunnerError
 from runner.loop import MainLoop
-from runner.manifest import write_manifest
+from runner.manifest import MANIFEST, read_manifest, write_manifest
 from runner.planner import GlobalRoutePlanner, gps_plan, interpolate_trajectory
 from runner.seeds import consumer_seed
 from runner.statistics import (
@@ -351,6 +351,8 @@ def evaluate(
     )
     outcomes: list[RouteOutcome] = []
     routes_meta: dict[str, dict] = {}
+    if session.resumed and (out_dir / MANIFEST).is_file():
+        routes_meta = dict(read_manifest(out_dir).get("routes") or {})
     write_manifest(out_dir, config, routes_meta)
     while (entry := session.next_route()) is not None:
         route = config.routes[entry.index // config.repetitions]

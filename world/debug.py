@@ -92,6 +92,29 @@ class DebugHelper:
         for listener in self.listeners:
             listener(shape)
 
+    def _segment(self, kind, begin, end, thickness, arrow_size, color, life_time, **flags):
+        self._add(
+            kind,
+            (_point(begin), _point(end)),
+            color,
+            thickness=float(thickness),
+            arrow_size=float(arrow_size),
+            life_time=float(life_time),
+            **flags,
+        )
+
+    def _box(self, box, rotation, thickness, color, life_time, **flags) -> None:
+        self._add(
+            ShapeKind.Box,
+            (_point(box.location),),
+            color,
+            thickness=float(thickness),
+            box_extent=Vector3D(float(box.extent.x), float(box.extent.y), float(box.extent.z)),
+            rotation=_rotation(rotation),
+            life_time=float(life_time),
+            **flags,
+        )
+
     def draw_point(self, location, size=0.1, color=None, life_time=-1.0, persistent_lines=True):
         self._add(
             ShapeKind.Point,
@@ -105,14 +128,10 @@ class DebugHelper:
     def draw_line(
         self, begin, end, thickness=0.1, color=None, life_time=-1.0, persistent_lines=True
     ):
-        self._add(
-            ShapeKind.Line,
-            (_point(begin), _point(end)),
-            color,
-            thickness=float(thickness),
-            life_time=float(life_time),
+        self._segment(
+            ShapeKind.Line, begin, end, thickness, 0.0, color, life_time,
             persistent=bool(persistent_lines),
-        )
+        )  # fmt: skip
 
     def draw_arrow(
         self,
@@ -124,29 +143,15 @@ class DebugHelper:
         life_time=-1.0,
         persistent_lines=True,
     ):
-        self._add(
-            ShapeKind.Arrow,
-            (_point(begin), _point(end)),
-            color,
-            thickness=float(thickness),
-            arrow_size=float(arrow_size),
-            life_time=float(life_time),
+        self._segment(
+            ShapeKind.Arrow, begin, end, thickness, arrow_size, color, life_time,
             persistent=bool(persistent_lines),
-        )
+        )  # fmt: skip
 
     def draw_box(
         self, box, rotation, thickness=0.1, color=None, life_time=-1.0, persistent_lines=True
     ):
-        self._add(
-            ShapeKind.Box,
-            (_point(box.location),),
-            color,
-            thickness=float(thickness),
-            box_extent=Vector3D(float(box.extent.x), float(box.extent.y), float(box.extent.z)),
-            rotation=_rotation(rotation),
-            life_time=float(life_time),
-            persistent=bool(persistent_lines),
-        )
+        self._box(box, rotation, thickness, color, life_time, persistent=bool(persistent_lines))
 
     def draw_string(
         self, location, text, draw_shadow=False, color=None, life_time=-1.0, persistent_lines=True
@@ -171,37 +176,15 @@ class DebugHelper:
         )
 
     def draw_hud_line(self, begin, end, thickness=0.1, color=None, life_time=-1.0):
-        self._add(
-            ShapeKind.Line,
-            (_point(begin), _point(end)),
-            color,
-            thickness=float(thickness),
-            life_time=float(life_time),
-            hud=True,
-        )
+        self._segment(ShapeKind.Line, begin, end, thickness, 0.0, color, life_time, hud=True)
 
     def draw_hud_arrow(self, begin, end, thickness=0.1, arrow_size=0.1, color=None, life_time=-1.0):
-        self._add(
-            ShapeKind.Arrow,
-            (_point(begin), _point(end)),
-            color,
-            thickness=float(thickness),
-            arrow_size=float(arrow_size),
-            life_time=float(life_time),
-            hud=True,
+        self._segment(
+            ShapeKind.Arrow, begin, end, thickness, arrow_size, color, life_time, hud=True
         )
 
     def draw_hud_box(self, box, rotation, thickness=0.1, color=None, life_time=-1.0):
-        self._add(
-            ShapeKind.Box,
-            (_point(box.location),),
-            color,
-            thickness=float(thickness),
-            box_extent=Vector3D(float(box.extent.x), float(box.extent.y), float(box.extent.z)),
-            rotation=_rotation(rotation),
-            life_time=float(life_time),
-            hud=True,
-        )
+        self._box(box, rotation, thickness, color, life_time, hud=True)
 
     def expire(self, frame: int, elapsed: float) -> None:
         """Drops the shapes a viewer no longer shows on `frame`."""

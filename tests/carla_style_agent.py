@@ -61,7 +61,7 @@ class RoutePlanner:
         first, last = self._segment_of(start), self._segment_of(goal)
         goal_xy = goal.transform.location
         frontier = [(0.0, 0.0, first, (first,))]
-        best: dict[int, float] = {first: 0.0}
+        best: dict[int, float] = {}  # the start segment may be reached again, round a loop
         path = None
         while frontier:
             _f, cost, index, trail = heapq.heappop(frontier)

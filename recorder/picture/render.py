@@ -1,0 +1,211 @@
+"""`render_log`: a recorded run drawn from above, as a PNG (one frame) or a GIF (a stretch).
+
+Times follow the replayer's flags: `start` is seconds from the log's start (negative: from
+its end) and `duration` seconds (0: to the end; a stretch past the end stops at the end).
+A GIF holds floor(duration * fps) + 1 pictures, at times start + k / fps, each showing
+the last log frame that starts at or before its time; a PNG shows the frame at `start`, or
+the log's last frame when no start is given.
+
+Without `follow` the view is fixed: it fits every drawn actor's positions over the
+pictures' frames (or the whole map when no actor is drawn), plus MARGIN metres. With
+`follow` it is `span` metres square, centred on that actor in every picture. Either way
+the map is drawn once into a base picture at the view's scale and each picture is a copy
+(or a window) of it with the moving things drawn on top. `RenderInfo` gives the scale and
+each picture's top-left world point, so a world point maps to a pixel as
+recorder/picture/view.py says: u = (x - x0) * scale, v = (y - y0) * scale.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from recorder.debug_sidecar import read_sidecar, sidecar_path
+from recorder.errors import PictureError
+from recorder.log_access import RecordedLog
+from recorder.picture.frame_drawing import FrameDrawer
+from recorder.picture.log_scenes import LogScenes, Scene
+from recorder.picture.map_layer import draw_map, map_layer
+from recorder.picture.palette import palette_bytes
+from recorder.picture.view import View, fit_view
+
+MARGIN = 10.0  # metres around the actors of a fixed view
+_FORMATS = (".gif", ".png")
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """What to draw: times (s), pictures per second, the actor to follow, picture size
+    (pixels of the longer side) and the followed view's side (m)."""
+
+    start: float | None = None
+    duration: float = 0.0
+    fps: float = 10.0
+    follow: int | None = None
+    size: int = 640
+    span: float = 80.0
+
+
+@dataclass(frozen=True, slots=True)
+class PictureInfo:
+    """One picture: its time (s), the log frame shown, that frame's elapsed time (s), and
+    the world point (m) at the picture's top-left corner."""
+
+    time: float
+    frame: int
+    elapsed: float
+    x0: float
+    y0: float
+
+
+@dataclass
+class RenderInfo:
+    """What was written: the file, pixels per metre, picture size, the pictures' times."""
+
+    path: Path
+    scale: float
+    width: int
+    height: int
+    fps: float
+    pictures: list[PictureInfo] = field(default_factory=list)
+    drawings: int = 0
+
+
+def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptions) -> RenderInfo:
+    """Draws the log at `log_path` on `town` (a world.map.map.Map) into `out` (.gif, .png)."""
+    image_module, draw_module = _pillow()
+    out = Path(out)
+    if out.suffix.lower() not in _FORMATS:
+        raise PictureError(f"{out}: the picture must end in .gif or .png, found {out.suffix!r}")
+    if not out.parent.is_dir():
+        raise PictureError(f"{out}: no folder {out.parent} to write the picture in")
+    scenes = LogScenes(RecordedLog(log_path))
+    if len(scenes) == 0:
+        raise PictureError(f"{log_path}: the log has no frame to draw")
+    if options.follow is not None and options.follow not in scenes.looks:
+        raise PictureError(
+            f"--follow {options.follow}: no vehicle, walker or prop of that id in {log_path}"
+        )
+    times = picture_times(scenes, options, gif=out.suffix.lower() == ".gif", log=str(log_path))
+    positions = [scenes.position_at(t) for t in times]
+    decoded: dict[int, Scene] = {}
+    for pos in positions:
+        if pos not in decoded:
+            decoded[pos] = scenes.scene(pos)
+    layer = map_layer(town)
+    side = max(16, int(options.size))
+    if options.follow is None:
+        bounds = _actor_bounds(scenes, decoded.values()) or layer.bounds() or (-50, -50, 50, 50)
+        base_view = fit_view(bounds, side, MARGIN)
+        width, height = base_view.width, base_view.height
+    else:
+        if not options.span > 0.0:
+            raise PictureError(f"--span must be > 0 m, found {options.span}")
+        scale = side / options.span
+        track = _track(scenes, positions, decoded, options.follow)
+        half = options.span / 2.0 + 1.0
+        x_lo, y_lo = track.min(axis=0) - half
+        x_hi, y_hi = track.max(axis=0) + half
+        size = (math.ceil((x_hi - x_lo) * scale), math.ceil((y_hi - y_lo) * scale))
+        base_view = View(float(x_lo), float(y_lo), scale, *size)
+        width = height = side
+        first_centre = track[0].tolist()
+    base = image_module.new("P", (base_view.width, base_view.height), 0)
+    base.putpalette(palette_bytes())
+    draw_map(draw_module.Draw(base), layer, base_view)
+    sidecar = sidecar_path(log_path)
+    drawings = read_sidecar(sidecar) if sidecar.is_file() else []
+    drawer = FrameDrawer(scenes, drawings)
+    info = RenderInfo(out, base_view.scale, width, height, options.fps, [], len(drawings))
+    pictures = []
+    centre = None if options.follow is None else first_centre
+    for t, pos in zip(times, positions, strict=True):
+        scene = decoded[pos]
+        if options.follow is None:
+            picture, view = base.copy(), base_view
+        else:
+            centre = _centre_of(scene, options.follow, centre)
+            u0 = round((centre[0] - options.span / 2.0 - base_view.x0) * base_view.scale)
+            v0 = round((centre[1] - options.span / 2.0 - base_view.y0) * base_view.scale)
+            picture = base.crop((u0, v0, u0 + side, v0 + side))
+            view = View(base_view.x0 + u0 / base_view.scale, base_view.y0 + v0 / base_view.scale,
+                        base_view.scale, side, side)  # fmt: skip
+        drawer.draw(draw_module.Draw(picture), view, scene, t)
+        pictures.append(picture)
+        info.pictures.append(PictureInfo(t, scene.frame, scene.elapsed, view.x0, view.y0))
+    if out.suffix.lower() == ".png":
+        pictures[0].save(out)
+    else:
+        pictures[0].save(out, save_all=True, append_images=pictures[1:],
+                         duration=round(1000.0 / options.fps), loop=0)  # fmt: skip
+    return info
+
+
+def picture_times(scenes: LogScenes, options: RenderOptions, *, gif: bool, log: str) -> list[float]:
+    """The pictures' times (s) for the options (see the module), PictureError when the
+    start, duration or fps do not fit the log."""
+    elapsed = scenes.index.elapsed
+    first, last = float(elapsed[0]), float(elapsed[-1])
+    if not math.isfinite(options.fps) or options.fps <= 0.0:
+        raise PictureError(f"--fps must be > 0, found {options.fps}")
+    if not math.isfinite(options.duration) or options.duration < 0.0:
+        raise PictureError(f"-d must be >= 0 s (0: to the end), found {options.duration}")
+    if options.start is None:
+        start = first if gif else last
+    elif not math.isfinite(options.start):
+        raise PictureError(f"-s must be a number of seconds, found {options.start}")
+    else:
+        start = last + options.start if options.start < 0.0 else first + options.start
+    if start > last + 1e-9 or start < first - 1e-9:
+        raise PictureError(
+            f"-s {options.start:g}: {log} runs from {first:g} s to {last:g} s "
+            f"({len(scenes)} frames)"
+        )
+    if not gif:
+        return [start]
+    end = last if options.duration == 0.0 else min(last, start + options.duration)
+    count = math.floor((end - start) * options.fps + 1e-9) + 1
+    return [start + k / options.fps for k in range(count)]
+
+
+def _actor_bounds(scenes: LogScenes, decoded) -> tuple[float, float, float, float] | None:
+    """x_lo, y_lo, x_hi, y_hi of the drawn actors' positions in the decoded frames."""
+    known = np.array(sorted(scenes.looks), dtype=np.int64)
+    points = [s.xy[np.isin(s.ids, known)] for s in decoded]
+    points = [p for p in points if len(p)]
+    if not points:
+        return None
+    pts = np.concatenate(points)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def _track(scenes, positions, decoded, actor: int) -> np.ndarray:
+    rows = [decoded[p].xy[decoded[p].ids == actor] for p in positions]
+    rows = [r for r in rows if len(r)]
+    if not rows:
+        raise PictureError(f"--follow {actor}: the actor has no position in the frames drawn")
+    return np.concatenate(rows)
+
+
+def _centre_of(scene: Scene, actor: int, previous):
+    hit = np.flatnonzero(scene.ids == actor)
+    if len(hit):
+        return scene.xy[hit[0]].tolist()
+    if previous is not None:
+        return previous
+    return [0.0, 0.0]
+
+
+def _pillow():
+    """Pillow's Image and ImageDraw modules, or a PictureError saying how to get them."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        raise PictureError(
+            "pictures need Pillow, which is not installed: pip install 'lockstep[pictures]'"
+        ) from None
+    return Image, ImageDraw

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="seconds to draw, 0 to the end (0)")  # fmt: skip
     p.add_argument("--fps", type=float, default=10.0, help="GIF pictures per second (10)")
     p.add_argument("--follow", type=int, default=None,
-                   help="log id of the actor the view centres on (default: fit them all)")  # fmt: skip
+                   help="log id of the actor to centre on (default: fit them all)")  # fmt: skip
     p.add_argument("--size", type=int, default=640,
                    help="pixels of the picture's longer side (640)")  # fmt: skip
     p.add_argument("--span", type=float, default=80.0,

@@ -19,6 +19,7 @@ from recorder.picture.view import View
 COLLISION_SHOW = 1.0  # seconds a collision stays marked
 COLLISION_RADIUS = 2.5  # m
 LIGHT_RADIUS = 1.0  # m
+MIN_BOX_PIXELS = 1.5  # half size, pixels
 # Corner signs of a box, in drawing order: front-right, front-left, rear-left, rear-right.
 _CORNERS = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, -1.0], [-1.0, 1.0]])
 
@@ -52,6 +53,7 @@ class FrameDrawer:
             if len(scenes.collision_frame)
             else np.zeros(0)
         )
+        self._text_boxes: dict[int, tuple[float, float, float, float]] = {}
 
     def draw(self, draw, view: View, scene: Scene, clock: float) -> None:
         """Everything that moves, for the scene shown at picture time `clock` (s)."""
@@ -60,7 +62,9 @@ class FrameDrawer:
         self._collisions(draw, view, scene)
         self._drawings(draw, view, scene)
         text = f"t {clock:8.2f} s   frame {scene.frame}"
-        _, _, right, bottom = draw.textbbox((6, 4), text)
+        if len(text) not in self._text_boxes:  # measuring text costs as much as a frame's boxes
+            self._text_boxes[len(text)] = draw.textbbox((6, 4), "0" * len(text))
+        _, _, right, bottom = self._text_boxes[len(text)]
         draw.rectangle((2, 1, right + 4, bottom + 3), fill=INDEX["text_box"])
         draw.text((6, 4), text, fill=INDEX["text"])
 
@@ -81,7 +85,8 @@ class FrameDrawer:
         # props first, then walkers, vehicles, and the hero on top
         order = sorted(shown, key=lambda k: (looks[k].hero, _layer(looks[k].kind), k))
         rows = np.array(order)
-        extent = np.array([looks[k].extent for k in order])
+        # at least MIN_BOX_PIXELS across, so a walker of a big map's view stays visible
+        extent = np.maximum(np.array([looks[k].extent for k in order]), MIN_BOX_PIXELS / view.scale)
         centre = np.array([looks[k].centre for k in order])
         corners, middle, front = box_corners(scene.xy[rows], scene.yaw[rows], extent, centre)
         corners, middle, front = view.pixels(corners), view.pixels(middle), view.pixels(front)

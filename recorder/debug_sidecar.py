@@ -3,7 +3,8 @@
 CARLA's log has no packet for `world.debug` drawings, so lockstep keeps them in a sidecar
 file, one JSON object a line, for `lockstep render` to draw. The Recorder adds a
 `SidecarWriter` to the world's `debug.listeners` while it records to a file; the file is
-made at the first drawing, so a run that draws nothing has no sidecar.
+made at the first drawing, so a run that draws nothing has no sidecar (and the sidecar of
+an earlier log of the same name is removed when the recording starts).
 
 Each line holds the drawing in log terms: `frame`, the first log frame that shows it (the
 frame recorded after the drawing call), and when it stops showing, from CARLA's life
@@ -43,6 +44,8 @@ class SidecarWriter:
         self.path = sidecar_path(log)
         self._pending: list[Any] = []
         self._file: Any = None
+        # an earlier run's drawings belong to the log this recording overwrites
+        self.path.unlink(missing_ok=True)
 
     def __call__(self, shape: Any) -> None:
         self._pending.append(shape)

@@ -212,6 +212,7 @@ def test_a_drawn_line_appears_where_and_when_it_was_drawn(run):
 def test_a_run_without_drawings_has_no_sidecar(tmp_path):
     world = World(Map.from_file(TOWN))
     world.apply_settings(WorldSettings(fixed_delta_seconds=DT))
+    sidecar_path(tmp_path / "quiet.log").write_text("an earlier run's drawings\n")
     recorder = Recorder()
     recorder.start(world, tmp_path / "quiet.log", "town_small", date=0)
     recorder.tick(world)

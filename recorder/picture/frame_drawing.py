@@ -54,6 +54,12 @@ class FrameDrawer:
             else np.zeros(0)
         )
         self._text_boxes: dict[int, tuple[float, float, float, float]] = {}
+        # SidecarDrawing.shown for every drawing at once: an agent drawing each step leaves
+        # tens of thousands, too many to ask one by one for each picture
+        drawn = self.drawings
+        self._first = np.array([d.frame for d in drawn], dtype=float)
+        self._last = np.array([np.inf if d.last_frame is None else d.last_frame for d in drawn])
+        self._until = np.array([np.inf if d.until is None else d.until for d in drawn])
 
     def draw(self, draw, view: View, scene: Scene, clock: float) -> None:
         """Everything that moves, for the scene shown at picture time `clock` (s)."""
@@ -120,9 +126,15 @@ class FrameDrawer:
                          outline=INDEX["collision"], width=width)  # fmt: skip
 
     def _drawings(self, draw, view: View, scene: Scene) -> None:
-        for d in self.drawings:
-            if d.shown(scene.frame, scene.elapsed):
-                draw_debug_shape(draw, view, d)
+        if not self.drawings:
+            return
+        shown = (
+            (self._first <= scene.frame)
+            & (scene.frame <= self._last)
+            & (scene.elapsed <= self._until + 1e-9)
+        )
+        for k in np.flatnonzero(shown).tolist():
+            draw_debug_shape(draw, view, self.drawings[k])
 
 
 def draw_debug_shape(draw, view: View, d) -> None:

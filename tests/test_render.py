@@ -20,6 +20,7 @@ import pytest
 
 PIL = pytest.importorskip("PIL", reason="the render tests need Pillow (the test extra has it)")
 from PIL import Image, ImageSequence  # noqa: E402
+from recorder_runs import record_town  # noqa: E402
 
 from recorder import Recorder, open_log  # noqa: E402
 from recorder.debug_sidecar import read_sidecar, sidecar_path  # noqa: E402
@@ -283,3 +284,69 @@ def test_cli_prints_what_it_wrote(run, capsys, tmp_path):
     assert rc == 0
     text = capsys.readouterr().out
     assert text.startswith(f"wrote {out}: 11 picture(s) of ") and "6 debug drawings" in text
+
+
+COLLISION_RGB = (255, 60, 0)  # recorder/picture/palette.py: the collision ring
+LIGHT_RGB = {0: (235, 30, 30), 1: (245, 210, 0), 2: (30, 210, 60)}  # red, yellow, green
+
+
+@pytest.fixture(scope="module")
+def crash(tmp_path_factory) -> dict:
+    """tests/recorder_runs.py's town run: its hero hits a car from frame 13 (0.6 s) to frame
+    30 (1.45 s), when its collision sensor is destroyed."""
+    folder = tmp_path_factory.mktemp("crash")
+    town = record_town(folder / "crash.log", 60)
+    return {"log": folder / "crash.log", "hero": town.hero, "victim": town.victim,
+            "folder": folder}  # fmt: skip
+
+
+def _pixels_of(path: Path, rgb: tuple[int, int, int]) -> np.ndarray:
+    picture = np.asarray(Image.open(path).convert("RGB"))
+    rows, cols = np.nonzero(np.all(picture == rgb, axis=2))
+    return np.stack([cols + 0.5, rows + 0.5], axis=1)
+
+
+def test_collisions_are_ringed_between_the_two_actors_for_a_second(crash):
+    log = open_log(crash["log"])
+    hits = [f.id for f in log.frames if f.records(PacketId.Collision)]
+    assert hits[0] == 13 and hits[-1] == 30
+    before = _render(crash, "before.png", start=0.55)  # frame 12
+    assert not len(_pixels_of(before.path, COLLISION_RGB))
+    during = _render(crash, "during.png", start=1.0)  # frame 21
+    ring = _pixels_of(during.path, COLLISION_RGB)
+    assert len(ring) > 20
+    p = during.pictures[0]
+    both = [log.trajectory(crash[k]) for k in ("hero", "victim")]
+    mid = np.mean([[t[t["frame"] == p.frame][0][c] for c in ("x", "y")] for t in both], axis=0)
+    expected = (mid - [p.x0, p.y0]) * during.scale
+    assert np.abs(ring.mean(axis=0) - expected).max() < 1.5
+    still = _render(crash, "still.png", start=2.4)  # 0.95 s after the last collision frame
+    assert len(_pixels_of(still.path, COLLISION_RGB))
+    after = _render(crash, "after.png", start=2.5)  # 1.05 s after it
+    assert not len(_pixels_of(after.path, COLLISION_RGB))
+
+
+def test_traffic_lights_show_their_logged_state(crash):
+    log = open_log(crash["log"])
+    places = {}
+    for r in log.frames[0].records(PacketId.EventAdd):
+        if r.type == 3:  # CARLA's actor type of a traffic light
+            places[r.id] = (r.location[0] / 100.0, r.location[1] / 100.0)
+    assert len(places) >= 4
+    seen = set()
+    for start in (0.0, 1.5, 2.9):
+        info = _render(crash, f"lights{start}.png", start=start)
+        p = info.pictures[0]
+        frame = next(f for f in log.frames if f.id == p.frame)
+        states = {r.id: r.state for r in frame.records(PacketId.State)}
+        picture = np.asarray(Image.open(info.path).convert("RGB"))
+        checked = matched = 0
+        for light, (x, y) in places.items():
+            u, v = int((x - p.x0) * info.scale), int((y - p.y0) * info.scale)
+            if not (0 <= u < info.width and 0 <= v < info.height) or states[light] not in LIGHT_RGB:
+                continue
+            checked += 1
+            matched += tuple(picture[v, u]) == LIGHT_RGB[states[light]]
+            seen.add(states[light])
+        assert checked >= 4 and matched >= checked - 1  # an actor may stand on one light
+    assert {0, 2} <= seen  # both red and green lights were checked

@@ -7,7 +7,8 @@ the last log frame that starts at or before its time; a PNG shows the frame at `
 the log's last frame when no start is given.
 
 Without `follow` the view is fixed: it fits every drawn actor's positions over the
-pictures' frames (or the whole map when no actor is drawn), plus MARGIN metres. With
+pictures' frames (or the whole map when no actor is drawn), plus MARGIN metres, and
+LEAST_SPAN metres each way at least. With
 `follow` it is `span` metres square, centred on that actor in every picture. Either way
 the map is drawn once into a base picture at the view's scale and each picture is a copy
 (or a window) of it with the moving things drawn on top. `RenderInfo` gives the scale and
@@ -33,6 +34,7 @@ from recorder.picture.palette import palette_bytes
 from recorder.picture.view import View, fit_view
 
 MARGIN = 10.0  # metres around the actors of a fixed view
+LEAST_SPAN = 60.0  # metres a fixed view shows at least each way (one car standing still)
 _FORMATS = (".gif", ".png")
 
 
@@ -99,7 +101,7 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
     side = max(16, int(options.size))
     if options.follow is None:
         bounds = _actor_bounds(scenes, decoded.values()) or layer.bounds() or (-50, -50, 50, 50)
-        base_view = fit_view(bounds, side, MARGIN)
+        base_view = fit_view(bounds, side, MARGIN, LEAST_SPAN)
         width, height = base_view.width, base_view.height
     else:
         if not options.span > 0.0:

@@ -33,11 +33,16 @@ class View:
         return View(x0, y0, self.scale, width, height)
 
 
-def fit_view(bounds: tuple[float, float, float, float], size: int, margin: float) -> View:
+def fit_view(
+    bounds: tuple[float, float, float, float], size: int, margin: float, least: float = 1.0
+) -> View:
     """A view that shows `bounds` (x_lo, y_lo, x_hi, y_hi, m) plus `margin` metres on each
-    side, its longer side `size` pixels."""
+    side, each side at least `least` metres (grown about the middle), its longer side
+    `size` pixels."""
     x_lo, y_lo, x_hi, y_hi = bounds
     x_lo, y_lo, x_hi, y_hi = x_lo - margin, y_lo - margin, x_hi + margin, y_hi + margin
+    grow_x, grow_y = max(0.0, least - (x_hi - x_lo)) / 2.0, max(0.0, least - (y_hi - y_lo)) / 2.0
+    x_lo, x_hi, y_lo, y_hi = x_lo - grow_x, x_hi + grow_x, y_lo - grow_y, y_hi + grow_y
     span = max(x_hi - x_lo, y_hi - y_lo, 1.0)
     scale = size / span
     width = max(1, round((x_hi - x_lo) * scale))

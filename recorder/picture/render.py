@@ -36,6 +36,10 @@ from recorder.picture.view import View, fit_view
 MARGIN = 10.0  # metres around the actors of a fixed view
 LEAST_SPAN = 60.0  # metres a fixed view shows at least each way (one car standing still)
 _FORMATS = (".gif", ".png")
+# A GIF's delay is in hundredths of a second and viewers stretch delays below 0.02 s; the
+# printed time (to 0.01 s) then differs between pictures, so Pillow never merges two
+# pictures into one (it merges identical neighbours), and a GIF holds what the rule says.
+MAX_FPS = 50.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +155,11 @@ def picture_times(scenes: LogScenes, options: RenderOptions, *, gif: bool, log: 
     start, duration or fps do not fit the log."""
     elapsed = scenes.index.elapsed
     first, last = float(elapsed[0]), float(elapsed[-1])
-    if not math.isfinite(options.fps) or options.fps <= 0.0:
-        raise PictureError(f"--fps must be > 0, found {options.fps}")
+    if not 0.0 < options.fps <= MAX_FPS:  # also refuses nan
+        raise PictureError(
+            f"--fps must be > 0 and at most {MAX_FPS:g} (a GIF counts its delays in "
+            f"hundredths of a second), found {options.fps:g}"
+        )
     if not math.isfinite(options.duration) or options.duration < 0.0:
         raise PictureError(f"-d must be >= 0 s (0: to the end), found {options.duration}")
     if options.start is None:

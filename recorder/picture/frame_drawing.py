@@ -45,8 +45,9 @@ def box_corners(
 class FrameDrawer:
     """Draws scenes of one log onto copies of the base picture."""
 
-    def __init__(self, scenes: LogScenes, drawings: list | None = None) -> None:
+    def __init__(self, scenes: LogScenes, drawings: list | None = None, font=None) -> None:
         self.scenes = scenes
+        self.font = font  # Pillow's font for the time and the debug strings (None: its default)
         self.drawings = drawings or []
         self.collision_time = (
             scenes.index.elapsed[scenes.collision_frame]
@@ -63,6 +64,8 @@ class FrameDrawer:
 
     def draw(self, draw, view: View, scene: Scene, clock: float) -> None:
         """Everything that moves, for the scene shown at picture time `clock` (s)."""
+        if self.font is not None:
+            draw.font = self.font
         self._lights(draw, view, scene)
         self._actors(draw, view, scene)
         self._collisions(draw, view, scene)

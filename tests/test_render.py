@@ -351,3 +351,16 @@ def test_traffic_lights_show_their_logged_state(crash):
             seen.add(states[light])
         assert checked >= 4 and matched >= checked - 1  # an actor may stand on one light
     assert {0, 2} <= seen  # both red and green lights were checked
+
+
+def test_a_log_cut_inside_a_frame_is_drawn_to_its_last_whole_frame(run, capsys, tmp_path):
+    cut = tmp_path / "cut.log"
+    data = run["log"].read_bytes()
+    cut.write_bytes(data[: len(data) - 100])  # a run that died in its last frame
+    out = tmp_path / "cut.png"
+    rc = main(["render", str(cut), "--map", str(TOWN), "-o", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0
+    assert captured.err.startswith("lockstep: warning: ") and captured.err.count("\n") == 1
+    assert f"drawn up to its last complete frame, {TICKS - 1}" in captured.err
+    assert f"(frames {TICKS - 1} to {TICKS - 1})" in captured.out

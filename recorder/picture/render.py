@@ -19,13 +19,14 @@ recorder/picture/view.py says: u = (x - x0) * scale, v = (y - y0) * scale.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from recorder.debug_sidecar import read_sidecar, sidecar_path
-from recorder.errors import PictureError
+from recorder.errors import LogFormatError, NotARecorderError, PictureError, TruncatedLogWarning
 from recorder.log_access import RecordedLog
 from recorder.picture.frame_drawing import FrameDrawer
 from recorder.picture.log_scenes import LogScenes, Scene
@@ -88,7 +89,7 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
         raise PictureError(f"{out}: the picture must end in .gif or .png, found {out.suffix!r}")
     if not out.parent.is_dir():
         raise PictureError(f"{out}: no folder {out.parent} to write the picture in")
-    scenes = LogScenes(RecordedLog(log_path))
+    scenes = LogScenes(_open_log(log_path))
     if len(scenes) == 0:
         raise PictureError(f"{log_path}: the log has no frame to draw")
     if options.follow is not None and options.follow not in scenes.looks:
@@ -148,6 +149,27 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
         pictures[0].save(out, save_all=True, append_images=pictures[1:],
                          duration=round(1000.0 / options.fps), loop=0)  # fmt: skip
     return info
+
+
+def _open_log(log_path: str | Path) -> RecordedLog:
+    """The log, indexed; a log cut inside a frame (a run that died) or corrupt after some
+    whole frames is drawn up to its last complete frame, with a TruncatedLogWarning."""
+    log = RecordedLog(log_path)
+    try:
+        log.reader.frame_index  # noqa: B018  (indexing checks every packet's size)
+        return log
+    except NotARecorderError:
+        raise
+    except LogFormatError as exc:
+        lenient = RecordedLog(log_path, lenient=True)
+        if len(lenient.reader.frame_index) == 0:
+            raise
+        last = int(lenient.reader.frame_index.frame_id[-1])
+        warnings.warn(
+            TruncatedLogWarning(f"{exc}; drawn up to its last complete frame, {last}"),
+            stacklevel=3,
+        )
+        return lenient
 
 
 def picture_times(scenes: LogScenes, options: RenderOptions, *, gif: bool, log: str) -> list[float]:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 from pathlib import Path
 
 from runner.errors import UsageError
@@ -32,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _render(args: argparse.Namespace) -> int:
+    from recorder.errors import TruncatedLogWarning
     from recorder.picture import RenderOptions, render_log
     from world.map.map import Map
 
@@ -43,7 +46,17 @@ def _render(args: argparse.Namespace) -> int:
     if args.size < 16:
         raise UsageError(f"render: --size must be at least 16 pixels, found {args.size}")
     options = RenderOptions(args.start, args.duration, args.fps, args.follow, args.size, args.span)
-    info = render_log(log, Map.from_file(args.map), args.output, options)
+    town = Map.from_file(args.map)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TruncatedLogWarning)
+        info = render_log(log, town, args.output, options)
+    for warning in caught:
+        if issubclass(warning.category, TruncatedLogWarning):
+            print(f"lockstep: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     first, last = info.pictures[0], info.pictures[-1]
     print(
         f"wrote {info.path}: {len(info.pictures)} picture(s) of {info.width}x{info.height} px "

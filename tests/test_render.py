@@ -364,3 +364,29 @@ def test_a_log_cut_inside_a_frame_is_drawn_to_its_last_whole_frame(run, capsys, 
     assert captured.err.startswith("lockstep: warning: ") and captured.err.count("\n") == 1
     assert f"drawn up to its last complete frame, {TICKS - 1}" in captured.err
     assert f"(frames {TICKS - 1} to {TICKS - 1})" in captured.out
+
+
+def test_the_gif_stream_reads_back_picture_for_picture(tmp_path):
+    from recorder.picture.gif_stream import GifStream
+    from recorder.picture.palette import palette_bytes
+
+    rng = np.random.default_rng(3)
+    base = rng.integers(0, 200, (30, 40), dtype=np.uint8)
+    second = base.copy()
+    second[5:9, 10:30] = 7  # a changed box
+    third = second.copy()  # the same again: still a frame of its own
+    fourth = second.copy()
+    fourth[0, 0], fourth[29, 39] = 1, 2  # changes at two far corners
+    pictures = [base, second, third, fourth]
+    stream = GifStream(tmp_path / "s.gif", 40, 30, palette_bytes(), 50)
+    for pixels in pictures:
+        picture = Image.fromarray(pixels, mode="P")
+        picture.putpalette(palette_bytes())
+        stream.add(picture)
+    stream.close()
+    colours = np.array(palette_bytes(), dtype=np.uint8).reshape(256, 3)
+    with Image.open(tmp_path / "s.gif") as gif:
+        assert gif.n_frames == 4 and gif.info["loop"] == 0
+        for k, frame in enumerate(ImageSequence.Iterator(gif)):
+            assert frame.info["duration"] == 50
+            assert np.array_equal(np.asarray(frame.convert("RGB")), colours[pictures[k]]), k

@@ -29,6 +29,7 @@ from recorder.debug_sidecar import read_sidecar, sidecar_path
 from recorder.errors import LogFormatError, NotARecorderError, PictureError, TruncatedLogWarning
 from recorder.log_access import RecordedLog
 from recorder.picture.frame_drawing import FrameDrawer
+from recorder.picture.gif_stream import GifStream
 from recorder.picture.log_scenes import LogScenes, Scene
 from recorder.picture.map_layer import draw_map, map_layer
 from recorder.picture.palette import palette_bytes
@@ -108,6 +109,7 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
         bounds = _actor_bounds(scenes, decoded.values()) or layer.bounds() or (-50, -50, 50, 50)
         base_view = fit_view(bounds, side, MARGIN, LEAST_SPAN)
         width, height = base_view.width, base_view.height
+        first_centre = None
     else:
         if not options.span > 0.0:
             raise PictureError(f"--span must be > 0 m, found {options.span}")
@@ -127,28 +129,49 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
     drawings = read_sidecar(sidecar) if sidecar.is_file() else []
     drawer = FrameDrawer(scenes, drawings, font)
     info = RenderInfo(out, base_view.scale, width, height, options.fps, [], len(drawings))
-    pictures = []
-    centre = None if options.follow is None else first_centre
-    for t, pos in zip(times, positions, strict=True):
-        scene = decoded[pos]
-        if options.follow is None:
-            picture, view = base.copy(), base_view
-        else:
-            centre = _centre_of(scene, options.follow, centre)
-            u0 = round((centre[0] - options.span / 2.0 - base_view.x0) * base_view.scale)
-            v0 = round((centre[1] - options.span / 2.0 - base_view.y0) * base_view.scale)
-            picture = base.crop((u0, v0, u0 + side, v0 + side))
-            view = View(base_view.x0 + u0 / base_view.scale, base_view.y0 + v0 / base_view.scale,
-                        base_view.scale, side, side)  # fmt: skip
-        drawer.draw(draw_module.Draw(picture), view, scene, t)
-        pictures.append(picture)
-        info.pictures.append(PictureInfo(t, scene.frame, scene.elapsed, view.x0, view.y0))
-    if out.suffix.lower() == ".png":
-        pictures[0].save(out)
-    else:
-        pictures[0].save(out, save_all=True, append_images=pictures[1:],
-                         duration=round(1000.0 / options.fps), loop=0)  # fmt: skip
+    windows = _Windows(base, base_view, options, width, height, first_centre)
+    gif = None
+    if out.suffix.lower() == ".gif":
+        gif = GifStream(out, width, height, palette_bytes(), round(1000.0 / options.fps))
+    try:
+        for t, pos in zip(times, positions, strict=True):
+            scene = decoded[pos]
+            picture, view = windows.next(scene)
+            drawer.draw(draw_module.Draw(picture), view, scene, t)
+            info.pictures.append(PictureInfo(t, scene.frame, scene.elapsed, view.x0, view.y0))
+            if gif is not None:
+                gif.add(picture)  # written now: memory for two pictures, however many
+            else:
+                picture.save(out)
+    finally:
+        if gif is not None:
+            gif.close()
     return info
+
+
+class _Windows:
+    """Each picture's copy of the base picture: all of it for a fixed view, else the window
+    of the picture's size centred on the followed actor (where it last was, when a frame
+    does not hold it)."""
+
+    def __init__(self, base, view: View, options: RenderOptions, width: int, height: int,
+                 centre) -> None:  # fmt: skip
+        self.base, self.view, self.options = base, view, options
+        self.width, self.height = width, height
+        self.centre = centre
+
+    def next(self, scene: Scene):
+        """The picture to draw `scene` on, and its view."""
+        if self.options.follow is None:
+            return self.base.copy(), self.view
+        self.centre = _centre_of(scene, self.options.follow, self.centre)
+        v = self.view
+        half = self.options.span / 2.0
+        u0 = round((self.centre[0] - half - v.x0) * v.scale)
+        v0 = round((self.centre[1] - half - v.y0) * v.scale)
+        picture = self.base.crop((u0, v0, u0 + self.width, v0 + self.height))
+        return picture, View(v.x0 + u0 / v.scale, v.y0 + v0 / v.scale, v.scale, self.width,
+                             self.height)  # fmt: skip
 
 
 def _open_log(log_path: str | Path) -> RecordedLog:

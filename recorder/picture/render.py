@@ -104,24 +104,7 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
         if pos not in decoded:
             decoded[pos] = scenes.scene(pos)
     layer = map_layer(town)
-    side = max(16, int(options.size))
-    if options.follow is None:
-        bounds = _actor_bounds(scenes, decoded.values()) or layer.bounds() or (-50, -50, 50, 50)
-        base_view = fit_view(bounds, side, MARGIN, LEAST_SPAN)
-        width, height = base_view.width, base_view.height
-        first_centre = None
-    else:
-        if not options.span > 0.0:
-            raise PictureError(f"--span must be > 0 m, found {options.span}")
-        scale = side / options.span
-        track = _track(scenes, positions, decoded, options.follow)
-        half = options.span / 2.0 + 1.0
-        x_lo, y_lo = track.min(axis=0) - half
-        x_hi, y_hi = track.max(axis=0) + half
-        size = (math.ceil((x_hi - x_lo) * scale), math.ceil((y_hi - y_lo) * scale))
-        base_view = View(float(x_lo), float(y_lo), scale, *size)
-        width = height = side
-        first_centre = track[0].tolist()
+    base_view, width, height, first_centre = _base_view(scenes, positions, decoded, layer, options)
     base = image_module.new("P", (base_view.width, base_view.height), 0)
     base.putpalette(palette_bytes())
     draw_map(draw_module.Draw(base), layer, base_view)
@@ -143,10 +126,33 @@ def render_log(log_path: str | Path, town, out: str | Path, options: RenderOptio
                 gif.add(picture)  # written now: memory for two pictures, however many
             else:
                 picture.save(out)
-    finally:
-        if gif is not None:
+    except BaseException:
+        if gif is not None:  # no half-written GIF left behind
             gif.close()
+            out.unlink(missing_ok=True)
+        raise
+    if gif is not None:
+        gif.close()
     return info
+
+
+def _base_view(scenes: LogScenes, positions, decoded, layer, options: RenderOptions):
+    """The base picture's view, the pictures' width and height, and the followed actor's
+    first place (None for a fixed view), as the module says."""
+    side = max(16, int(options.size))
+    if options.follow is None:
+        bounds = _actor_bounds(scenes, decoded.values()) or layer.bounds() or (-50, -50, 50, 50)
+        view = fit_view(bounds, side, MARGIN, LEAST_SPAN)
+        return view, view.width, view.height, None
+    if not options.span > 0.0:
+        raise PictureError(f"--span must be > 0 m, found {options.span}")
+    scale = side / options.span
+    track = _track(scenes, positions, decoded, options.follow)
+    half = options.span / 2.0 + 1.0  # the windows stay inside the base picture
+    x_lo, y_lo = track.min(axis=0) - half
+    x_hi, y_hi = track.max(axis=0) + half
+    size = (math.ceil((x_hi - x_lo) * scale), math.ceil((y_hi - y_lo) * scale))
+    return View(float(x_lo), float(y_lo), scale, *size), side, side, track[0].tolist()
 
 
 class _Windows:

@@ -61,3 +61,7 @@ def quoted(value: object, limit: int = QUOTE_BYTES) -> str:
     cut = raw[:limit]
     shown: str | bytes = cut if isinstance(value, bytes) else cut.decode("utf-8", "replace")
     return f"{shown!r}... ({len(raw)} bytes)"
+
+
+class PictureError(RecorderError):
+    """A picture of a log that cannot be drawn: bad times, an unknown actor, no Pillow."""

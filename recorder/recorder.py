@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from recorder.collision_recording import COLLISION_SENSOR, CollisionRecorder
+from recorder.debug_sidecar import SidecarWriter
 from recorder.errors import RecorderError
 from recorder.packet_ids import PacketId
 from recorder.packets import (
@@ -78,6 +79,7 @@ class Recorder:
         self._frames = 0
         self._traffic_lights: Any = None
         self._packer: TickPacker | None = None
+        self._sidecar: SidecarWriter | None = None
         self.additional_data = False
 
     # -- the recording's life ---------------------------------------------------------------
@@ -125,6 +127,7 @@ class Recorder:
         self._pending = self._events.existing()
         self._watch_sensors(self._pending)
         self._traffic_lights = traffic_light_table if self._has_traffic(world) else None
+        self._watch_drawings(world)
         self._started_at = time.monotonic()
         return "" if path is None else str(path)
 
@@ -154,6 +157,8 @@ class Recorder:
             writer.platform_time = time.monotonic() - self._started_at
         writer.write_laid_out_frame(delta, self._frame_body(packets))
         writer.flush()
+        if self._sidecar is not None:
+            self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
         self._frames += 1
         return writer.frame_id
 
@@ -161,6 +166,7 @@ class Recorder:
         """Ends the recording and closes the file (the last frame keeps duration -1)."""
         if self._writer is None:
             return
+        self._unwatch_drawings()
         if self._path is None:
             self._bytes = self._writer.getvalue()
         self._writer.close()
@@ -300,6 +306,23 @@ class Recorder:
             bones = [(b.bone_name, b.relative) for b in walker.get_bones().bone_transforms]
             out.append(WalkerBonesRecord(row + 1, [_bone(n, t) for n, t in bones]))
         return out
+
+    def _watch_drawings(self, world: Any) -> None:
+        """Keeps the world's debug drawings beside a log on disk (recorder/debug_sidecar.py)."""
+        debug = getattr(world, "debug", None)
+        if self._path is None or debug is None:
+            return
+        self._sidecar = SidecarWriter(self._path)
+        debug.listeners.append(self._sidecar)
+
+    def _unwatch_drawings(self) -> None:
+        sidecar, self._sidecar = self._sidecar, None
+        if sidecar is None:
+            return
+        listeners = self._world.debug.listeners
+        if sidecar in listeners:
+            listeners.remove(sidecar)
+        sidecar.close()
 
     def _watch_sensors(self, ev: FrameEvents) -> None:
         for add in ev.adds:

@@ -9,6 +9,7 @@ COMMAND_MODULES: list[str] = [
     "maps",
     "exec_script",
     "replay",
+    "render",
     "warmup",
     "evaluate",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -42,7 +43,12 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs one command; a LockstepError or OSError prints one line and exits 2."""
+    """Runs one command; a LockstepError or OSError prints one line and exits 2.
+
+    Called for the process's own command line (`argv` None: the console script, `python -m
+    runner.cli`), it freezes the garbage collector's objects once the command is done: the
+    interpreter's exit then skips walking them all again, about 0.4 s of every `lockstep run`
+    with the compiled kernels loaded. Callers passing `argv` (tests, scripts) are untouched."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -55,6 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if argv is None:
+            gc.freeze()
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import numpy as np
 from runner.errors import RunnerError
 from world.geometry import Location, Transform
 from world.map.geolocation import geo_origin
-from world.map.lane_enums import LaneChange, LaneType
+from world.map.lane_enums import LaneChange, LaneType, lane_change_from_odr
 
 __all__ = [
     "GlobalRoutePlanner",
@@ -39,6 +39,9 @@ __all__ = [
 
 EARTH_RADIUS_EQUA = 6378137.0
 TURN_THRESHOLD = math.radians(35.0)
+# m: a vectorised lane-centre distance this close to a sampling threshold is taken again
+# from the exact pose (the two agree to ~1e-13 m on the project's and CARLA's maps)
+SCREEN_MARGIN = 1e-6
 
 
 class RoadOption(IntEnum):
@@ -99,6 +102,7 @@ class GlobalRoutePlanner:
         self._loose_vertex: dict[int, tuple] = {}
         self._previous_decision = RoadOption.VOID
         self._intersection_end_node = -1
+        self._changes: dict[tuple, bool] = {}
         self._build_topology()
         self._build_graph()
         self._find_loose_ends()
@@ -118,19 +122,50 @@ class GlobalRoutePlanner:
                 "path": [],
             }
             if l1.distance(l2) > res:
-                w = wp1.next(res)[0]
-                while w.transform.location.distance(l2) > res:
-                    seg["path"].append(w)
-                    ahead = w.next(res)
-                    if not ahead:
-                        break
-                    w = ahead[0]
+                seg["path"] = self._sample_lane(wp1.next(res)[0], l2, l1.distance(l2))
             else:
                 ahead = wp1.next(res)
                 if not ahead:
                     continue
                 seg["path"].append(ahead[0])
             self._topology.append(seg)
+
+    def _sample_lane(self, first, end: Location, chord: float) -> list:
+        """CARLA's sampling of one topology lane: `first`, then a step of `sampling` metres
+        at a time, while the point is more than `sampling` metres from the lane's `end`.
+
+        The steps are walked with `Waypoint.next` (cheap) in batches, and their distances
+        to `end` screened on the map's vectorised lane centres; only a distance within
+        SCREEN_MARGIN of the threshold takes the exact waypoint pose, so the samples are
+        the ones the exact poses give, at a tiny fraction of the cost."""
+        res = self._sampling
+        path: list = []
+        target = np.array([end.x, end.y, end.z])
+        batch = int(chord / res) + 4
+        w = first
+        while True:
+            steps = [w]
+            while len(steps) < batch:
+                ahead = steps[-1].next(res)
+                if not ahead:
+                    break
+                steps.append(ahead[0])
+            offsets = self._map.centre_locations(steps) - target
+            squared = offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1]
+            distances = np.sqrt(squared + offsets[:, 2] * offsets[:, 2]).tolist()
+            for waypoint, distance in zip(steps, distances, strict=True):
+                if abs(distance - res) <= SCREEN_MARGIN:
+                    far = waypoint.transform.location.distance(end) > res
+                else:
+                    far = distance > res
+                if not far:
+                    return path
+                path.append(waypoint)
+            ahead = steps[-1].next(res)
+            if not ahead:
+                return path
+            w = ahead[0]
+            batch = 16
 
     def _node(self, vertex: tuple) -> int:
         if vertex not in self._nodes:
@@ -212,9 +247,27 @@ class GlobalRoutePlanner:
                 if left_found and right_found:
                     break
 
+    def _may_change(self, key: tuple, side: str) -> bool:
+        """Whether any road mark of the lane `key` (right) or of its inner neighbour (left)
+        allows the change: when none does, no waypoint of that lane can link that side,
+        and its markings need not be looked up point by point."""
+        cached = self._changes.get((key, side))
+        if cached is None:
+            road, index, lane = key
+            if side == "left":
+                lane = lane + 1 if lane < 0 else lane - 1
+            lanes = self._map.opendrive.roads[road].lane_sections[index].lanes
+            marks = lanes[lane].road_marks if lane in lanes else []
+            allowed = LaneChange.Right if side == "right" else LaneChange.Left
+            cached = any(lane_change_from_odr(m.lane_change) & allowed for m in marks)
+            self._changes[(key, side)] = cached
+        return cached
+
     def _link(self, seg: dict, waypoint, side: str, option: RoadOption, found: bool) -> bool:
         if found:
             return True
+        if not self._may_change(waypoint.key, side):
+            return False
         marking = getattr(waypoint, f"{side}_lane_marking")
         allowed = LaneChange.Right if side == "right" else LaneChange.Left
         if marking is None or not (marking.lane_change & allowed):

@@ -220,3 +220,41 @@ def test_driving_in_the_opposite_lane_counts_as_outside_the_route_lanes() -> Non
     assert event.message == (
         "Agent went outside its route lanes for about 10.0 meters (33.33% of the completed route)"
     )
+
+
+def test_stop_sign_screening_gives_the_exact_points_answer() -> None:
+    """The stop-sign test takes the exact pose of a lane point ahead only where its lane
+    comes near the sign's box; whether a point is in the box is the answer ScenarioRunner's
+    rule gives on the exact waypoint poses (the ego's lane point, then waypoint.next(0.5)
+    eight times), at every spot of an approach to and past sign 13, a centimetre apart."""
+    from runner.criteria.base import lane_spot
+    from runner.criteria.stop_sign import _AheadPoints, point_in_box
+    from world.map.lane_enums import LaneType
+
+    world = town()
+    world_map = world.get_map()
+    test = RunningStopTest(world)
+    ((sign, centre, extent),) = [e for e in test._signs if e[0].id == STOP_SIGN]
+    zones: dict = {}
+
+    class Tick:
+        def __init__(self, where: Location) -> None:
+            self.world, self._spot = world, lane_spot(world_map, where, LaneType.Driving)
+
+        def lane(self, lane_type):
+            return self._spot
+
+    answers, ahead_only = set(), 0
+    for k in range(2400):
+        where = Location(28.0 - 0.01 * k, -101.75 + 0.3 * (k % 3 - 1), 0.0)
+        tick = Tick(where)
+        points, wp = [tick._spot.location], tick._spot.waypoint
+        for _ in range(8):
+            wp = wp.next(0.5)[0]
+            points.append(wp.transform.location)
+        exact = any(point_in_box(p, centre, extent) for p in points)
+        assert _AheadPoints(tick, zones).any_in_box(sign.id, centre, extent) == exact, where
+        answers.add(exact)
+        ahead_only += exact and not point_in_box(points[0], centre, extent)
+    assert answers == {True, False}
+    assert ahead_only > 50  # spots where only a point ahead is in the box

@@ -75,3 +75,39 @@ def test_gps_of_the_leaderboard():
     assert east["z"] == 5.0
     # CARLA's +y is south: the latitude falls
     assert location_to_gps(42.0, 2.0, Location(0.0, 1000.0, 0.0))["lat"] < 42.0
+
+
+def _exact_sampling(world_map, sampling: float) -> list[list[tuple]]:
+    """CARLA's GlobalRoutePlanner._build_topology sampling, on exact waypoint poses: from the
+    first step after the entry, one step at a time while farther than `sampling` from the exit."""
+    out = []
+    for wp1, wp2 in world_map.get_topology():
+        l1, l2 = wp1.transform.location, wp2.transform.location
+        path = []
+        if l1.distance(l2) > sampling:
+            w = wp1.next(sampling)[0]
+            while w.transform.location.distance(l2) > sampling:
+                path.append(w)
+                ahead = w.next(sampling)
+                if not ahead:
+                    break
+                w = ahead[0]
+        else:
+            ahead = wp1.next(sampling)
+            if not ahead:
+                continue
+            path.append(ahead[0])
+        out.append([(w.key, w.s) for w in path])
+    return out
+
+
+@pytest.mark.parametrize("name", ["town_small", "esmini/curves_elevation", "esmini/fabriksgatan"])
+@pytest.mark.parametrize("sampling", [1.0, 2.0])
+def test_screened_sampling_equals_the_exact_poses(shared, name, sampling):
+    """The planner screens its lane samples on vectorised lane centres; the samples are the
+    ones CARLA's loop gives on exact poses, point for point."""
+    path = TOWN if name == "town_small" else shared / "maps" / f"{name}.xodr"
+    world_map = Map.from_file(path)
+    grp = GlobalRoutePlanner(world_map, sampling)
+    got = [[(w.key, w.s) for w in seg["path"]] for seg in grp._topology]
+    assert got == _exact_sampling(Map.from_file(path), sampling)

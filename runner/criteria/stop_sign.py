@@ -4,15 +4,24 @@ sign's box grown by 1.2)."""
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
+from typing import Any
+
+import numpy as np
+
 from runner.criteria.base import Criterion, TickView, at_text
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world.geometry import Location, Rotation
 from world.map.lane_enums import LaneType
+from world.map.waypoint import Waypoint
 
 PROXIMITY_THRESHOLD = 4.0  # m: signs whose box centre is farther are not looked at
 SPEED_THRESHOLD = 0.1  # m/s: below this the ego has stopped
 WAYPOINT_STEP = 0.5  # m
 BACKWARDS_DOT = -0.17  # about 100 degrees
+ZONE_STEP = 0.05  # m of s between the lane-centre samples of a _LaneZone
+ZONE_SLACK = 0.05  # m added to the samples' spacing when growing the box for a _LaneZone
 
 
 def point_in_box(point: Location, centre: Location, extent, multiplier: float = 1.2) -> bool:
@@ -33,29 +42,77 @@ def _box_centre(sign) -> Location:
     return sign.get_transform().transform(Location(volume.x, volume.y, volume.z))
 
 
+class _LaneZone:
+    """Where one lane can come near one sign's box: its centre sampled every ZONE_STEP m of
+    s over the lane section, and for each gap between two samples whether a point in it
+    may lie in the box (a sample within the box grown by the lane's largest sample spacing
+    and ZONE_SLACK). Points in no such gap are outside the box without their exact pose."""
+
+    def __init__(self, map_: Any, key: tuple, centre: Location, extent, multiplier=1.2) -> None:
+        road_id, index, lane_id = key
+        road = map_.opendrive.roads[road_id]
+        sections = road.lane_sections
+        s0 = sections[index].s
+        s1 = sections[index + 1].s if index + 1 < len(sections) else road.length
+        n = max(2, math.ceil((s1 - s0) / ZONE_STEP) + 1)
+        s = np.linspace(s0, s1, n)
+        xy = map_.centre_locations([Waypoint(map_, road_id, index, lane_id, v) for v in s])
+        xy = xy[:, :2]
+        spacing = float(np.sqrt(((xy[1:] - xy[:-1]) ** 2).sum(axis=1)).max())
+        grow = spacing + ZONE_SLACK
+        half = np.array([multiplier * extent.x + grow, multiplier * extent.y + grow])
+        near = (np.abs(xy - np.array([centre.x, centre.y])) <= half).all(axis=1)
+        self.s = s.tolist()
+        self.near = (near[:-1] | near[1:]).tolist()
+
+    def may_hold(self, s: float) -> bool:
+        """Whether the lane point at `s` may lie in the box (True outside the sampled s)."""
+        gap = bisect_right(self.s, s) - 1
+        return not 0 <= gap < len(self.near) or self.near[gap]
+
+
 class _AheadPoints:
     """The ego's lane point and the lane points every 0.5 m up to 4 m ahead, made only when
-    a sign is near enough to need them (each lane point costs a full waypoint pose)."""
+    a sign is near enough to need them. The points ahead are walked with `Waypoint.next`
+    (cheap); a point's exact pose (costly) is taken only where its lane may come near the
+    sign's box (see _LaneZone), so the answers are those of the exact points."""
 
-    def __init__(self, tick: TickView) -> None:
+    def __init__(self, tick: TickView, zones: dict) -> None:
         spot = tick.lane(LaneType.Driving)
         self.first = spot.location
         self.lane_forward = Rotation(0.0, spot.yaw, 0.0).get_forward_vector()
         self._waypoint = spot.waypoint
-        self._all: list[Location] | None = None
+        self._map = tick.world.get_map()
+        self._zones = zones
+        self._ahead: list | None = None
 
-    def all(self) -> list[Location]:
-        if self._all is None:
-            points = [self.first]
+    def _walk(self) -> list:
+        if self._ahead is None:
+            points = []
             wp = self._waypoint
             for _ in range(int(PROXIMITY_THRESHOLD / WAYPOINT_STEP)):
                 following = wp.next(WAYPOINT_STEP)
                 if not following:
                     break
                 wp = following[0]
-                points.append(wp.transform.location)
-            self._all = points
-        return self._all
+                points.append(wp)
+            self._ahead = points
+        return self._ahead
+
+    def any_in_box(self, sign_id: int, centre: Location, extent) -> bool:
+        """Whether the ego's lane point or one of the points ahead lies in the sign's box."""
+        if point_in_box(self.first, centre, extent):
+            return True
+        for waypoint in self._walk():
+            zone = self._zones.get((sign_id, waypoint.key))
+            if zone is None:
+                zone = _LaneZone(self._map, waypoint.key, centre, extent)
+                self._zones[(sign_id, waypoint.key)] = zone
+            if zone.may_hold(waypoint.s) and point_in_box(
+                waypoint.transform.location, centre, extent
+            ):
+                return True
+        return False
 
 
 class RunningStopTest(Criterion):
@@ -69,15 +126,16 @@ class RunningStopTest(Criterion):
             for sign in world.get_actors()
             if "traffic.stop" in sign.type_id
         ]
+        self._zones: dict[tuple, _LaneZone] = {}  # (sign id, lane key): made on first use
         self._target = None
         self._stop_completed = False
         self._last_failed_stop: int | None = None
 
     def _affected(self, ahead: _AheadPoints, sign_entry) -> bool:
-        _sign, centre, extent = sign_entry
+        sign, centre, extent = sign_entry
         if centre.distance(ahead.first) > PROXIMITY_THRESHOLD:
             return False
-        return any(point_in_box(point, centre, extent) for point in ahead.all())
+        return ahead.any_in_box(sign.id, centre, extent)
 
     def _scan(self, tick: TickView, ahead: _AheadPoints):
         forward = tick.transform.get_forward_vector()
@@ -93,7 +151,7 @@ class RunningStopTest(Criterion):
     def update(self, tick: TickView) -> None:
         if not self._signs:
             return
-        ahead = _AheadPoints(tick)
+        ahead = _AheadPoints(tick, self._zones)
         if self._target is None:
             self._target = self._scan(tick, ahead)
             return

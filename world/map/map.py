@@ -221,6 +221,20 @@ class Map:
             inside = ok & (planar < 0.5 * sg.width[k])
         return LaneProjection(node, s, location, yaw, dist, inside)
 
+    def centre_locations(self, waypoints: list[Waypoint]) -> np.ndarray:
+        """(N, 3) CARLA-frame lane centres of `waypoints`, evaluated with numpy one lane
+        section at a time: the numbers of `waypoint.transform.location` up to rounding (a
+        few ulps), at a fraction of the cost of one pose each. For screening (which points
+        need the exact pose), never for values that enter a run's state."""
+        out = np.empty((len(waypoints), 3))
+        groups: dict[tuple[str, int, int], list[int]] = {}
+        for i, wp in enumerate(waypoints):
+            groups.setdefault(wp.key, []).append(i)
+        for (road_id, index, lane_id), rows in groups.items():
+            frames = self._frames[road_id].frames(index, np.array([waypoints[i].s for i in rows]))
+            out[rows] = frames.location[:, frames.column(lane_id)]
+        return out
+
     def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:
         """The waypoint at (road, lane, s), or None when the road, s or lane does not exist."""
         road = self._odr.roads.get(str(road_id))

@@ -115,6 +115,8 @@ def run_evaluation(
         finally:
             finished.close()  # cancels what is still running
     if merge.position == len(order) or session.crashed:
+        for entry in order[merge.position :]:  # run ahead of a crash: never merged
+            store.final_log(entry.route_id).unlink(missing_ok=True)
         session.finish()
         store.clear()
     return outcomes

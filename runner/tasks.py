@@ -79,7 +79,7 @@ class TaskResult:
     worker_died: bool = False
 
     def to_json(self) -> bytes:
-        return json.dumps(asdict(self), sort_keys=True, default=_plain).encode("utf-8")
+        return json.dumps(asdict(self), default=_plain).encode("utf-8")
 
     @classmethod
     def from_json(cls, raw: bytes) -> TaskResult:

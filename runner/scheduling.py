@@ -21,10 +21,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
@@ -88,8 +89,15 @@ def _die_with_parent(parent_pid: int) -> None:
 
 
 def _worker_main(conn: Connection, parent_pid: int) -> None:
-    """A pool worker: runs the tasks the driver sends until it sends None or goes away."""
+    """A pool worker: takes the config, then runs the tasks the driver sends (without the
+    config: it is sent once, not with each of thousands of tasks) until it sends None or
+    goes away. Ctrl-C is the driver's to handle (it stops the workers), not each worker's."""
     _die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        config = conn.recv()
+    except (EOFError, OSError):
+        return
     while True:
         try:
             task = conn.recv()
@@ -97,7 +105,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
             return
         if task is None:
             return
-        payload, log = execute_task(task)
+        payload, log = execute_task(replace(task, config=config))
         try:
             conn.send((payload, log))
         except (BrokenPipeError, OSError):
@@ -105,14 +113,19 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, config: Any) -> None:
         self.conn, child = context.Pipe(duplex=True)
         self.process = context.Process(
             target=_worker_main, args=(child, os.getpid()), name="lockstep-worker", daemon=True
         )
         self.process.start()
         child.close()
+        self.conn.send(config)
         self.task: Task | None = None
+
+    def give(self, task: Task) -> None:
+        self.task = task
+        self.conn.send(replace(task, config=None))
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -147,12 +160,14 @@ class ProcessPoolScheduler:
         deaths: dict[str, int] = {}
         pool: list[_Worker] = []
         try:
-            pool = [_Worker(self.context) for _ in range(min(self.workers, len(queue)))]
+            if not queue:
+                return
+            config = queue[0].config
+            pool = [_Worker(self.context, config) for _ in range(min(self.workers, len(queue)))]
             while queue or any(w.task is not None for w in pool):
                 for worker in pool:
                     if worker.task is None and queue:
-                        worker.task = queue.popleft()
-                        worker.conn.send(worker.task)
+                        worker.give(queue.popleft())
                 busy = [w for w in pool if w.task is not None]
                 self.running = len(busy)
                 ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
@@ -170,7 +185,7 @@ class ProcessPoolScheduler:
                     # the worker died running `task`
                     worker.kill()
                     code = worker.process.exitcode
-                    pool[index] = _Worker(self.context)
+                    pool[index] = _Worker(self.context, config)
                     deaths[task.route_id] = deaths.get(task.route_id, 0) + 1
                     self.running -= 1
                     if deaths[task.route_id] <= RETRIES:

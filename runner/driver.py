@@ -21,12 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.checkpoint import TaskStore
+from runner.checkpoint import PacedResultsFile, Pacer, TaskStore
 from runner.config import Config
 from runner.evaluation import RouteOutcome
 from runner.manifest import MANIFEST, read_manifest, write_manifest
 from runner.scheduling import Scheduler
-from runner.statistics import EvaluationSession, Failure, ResultsFile, RouteEntry, route_name
+from runner.statistics import EvaluationSession, Failure, RouteEntry, route_name
 from runner.tasks import Task, TaskResult, crashed_result
 
 __all__ = ["TaskCounts", "run_evaluation"]
@@ -65,7 +65,7 @@ def run_evaluation(
 ) -> list[RouteOutcome]:
     """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = ResultsFile(out_dir / "results.json")
+    results = PacedResultsFile(out_dir / "results.json")
     crashed_before = resume and results.load().get("entry_status") == "Crashed"
     names = [route_name(r.id) for r in config.routes]
     session = EvaluationSession(results, names, config.repetitions, resume=resume)
@@ -74,6 +74,10 @@ def run_evaluation(
     if session.resumed:
         if (out_dir / MANIFEST).is_file():
             routes_meta = dict(read_manifest(out_dir).get("routes") or {})
+        for entry in session.order.entries[: session.order.index]:  # the manifest may lag
+            merged = store.load(entry.route_id)
+            if merged is not None and not merged.worker_died:
+                routes_meta[entry.route_id] = _route_meta(config, entry, merged)
     else:
         store.clear()
     write_manifest(out_dir, config, routes_meta)
@@ -97,34 +101,58 @@ def run_evaluation(
     counts.started = time.perf_counter()
     if on_progress is not None:
         on_progress(counts)
-    if not session.crashed and tasks:
-        finished = scheduler.run(tasks)
-        try:
-            for done in finished:
-                result = _result(done.task, done.payload, done.died)
-                store.finished(result, done.log)
-                waiting[result.route_id] = result
-                counts.done += 1
-                counts.failed += result.failure_kind is not Failure.NONE
-                counts.running = scheduler.running
-                if on_progress is not None:
-                    on_progress(counts)
-                merge.ready(order, waiting)
-                if session.crashed:
-                    break
-        finally:
-            finished.close()  # cancels what is still running
+    try:
+        if not session.crashed and tasks:
+            _run(scheduler, tasks, store, waiting, counts, merge, order, on_progress)
+    finally:
+        results.flush()
+        merge.write_manifest()
     if merge.position == len(order) or session.crashed:
         for entry in order[merge.position :]:  # run ahead of a crash: never merged
             store.final_log(entry.route_id).unlink(missing_ok=True)
         session.finish()
+        results.flush()
         store.clear()
     return outcomes
+
+
+def _run(scheduler, tasks, store, waiting, counts, merge, order, on_progress) -> None:
+    """Hands `tasks` to the scheduler; checkpoints and merges each as it finishes."""
+    session = merge.session
+    finished = scheduler.run(tasks)
+    try:
+        for done in finished:
+            result = _result(done.task, done.payload, done.died)
+            store.finished(result, done.log)
+            waiting[result.route_id] = result
+            counts.done += 1
+            counts.failed += result.failure_kind is not Failure.NONE
+            counts.running = scheduler.running
+            if on_progress is not None:
+                on_progress(counts)
+            merge.ready(order, waiting)
+            if session.crashed:
+                break
+    finally:
+        finished.close()  # cancels what is still running
 
 
 def _task(config: Config, entry: RouteEntry, store: TaskStore, scheduler: Scheduler) -> Task:
     log_path = store.inflight_log(entry.route_id) if scheduler.wants_log_paths else None
     return Task(config, entry, entry.index // config.repetitions, log_path)
+
+
+def _route_meta(config: Config, entry: RouteEntry, result: TaskResult) -> dict:
+    """The manifest's entry for a merged route: what `lockstep check` re-simulates from."""
+    return {
+        "route": config.routes[entry.index // config.repetitions].id,
+        "repetition": entry.repetition,
+        "log": f"{entry.route_id}.log",
+        "sensors": result.sensors,
+        "failure": result.failure,
+        "ticks": result.ticks,
+        "loop_ticks": result.loop_ticks,
+    }
 
 
 def _result(task: Task, payload: bytes | None, died: str | None) -> TaskResult:
@@ -149,6 +177,8 @@ class _Merger:
         self.config, self.out_dir, self.session = config, out_dir, session
         self.routes_meta, self.outcomes, self.on_route = routes_meta, outcomes, on_route
         self.position = 0
+        self.pacer = Pacer()
+        self._manifest_pending = False
 
     def ready(self, order: list[RouteEntry], waiting: dict[str, TaskResult]) -> None:
         """Merges every route whose turn has come and whose result is in."""
@@ -158,6 +188,14 @@ class _Merger:
                 return
             self._merge(result)
             self.position += 1
+
+    def write_manifest(self) -> None:
+        """Rewrites the manifest if a merged route is not in it yet."""
+        if self._manifest_pending:
+            began = time.perf_counter()
+            write_manifest(self.out_dir, self.config, self.routes_meta)
+            self.pacer.wrote(began)
+            self._manifest_pending = False
 
     def _merge(self, result: TaskResult) -> None:
         session, config = self.session, self.config
@@ -170,19 +208,12 @@ class _Merger:
         if result.sensor_icons is not None:
             session.agent_ready(result.sensor_icons)
         record = session.route_finished(entry, failure, result.wall_seconds, result.game_seconds)
-        route = config.routes[entry.index // config.repetitions]
         log_path = self.out_dir / f"{entry.route_id}.log"
         if not result.worker_died:
-            self.routes_meta[entry.route_id] = {
-                "route": route.id,
-                "repetition": entry.repetition,
-                "log": log_path.name,
-                "sensors": result.sensors,
-                "failure": failure.value,
-                "ticks": result.ticks,
-                "loop_ticks": result.loop_ticks,
-            }
-            write_manifest(self.out_dir, config, self.routes_meta)
+            self.routes_meta[entry.route_id] = _route_meta(config, entry, result)
+            self._manifest_pending = True
+            if self.pacer.due():
+                self.write_manifest()
         outcome = RouteOutcome(
             entry.route_id,
             log_path,

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from runner_helpers import REPO, TOWN, results_without_wall_times
 
+import runner.checkpoint
+import runner.driver
 from runner.check import check_run
 from runner.cli import main
 from runner.config import load_config
@@ -227,3 +229,51 @@ def test_worker_dying_twice_is_a_simulation_crash(tmp_path):
     assert data["_checkpoint"]["global_record"] == {}  # a crashed evaluation is not summed up
     # route 4 may have run on the other worker meanwhile: it is not kept
     assert sorted(p.name for p in out.iterdir()) == ["manifest.yaml", "results.json"]
+
+
+class _DiesAfter:
+    """An in-process scheduler whose driver 'dies' (raises) after `n` finished tasks."""
+
+    wants_log_paths = True
+
+    def __init__(self, n: int) -> None:
+        self.n, self.running = n, 0
+
+    def run(self, tasks):
+        from runner.scheduling import InlineScheduler
+
+        for count, done in enumerate(InlineScheduler().run(tasks), start=1):
+            yield done
+            if count == self.n:
+                raise SystemExit("killed")
+
+
+def test_resume_when_results_and_manifest_lag_the_task_checkpoint(reference, tmp_path, monkeypatch):
+    """With the files' pacing holding back every rewrite after the first, a driver killed
+    after 4 tasks leaves results.json and the manifest with no route at all: the resume
+    takes the 4 from tasks/ and ends with the uninterrupted run's files."""
+    config, one = reference
+    out = tmp_path / "lag"
+    monkeypatch.setattr(runner.checkpoint, "PACE", 1e9)
+    monkeypatch.setattr(runner.checkpoint.PacedResultsFile, "flush", _flush_first_only())
+    monkeypatch.setattr(runner.driver._Merger, "write_manifest", lambda self: None)
+    with pytest.raises(SystemExit):
+        evaluate(load_config(config), out, scheduler=_DiesAfter(4))
+    assert json.loads((out / "results.json").read_text())["_checkpoint"]["records"] == []
+    assert len(list((out / "tasks").glob("*.json"))) == 4
+    monkeypatch.undo()
+    evaluate(load_config(config), out, resume=True)
+    assert_same_run(out, one)
+
+
+def _flush_first_only():
+    """PacedResultsFile.flush that writes the first time only (the empty checkpoint)."""
+    real = runner.checkpoint.PacedResultsFile.flush
+    calls = []
+
+    def flush(self):
+        if not calls:
+            calls.append(1)
+            real(self)
+
+    return flush

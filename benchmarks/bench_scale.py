@@ -55,6 +55,9 @@ def _config(folder: Path, repetitions: int) -> Path:
     return path
 
 
+GAME_SECONDS: list[float] = []  # simulated seconds of each route, from the in-process run
+
+
 def _measure(config, out: Path, scheduler) -> tuple[float, float, int, float]:
     """(wall s of the whole evaluation, steady tasks/s, tasks, median wall s of a route
     inside its task: what contention for the cores does to each route)."""
@@ -66,6 +69,8 @@ def _measure(config, out: Path, scheduler) -> tuple[float, float, int, float]:
     wall = time.perf_counter() - began
     done = stamps[1:]  # the first call comes before any task
     steady = (len(done) - 1) / (done[-1] - done[0]) if len(done) > 1 else len(done) / wall
+    if not GAME_SECONDS:
+        GAME_SECONDS.extend(o.game_seconds for o in outcomes)
     route_walls = sorted(o.wall_seconds for o in outcomes)
     return wall, steady, len(outcomes), route_walls[len(route_walls) // 2]
 
@@ -125,6 +130,8 @@ def main() -> int:
         f"2-worker steady speedup: {speedup:.2f}x ({verdict} the {GOAL_SPEEDUP}x goal); "
         f"in-process steady time per task: {per_task:.2f} s"
     )
+    game = sum(GAME_SECONDS) / len(GAME_SECONDS)
+    print(f"simulated time per route: {game:.1f} s, {game / per_task:.0f}x real time per core")
     return 0
 
 

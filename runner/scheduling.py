@@ -68,10 +68,10 @@ class InlineScheduler:
         self.running = 0
 
     def run(self, tasks: Sequence[Task]) -> Iterator[Finished]:
-        for task in tasks:
+        for number, task in enumerate(tasks, start=1):
             self.running = 1
             payload, log = execute_task(task)
-            self.running = 0
+            self.running = int(number < len(tasks))  # the next one starts once this is taken
             yield Finished(task, payload, log)
 
 

@@ -116,7 +116,16 @@ def run_evaluation(
     return outcomes
 
 
-def _run(scheduler, tasks, store, waiting, counts, merge, order, on_progress) -> None:
+def _run(
+    scheduler: Scheduler,
+    tasks: list[Task],
+    store: TaskStore,
+    waiting: dict[str, TaskResult],
+    counts: TaskCounts,
+    merge: _Merger,
+    order: list[RouteEntry],
+    on_progress: ProgressFn | None,
+) -> None:
     """Hands `tasks` to the scheduler; checkpoints and merges each as it finishes."""
     session = merge.session
     finished = scheduler.run(tasks)

@@ -6,10 +6,11 @@ global planner, the ego ("hero", vehicle.lincoln.mkz_2020) 0.5 m above the
 route's first point, seeded background traffic, the agent (made, given the
 plan, set up, its sensors checked and attached), the live recorder, then the
 main loop until a criterion stops the route, the agent or a task fails, or the
-`limits.route_seconds` bound passes. The route is scored through
-runner.statistics' EvaluationSession, which writes results.json after each
-route. When the agent has world sensors, the first tick runs without it (the
-sensors have measured nothing yet), as the leaderboard's warm-up ticks do.
+`limits.route_seconds` bound passes. The route is scored through the session it
+is given (runner.tasks hands it a stand-in and the driver, runner.driver, replays
+it into the evaluation's EvaluationSession, which writes results.json). When the
+agent has world sensors, the first tick runs without it (the sensors have measured
+nothing yet), as the leaderboard's warm-up ticks do.
 """
 
 from __future__ import annotations
@@ -30,17 +31,9 @@ from runner.agents.base import AutonomousAgent
 from runner.config import Config, RouteSpec
 from runner.errors import AgentError, RunnerError
 from runner.loop import MainLoop
-from runner.manifest import MANIFEST, read_manifest, write_manifest
 from runner.planner import GlobalRoutePlanner, gps_plan, interpolate_trajectory
 from runner.seeds import consumer_seed
-from runner.statistics import (
-    EvaluationSession,
-    Failure,
-    ResultsFile,
-    RouteEntry,
-    ScoredRoute,
-    route_name,
-)
+from runner.statistics import EvaluationSession, Failure, RouteEntry, ScoredRoute, route_name
 from world.geometry import Location, Transform
 from world.map.map import Map
 from world.settings import WorldSettings
@@ -340,44 +333,21 @@ def evaluate(
     out_dir: Path,
     *,
     resume: bool = False,
-    progress: ProgressFn | None = None,
+    scheduler: Any = None,
+    on_progress: Callable[[Any], None] | None = None,
     on_route: Callable[[RouteOutcome], None] | None = None,
 ) -> list[RouteOutcome]:
-    """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    names = [route_name(r.id) for r in config.routes]
-    session = EvaluationSession(
-        ResultsFile(out_dir / "results.json"), names, config.repetitions, resume=resume
+    """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml): each route
+    repetition a task (runner.tasks) run by `scheduler` (runner.scheduling; default one after
+    another in this process), merged in route order by runner.driver."""
+    from runner.driver import run_evaluation
+    from runner.scheduling import InlineScheduler
+
+    return run_evaluation(
+        config,
+        out_dir,
+        scheduler or InlineScheduler(),
+        resume=resume,
+        on_progress=on_progress,
+        on_route=on_route,
     )
-    outcomes: list[RouteOutcome] = []
-    routes_meta: dict[str, dict] = {}
-    if session.resumed and (out_dir / MANIFEST).is_file():
-        routes_meta = dict(read_manifest(out_dir).get("routes") or {})
-    write_manifest(out_dir, config, routes_meta)
-    while (entry := session.next_route()) is not None:
-        route = config.routes[entry.index // config.repetitions]
-        log_path = out_dir / f"{entry.route_id}.log"
-        outcome = run_route(
-            config,
-            route,
-            entry.repetition,
-            log_path,
-            session=session,
-            entry=entry,
-            progress=progress,
-        )
-        outcomes.append(outcome)
-        routes_meta[entry.route_id] = {
-            "route": route.id,
-            "repetition": entry.repetition,
-            "log": log_path.name,
-            "sensors": outcome.sensors,
-            "failure": outcome.failure.value,
-            "ticks": outcome.ticks,
-            "loop_ticks": outcome.loop_ticks,
-        }
-        write_manifest(out_dir, config, routes_meta)
-        if on_route is not None:
-            on_route(outcome)
-    session.finish()
-    return outcomes

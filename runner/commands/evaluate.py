@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -20,6 +22,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--resume", action="store_true", help="go on from the run directory's results.json"
     )
     run.add_argument("--routes-subset", help='route ids to run, e.g. "0-2,5"')
+    run.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="local worker processes (default: the number of cores; 1 runs in this process)",
+    )
+    run.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run the routes on a Ray cluster (ray.init address, e.g. auto or "
+        "ray://head:10001); without ADDRESS a local Ray instance",
+    )
     run.set_defaults(func=_run)
 
     check = subparsers.add_parser(
@@ -32,29 +49,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.set_defaults(func=_check)
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
 class ProgressBar:
-    """One line per route on a terminal: ticks, simulated time, route completion so far."""
+    """One line over all the evaluation's tasks on a terminal: done, running, failed, ETA.
+    Nothing when the stream is not a terminal."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.live = stream.isatty()
-        self._route: str | None = None
+        self._shown = False
 
-    def __call__(self, route_id: str, frame: int, seconds: float, completion: float) -> None:
-        if not self.live or frame % 10:
+    def __call__(self, counts) -> None:
+        if not self.live:
             return
-        filled = int(BAR_WIDTH * min(max(completion, 0.0), 100.0) / 100.0)
+        total = max(counts.total, 1)
+        filled = int(BAR_WIDTH * counts.done / total)
         bar = "#" * filled + "-" * (BAR_WIDTH - filled)
+        eta = counts.eta_seconds()
+        eta_text = "--" if eta is None else _duration(eta)
         self.stream.write(
-            f"\r{route_id} [{bar}] {completion:5.1f}%  {frame} ticks  {seconds:7.1f} s sim"
+            f"\rtasks [{bar}] {counts.done}/{counts.total} done, {counts.running} running, "
+            f"{counts.failed} failed, ETA {eta_text}   "
         )
         self.stream.flush()
-        self._route = route_id
+        self._shown = True
 
-    def route_done(self, outcome) -> None:
-        if self.live and self._route is not None:
+    def close(self) -> None:
+        if self.live and self._shown:
             self.stream.write("\n")
-            self._route = None
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    if seconds >= 60:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds}s"
 
 
 def score_table(records: list[dict], global_record: dict | None) -> str:
@@ -84,10 +125,16 @@ def _run(args: argparse.Namespace) -> int:
 
     config = load_config(args.config, routes_subset=args.routes_subset)
     out_dir = Path(args.output).resolve() if args.output else config.output
+    scheduler = _scheduler(args)
     progress = ProgressBar(sys.stderr)
-    outcomes = evaluate(
-        config, out_dir, resume=args.resume, progress=progress, on_route=progress.route_done
-    )
+    began = time.perf_counter()
+    try:
+        outcomes = evaluate(
+            config, out_dir, resume=args.resume, scheduler=scheduler, on_progress=progress
+        )
+    finally:
+        progress.close()
+    wall = time.perf_counter() - began
     for outcome in outcomes:
         if outcome.message:
             print(f"{outcome.route_id}: {outcome.message}", file=sys.stderr)
@@ -95,7 +142,34 @@ def _run(args: argparse.Namespace) -> int:
     checkpoint = data.get("_checkpoint", {})
     print(score_table(checkpoint.get("records", []), checkpoint.get("global_record")))
     print(f"run directory: {out_dir}")
+    if outcomes:
+        print(f"{len(outcomes)} route repetitions in {wall:.1f} s ({_where(scheduler)})")
     return 0
+
+
+def _scheduler(args: argparse.Namespace):
+    """The scheduler the flags ask for: Ray, a local pool, or this process."""
+    from runner.scheduling import InlineScheduler, ProcessPoolScheduler
+
+    if args.ray is not None:
+        if args.workers is not None:
+            from runner.errors import UsageError
+
+            raise UsageError("--ray and --workers: choose one (Ray places the tasks itself)")
+        from runner.ray_scheduler import RayScheduler
+
+        return RayScheduler(args.ray or None)
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    return InlineScheduler() if workers == 1 else ProcessPoolScheduler(workers)
+
+
+def _where(scheduler) -> str:
+    workers = getattr(scheduler, "workers", None)
+    if workers is not None:
+        return f"{workers} worker processes"
+    if getattr(scheduler, "address", 0) != 0:
+        return f"Ray at {scheduler.address}" if scheduler.address else "local Ray"
+    return "in this process"
 
 
 def _check(args: argparse.Namespace) -> int:

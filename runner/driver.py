@@ -1,0 +1,245 @@
+"""The evaluation's driver: hands the route repetitions to a scheduler as tasks, takes the
+results back in any order, and merges them into results.json and the manifest in the
+evaluation's order, exactly as a run of one route after another would have.
+
+The driver alone owns the EvaluationSession. For each route, in order, it replays what
+run_route told the task's stand-in session (route loaded, agent ready, route finished)
+from the task's result, so results.json is the same bytes whichever scheduler ran the
+tasks (less the wall-clock durations). A task that finishes ahead of its turn waits in
+the run directory's task checkpoint (runner.checkpoint), so a killed driver resumes
+with every finished task; the checkpoint goes once the evaluation ends.
+
+A route whose failure ends the evaluation (the simulation crashed, the sensors were
+refused) ends it here too: tasks still running are cancelled and later routes are not
+merged, as the leaderboard would never have started them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from runner.checkpoint import PacedResultsFile, Pacer, TaskStore
+from runner.config import Config
+from runner.evaluation import RouteOutcome
+from runner.manifest import MANIFEST, read_manifest, write_manifest
+from runner.scheduling import Scheduler
+from runner.statistics import EvaluationSession, Failure, RouteEntry, route_name
+from runner.tasks import Task, TaskResult, crashed_result
+
+__all__ = ["TaskCounts", "run_evaluation"]
+
+
+@dataclass
+class TaskCounts:
+    """Progress over all the evaluation's tasks; `failed` counts routes that failed from
+    outside their criteria (agent or simulation crash, refused sensors, a dead worker)."""
+
+    total: int
+    done: int = 0
+    running: int = 0
+    failed: int = 0
+    resumed: int = 0  # done before this process started
+    started: float = 0.0  # perf_counter when the first task was handed out
+
+    def eta_seconds(self) -> float | None:
+        ran = self.done - self.resumed
+        if ran <= 0:
+            return None
+        return (time.perf_counter() - self.started) / ran * (self.total - self.done)
+
+
+ProgressFn = Callable[[TaskCounts], None]
+
+
+def run_evaluation(
+    config: Config,
+    out_dir: Path,
+    scheduler: Scheduler,
+    *,
+    resume: bool = False,
+    on_progress: ProgressFn | None = None,
+    on_route: Callable[[RouteOutcome], None] | None = None,
+) -> list[RouteOutcome]:
+    """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = PacedResultsFile(out_dir / "results.json")
+    crashed_before = resume and results.load().get("entry_status") == "Crashed"
+    names = [route_name(r.id) for r in config.routes]
+    session = EvaluationSession(results, names, config.repetitions, resume=resume)
+    store = TaskStore(out_dir)
+    routes_meta: dict[str, dict] = {}
+    if session.resumed:
+        if (out_dir / MANIFEST).is_file():
+            routes_meta = dict(read_manifest(out_dir).get("routes") or {})
+        for entry in session.order.entries[: session.order.index]:  # the manifest may lag
+            merged = store.load(entry.route_id)
+            if merged is not None and not merged.worker_died:
+                routes_meta[entry.route_id] = _route_meta(config, entry, merged)
+    else:
+        store.clear()
+    write_manifest(out_dir, config, routes_meta)
+
+    order = session.order.entries[session.order.index :]
+    if crashed_before and order:
+        store.discard(order[0].route_id)  # a crashed route runs again, as the leaderboard's
+    waiting: dict[str, TaskResult] = {}
+    for entry in order:
+        stored = store.load(entry.route_id)
+        if stored is not None:
+            waiting[entry.route_id] = stored
+    counts = TaskCounts(len(session.order.entries), done=session.order.index + len(waiting))
+    counts.resumed = counts.done
+    counts.failed = sum(r.failure_kind is not Failure.NONE for r in waiting.values())
+    tasks = [_task(config, e, store, scheduler) for e in order if e.route_id not in waiting]
+
+    outcomes: list[RouteOutcome] = []
+    merge = _Merger(config, out_dir, session, routes_meta, outcomes, on_route)
+    merge.ready(order, waiting)
+    counts.started = time.perf_counter()
+    if on_progress is not None:
+        on_progress(counts)
+    try:
+        if not session.crashed and tasks:
+            _run(scheduler, tasks, store, waiting, counts, merge, order, on_progress)
+    finally:
+        results.flush()
+        merge.write_manifest()
+    if merge.position == len(order) or session.crashed:
+        for entry in order[merge.position :]:  # run ahead of a crash: never merged
+            store.final_log(entry.route_id).unlink(missing_ok=True)
+        session.finish()
+        results.flush()
+        store.clear()
+    return outcomes
+
+
+def _run(
+    scheduler: Scheduler,
+    tasks: list[Task],
+    store: TaskStore,
+    waiting: dict[str, TaskResult],
+    counts: TaskCounts,
+    merge: _Merger,
+    order: list[RouteEntry],
+    on_progress: ProgressFn | None,
+) -> None:
+    """Hands `tasks` to the scheduler; checkpoints and merges each as it finishes."""
+    session = merge.session
+    finished = scheduler.run(tasks)
+    try:
+        for done in finished:
+            result = _result(done.task, done.payload, done.died)
+            store.finished(result, done.log)
+            waiting[result.route_id] = result
+            counts.done += 1
+            counts.failed += result.failure_kind is not Failure.NONE
+            counts.running = scheduler.running
+            if on_progress is not None:
+                on_progress(counts)
+            merge.ready(order, waiting)
+            if session.crashed:
+                break
+    finally:
+        finished.close()  # cancels what is still running
+
+
+def _task(config: Config, entry: RouteEntry, store: TaskStore, scheduler: Scheduler) -> Task:
+    log_path = store.inflight_log(entry.route_id) if scheduler.wants_log_paths else None
+    return Task(config, entry, entry.index // config.repetitions, log_path)
+
+
+def _route_meta(config: Config, entry: RouteEntry, result: TaskResult) -> dict:
+    """The manifest's entry for a merged route: what `lockstep check` re-simulates from."""
+    return {
+        "route": config.routes[entry.index // config.repetitions].id,
+        "repetition": entry.repetition,
+        "log": f"{entry.route_id}.log",
+        "sensors": result.sensors,
+        "failure": result.failure,
+        "ticks": result.ticks,
+        "loop_ticks": result.loop_ticks,
+    }
+
+
+def _result(task: Task, payload: bytes | None, died: str | None) -> TaskResult:
+    if died is not None or payload is None:
+        return crashed_result(task, died or "the task returned nothing")
+    return TaskResult.from_json(payload)
+
+
+class _Merger:
+    """Feeds finished tasks to the session in evaluation order; `position` is how many of
+    the remaining routes have been merged."""
+
+    def __init__(
+        self,
+        config: Config,
+        out_dir: Path,
+        session: EvaluationSession,
+        routes_meta: dict[str, dict],
+        outcomes: list[RouteOutcome],
+        on_route: Callable[[RouteOutcome], None] | None,
+    ) -> None:
+        self.config, self.out_dir, self.session = config, out_dir, session
+        self.routes_meta, self.outcomes, self.on_route = routes_meta, outcomes, on_route
+        self.position = 0
+        self.pacer = Pacer()
+        self._manifest_pending = False
+
+    def ready(self, order: list[RouteEntry], waiting: dict[str, TaskResult]) -> None:
+        """Merges every route whose turn has come and whose result is in."""
+        while self.position < len(order) and not self.session.crashed:
+            result = waiting.get(order[self.position].route_id)
+            if result is None:
+                return
+            self._merge(result)
+            self.position += 1
+
+    def write_manifest(self) -> None:
+        """Rewrites the manifest if a merged route is not in it yet."""
+        if self._manifest_pending:
+            began = time.perf_counter()
+            write_manifest(self.out_dir, self.config, self.routes_meta)
+            self.pacer.wrote(began)
+            self._manifest_pending = False
+
+    def _merge(self, result: TaskResult) -> None:
+        session, config = self.session, self.config
+        entry = session.next_route()
+        if entry is None or entry.route_id != result.route_id:
+            raise RuntimeError(f"merge order: expected {result.route_id}, session gave {entry}")
+        failure = result.failure_kind
+        if result.loaded:
+            session.route_loaded(result.scored_route())
+        if result.sensor_icons is not None:
+            session.agent_ready(result.sensor_icons)
+        record = session.route_finished(entry, failure, result.wall_seconds, result.game_seconds)
+        log_path = self.out_dir / f"{entry.route_id}.log"
+        if not result.worker_died:
+            self.routes_meta[entry.route_id] = _route_meta(config, entry, result)
+            self._manifest_pending = True
+            if self.pacer.due():
+                self.write_manifest()
+        outcome = RouteOutcome(
+            entry.route_id,
+            log_path,
+            failure=failure,
+            message=result.message,
+            traceback=result.traceback,
+            ticks=result.ticks,
+            loop_ticks=result.loop_ticks,
+            game_seconds=result.game_seconds,
+            wall_seconds=result.wall_seconds,
+            agent_wall_seconds=result.agent_wall_seconds,
+            stop_reason=result.stop_reason,
+            killed_tasks=list(result.killed_tasks),
+            sensors=list(result.sensors),
+            record=record,
+            events=list(result.events),
+        )
+        self.outcomes.append(outcome)
+        if self.on_route is not None:
+            self.on_route(outcome)

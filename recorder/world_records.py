@@ -3,19 +3,19 @@
 Rows come in actor id order, as `ACarlaRecorder::Ticking` visits the registry: Position for
 every plain actor, vehicle and walker; AnimVehicle and VehicleLight for vehicles;
 AnimWalker for walkers; Kinematics (additional data) for vehicles and walkers together;
-State for the traffic lights. `TickPacker` packs them with compiled passes
-(recorder.tick_packing) into reused arrays and hands back packet bodies: no Python loop
-runs over the actors.
+State for the traffic lights. `FramePacker` packs them with compiled passes
+(recorder.tick_packing) and lays the whole frame out, with the event packets the recorder
+packed, in one reused byte buffer that the log writer writes at once: no Python loop runs
+over the actors, and a frame with no event costs no Python work per packet.
 """
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 
 import numpy as np
 
-from recorder.packet_ids import PacketId
+from recorder.errors import RecorderError
 
 __all__ = [
     "KIND_OTHER",
@@ -24,41 +24,78 @@ __all__ = [
     "KIND_TRAFFIC_SIGN",
     "KIND_VEHICLE",
     "KIND_WALKER",
-    "TickPacker",
+    "FramePacker",
 ]
 
 # CARLA's FCarlaActor::ActorType, the kind the log's EventAdd carries (the world's `kind`).
 KIND_OTHER, KIND_VEHICLE, KIND_WALKER = 0, 1, 2
 KIND_TRAFFIC_LIGHT, KIND_TRAFFIC_SIGN, KIND_SENSOR = 3, 4, 5
 
-_U16 = struct.Struct("<H")
+FRAME_END_SIZE = 5  # FrameEnd: id byte and a uint32 size of 0
+_PACKET_HEADS = 128  # the heads, counts and times of the packets pack_frame writes itself
 
 
-def _rows(actors: Any, lowest: int, highest: int) -> np.ndarray:
-    """Rows of live actors whose kind is in [lowest, highest]."""
-    n = actors.n
-    kind = actors.kind[:n]
-    return np.flatnonzero(actors.alive[:n] & (kind >= lowest) & (kind <= highest))
-
-
-class TickPacker:
-    """The bodies of a tick's Position, Kinematics, AnimVehicle, VehicleLight, AnimWalker,
-    State and (for walkers without posed bones) WalkerBones packets."""
+class FramePacker:
+    """A frame's bytes from the world's tables in one reused buffer (`frame`): its first
+    `FRAME_START_SIZE` bytes left for FrameStart, the packets, room for FrameEnd."""
 
     def __init__(self) -> None:
         from recorder import tick_packing  # numba: compiled when a recorder starts
 
         self._kernels = tick_packing
         self._buffers = tick_packing.TickBuffers()
+        self.frame = np.zeros(1 << 16, np.uint8)
+        self._no_lights = (
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int8),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.float32),
+            False,
+        )
+
+    @property
+    def body_start(self) -> int:
+        return self._kernels.FRAME_START_SIZE
 
     def pack(
-        self, actors: Any, vehicles: Any, walkers: Any, lights: Any, additional: bool
-    ) -> tuple[dict, bool]:
-        """PacketId -> body bytes (a uint16 count, then the packed records), and whether a
-        walker has bones posed (then WalkerBones is left to the caller)."""
-        k, b = self._kernels, self._buffers
-        b.fit(max(actors.n, vehicles.n, walkers.n, 0 if lights is None else len(lights.ids)))
-        n_pos, n_kin = k.pack_actor_rows(
+        self,
+        tables: Any,
+        lights: Any,
+        additional: bool,
+        times: tuple[float, float],
+        blocks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    ) -> tuple[int, int, bool]:
+        """Lays out the frame's packets from VisualTime on: `times` are the visual and
+        platform times, `blocks` the laid-out packets EventAdd..VehicleDoor,
+        SceneLight..Weather, BoundingBox..TriggerVolume and PhysicsControl..TrafficLightTime
+        (uint8 arrays). Returns the body's end, where WalkerBones starts and whether a walker
+        has bones posed (then the caller puts WalkerBones there with `put`)."""
+        actors, vehicles, walkers = tables
+        b = self._buffers
+        if lights is None:
+            ids, state, controller, elapsed, frozen = self._no_lights
+        else:
+            ids, state, controller = lights.ids, lights.state, lights.controller
+            elapsed, frozen = lights.controller_elapsed, lights.frozen
+        b.fit(max(actors.n, vehicles.n, walkers.n, len(ids)))
+        need = (
+            self.body_start
+            + FRAME_END_SIZE
+            + _PACKET_HEADS
+            + sum(len(block) for block in blocks)
+            + 56 * actors.n
+            + vehicles.n * (b.anim.itemsize + 8)
+            + walkers.n * 14
+            + len(ids) * b.states.itemsize
+        )
+        if need > len(self.frame):
+            self.frame = np.zeros(2 * need, np.uint8)
+        end, bones_at, posed, largest = self._kernels.pack_frame(
+            self.frame,
+            times[0],
+            times[1],
+            *blocks,
+            additional,
             actors.alive,
             actors.kind,
             actors.pos,
@@ -66,24 +103,10 @@ class TickPacker:
             actors.vel,
             actors.angvel,
             actors.n,
-            additional,
-            b.pos_u,
-            b.pos_f,
-            b.kin_u,
-            b.kin_f,
-        )
-        n_walk, posed = k.pack_walkers(
-            actors.alive,
             walkers.actor,
             walkers.speed,
             walkers.bones,
             walkers.n,
-            b.walk_u,
-            b.walk_f,
-            b.bare_bones,
-        )
-        n_veh = k.pack_vehicles(
-            actors.alive,
             vehicles.actor,
             vehicles.steer,
             vehicles.throttle,
@@ -92,23 +115,24 @@ class TickPacker:
             vehicles.gear,
             vehicles.lights,
             vehicles.n,
-            b.anim,
-            b.light_u,
+            ids,
+            frozen,
+            controller,
+            elapsed,
+            state,
+            *b.staging,
         )
-        n_states = 0
-        if lights is not None:
-            n_states = k.pack_states(
-                lights.ids, lights.frozen, lights.elapsed, lights.state, b.states
-            )
-        out = {
-            PacketId.Position: _U16.pack(n_pos) + b.pos_u[:n_pos].tobytes(),
-            PacketId.State: _U16.pack(n_states) + b.states[:n_states].tobytes(),
-            PacketId.AnimVehicle: _U16.pack(n_veh) + b.anim[:n_veh].tobytes(),
-            PacketId.AnimWalker: _U16.pack(n_walk) + b.walk_u[:n_walk].tobytes(),
-            PacketId.VehicleLight: _U16.pack(n_veh) + b.light_u[:n_veh].tobytes(),
-        }
-        if additional:
-            out[PacketId.Kinematics] = _U16.pack(n_kin) + b.kin_u[:n_kin].tobytes()
-            if not posed:
-                out[PacketId.WalkerBones] = _U16.pack(n_walk) + b.bare_bones[:n_walk].tobytes()
-        return out, posed
+        if largest > 0xFFFF:
+            raise RecorderError(f"{largest} records of one packet exceed a uint16 count")
+        return end, bones_at, posed
+
+    def put(self, at: int, raw: bytes) -> int:
+        """Writes `raw` into the frame at `at` (growing the buffer, keeping what is before
+        `at`, and room for FrameEnd); returns its end."""
+        end = at + len(raw)
+        if end + FRAME_END_SIZE > len(self.frame):
+            grown = np.zeros(2 * (end + FRAME_END_SIZE), np.uint8)
+            grown[:at] = self.frame[:at]
+            self.frame = grown
+        self.frame[at:end] = np.frombuffer(raw, np.uint8)
+        return end

@@ -35,6 +35,7 @@ __all__ = [
     "WorldTraffic",
     "install_traffic",
     "traffic_light_table",
+    "traffic_light_views",
 ]
 
 # Boxes of the light and sign actors themselves (pole and head), half-extents in m.
@@ -53,6 +54,18 @@ class TrafficLightTable:
     green_time: np.ndarray
     yellow_time: np.ndarray
     red_time: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficLightViews:
+    """The lights' live arrays, in light (actor id) order, read by the recorder every tick:
+    the world's own arrays, not copies (read them between ticks, never write them)."""
+
+    ids: np.ndarray  # actor ids
+    state: np.ndarray  # TrafficLightState values
+    controller: np.ndarray  # each light's controller
+    controller_elapsed: np.ndarray  # s in each controller's current stage (float32)
+    frozen: bool
 
 
 def _local_box(owner_transform: Transform, box: TriggerBox) -> BoundingBox:
@@ -184,6 +197,17 @@ class WorldTraffic:
             times[:, 2],
         )
 
+    def light_views(self) -> TrafficLightViews:
+        """The lights' state and clocks without a copy (see TrafficLightViews)."""
+        groups = self.groups
+        return TrafficLightViews(
+            self._light_id_array,
+            groups.state,
+            groups.light_controller,
+            groups.elapsed,
+            bool(groups.frozen),
+        )
+
 
 def install_traffic(world: Any) -> WorldTraffic:
     """Places the map's lights and signs, plugs their steps into the world's tick, and returns
@@ -231,3 +255,9 @@ def install_traffic(world: Any) -> WorldTraffic:
 def traffic_light_table(world: Any) -> TrafficLightTable:
     """Every light's id, state, elapsed time, frozen flag and stage times (for the recorder)."""
     return world._require_traffic().light_table()
+
+
+def traffic_light_views(world: Any) -> TrafficLightViews:
+    """Every light's id, state, controller and the controllers' clocks, uncopied (for the
+    recorder's per-tick State records)."""
+    return world._require_traffic().light_views()

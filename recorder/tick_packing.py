@@ -29,9 +29,9 @@ from numba.extending import intrinsic
 
 from recorder.packet_ids import PacketId
 from recorder.packets import DTYPES
+from recorder.writer import FRAME_START_SIZE  # the frame's body starts after it
 
 __all__ = [
-    "FRAME_START_SIZE",
     "TickBuffers",
     "pack_actor_rows",
     "pack_frame",
@@ -40,7 +40,6 @@ __all__ = [
     "pack_walkers",
 ]
 
-FRAME_START_SIZE = 29  # FrameStart: id byte, uint32 size, frame id, duration, elapsed
 _VISUAL_TIME = int(PacketId.VisualTime)
 _POSITION = int(PacketId.Position)
 _STATE = int(PacketId.State)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from recorder.errors import RecorderError
+from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE
 
 __all__ = [
     "KIND_OTHER",
@@ -31,20 +32,26 @@ __all__ = [
 KIND_OTHER, KIND_VEHICLE, KIND_WALKER = 0, 1, 2
 KIND_TRAFFIC_LIGHT, KIND_TRAFFIC_SIGN, KIND_SENSOR = 3, 4, 5
 
-FRAME_END_SIZE = 5  # FrameEnd: id byte and a uint32 size of 0
-_PACKET_HEADS = 128  # the heads, counts and times of the packets pack_frame writes itself
+# FrameStart, FrameEnd, and the heads, counts and times of the packets pack_frame writes
+_FIXED_SIZE = FRAME_START_SIZE + FRAME_END_SIZE + 128
 
 
 class FramePacker:
-    """A frame's bytes from the world's tables in one reused buffer (`frame`): its first
-    `FRAME_START_SIZE` bytes left for FrameStart, the packets, room for FrameEnd."""
+    """A frame's bytes from the world's tables in a reused buffer (`frame`, one of two in
+    turn): its first `FRAME_START_SIZE` bytes left for FrameStart, the packets, room for
+    FrameEnd."""
 
     def __init__(self) -> None:
         from recorder import tick_packing  # numba: compiled when a recorder starts
 
         self._kernels = tick_packing
         self._buffers = tick_packing.TickBuffers()
-        self.frame = np.zeros(1 << 16, np.uint8)
+        # two frame buffers, used in turn: the log writer reads the last frame again when it
+        # writes the next (LogWriter.write_frame_in)
+        self._frames = [np.zeros(1 << 16, np.uint8), np.zeros(1 << 16, np.uint8)]
+        self.frame = self._frames[0]
+        self._vehicle_size = self._buffers.anim.itemsize + 8  # AnimVehicle and VehicleLight
+        self._light_size = self._buffers.states.itemsize
         self._no_lights = (
             np.zeros(0, np.int64),
             np.zeros(0, np.int8),
@@ -52,10 +59,6 @@ class FramePacker:
             np.zeros(0, np.float32),
             False,
         )
-
-    @property
-    def body_start(self) -> int:
-        return self._kernels.FRAME_START_SIZE
 
     def pack(
         self,
@@ -77,19 +80,23 @@ class FramePacker:
         else:
             ids, state, controller = lights.ids, lights.state, lights.controller
             elapsed, frozen = lights.controller_elapsed, lights.frozen
-        b.fit(max(actors.n, vehicles.n, walkers.n, len(ids)))
+        n, n_lights = actors.n, len(ids)
+        b.fit(max(n, vehicles.n, walkers.n, n_lights))
         need = (
-            self.body_start
-            + FRAME_END_SIZE
-            + _PACKET_HEADS
-            + sum(len(block) for block in blocks)
-            + 56 * actors.n
-            + vehicles.n * (b.anim.itemsize + 8)
-            + walkers.n * 14
-            + len(ids) * b.states.itemsize
+            _FIXED_SIZE
+            + len(blocks[0])
+            + len(blocks[1])
+            + len(blocks[2])
+            + len(blocks[3])
+            + 56 * n  # Position and Kinematics rows
+            + vehicles.n * self._vehicle_size
+            + walkers.n * 14  # AnimWalker and bare WalkerBones rows
+            + n_lights * self._light_size
         )
-        if need > len(self.frame):
-            self.frame = np.zeros(2 * need, np.uint8)
+        self._frames.reverse()
+        if need > len(self._frames[0]):
+            self._frames[0] = np.zeros(2 * need, np.uint8)
+        self.frame = self._frames[0]
         end, bones_at, posed, largest = self._kernels.pack_frame(
             self.frame,
             times[0],
@@ -133,6 +140,6 @@ class FramePacker:
         if end + FRAME_END_SIZE > len(self.frame):
             grown = np.zeros(2 * (end + FRAME_END_SIZE), np.uint8)
             grown[:at] = self.frame[:at]
-            self.frame = grown
+            self.frame = self._frames[0] = grown
         self.frame[at:end] = np.frombuffer(raw, np.uint8)
         return end

@@ -132,8 +132,10 @@ class LogWriter:
         self._fd = self._file.fileno() if self._owned else -1
         self._pending = bytearray()
         self._written = 0
-        self._last_frame = np.zeros(0, np.uint8)  # write_frame_in's last frame, after its duration
-        self._last_frame_size = -1  # its size, or -1 when the last frame was written otherwise
+        # write_frame_in's last buffer and that frame after its duration (None when the last
+        # frame was written otherwise)
+        self._last_buffer: np.ndarray | None = None
+        self._last_frame: np.ndarray | None = None
         self._write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
         self._write(pack_string(map_name))
 
@@ -237,7 +239,12 @@ class LogWriter:
         """A whole frame from a buffer laid out by the caller, in one write: FrameStart (as
         `begin_frame`) goes into `frame[:FRAME_START_SIZE]`, the packets are
         `frame[FRAME_START_SIZE:body_end]`, FrameEnd goes into the `FRAME_END_SIZE` bytes
-        after them. Returns the frame id."""
+        after them. Returns the frame id.
+
+        The next call writes this frame again from its duration on (then no longer -1), in
+        the same write as its own frame: leave `frame` as it is until then and lay the next
+        frame out in another buffer (the recorder alternates two; given the same buffer
+        again, the duration is patched by a write of its own)."""
         if self._in_frame:
             raise RecorderError(f"frame {self.frame_id} is not ended")
         self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
@@ -249,23 +256,18 @@ class LogWriter:
         end = body_end + _PACKET_HEAD.size
         start, previous = self._position, self._previous_duration_at
         self._previous_duration_at = start + _DURATION_AT
-        if self._fd >= 0 and self._last_frame_size >= 0:
+        last = self._last_frame
+        if self._fd >= 0 and last is not None and self._last_buffer is not frame:
             # one write from the last frame's duration on: that frame again, its -1 now
             # `delta`, then this frame (a log cut anywhere in it still reads to a whole frame)
             self._drain()
-            parts = (_F64.pack(delta), self._last_frame[: self._last_frame_size], frame[:end])
-            self._write_at(previous, parts, start + end - previous)
+            self._write_at(previous, (_F64.pack(delta), last, frame[:end]), start + end - previous)
             self._position = self._written = start + end
         else:
             if previous > 0:
                 self._patch(previous, _F64.pack(delta))
             self._write(frame[:end])
-        if self._fd >= 0:
-            tail = frame[_DURATION_AT + 8 : end]
-            if len(self._last_frame) < len(tail):
-                self._last_frame = np.zeros(2 * len(tail), np.uint8)
-            self._last_frame[: len(tail)] = tail
-            self._last_frame_size = len(tail)
+        self._last_buffer, self._last_frame = frame, frame[_DURATION_AT + 8 : end]
         self.frames_written += 1
         return self.frame_id
 
@@ -285,7 +287,7 @@ class LogWriter:
 
     def _write(self, raw: bytes | np.ndarray) -> None:
         """Appends to the log; the writer keeps the position (no tell per frame)."""
-        self._last_frame_size = -1
+        self._last_frame = None
         if self._fd >= 0:
             self._pending += memoryview(raw)
             if len(self._pending) >= _PENDING_LIMIT:

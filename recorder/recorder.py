@@ -11,8 +11,9 @@ AddExistingActors does; each `record(world)` (after `world.tick()`) writes one f
 the packets of `ACarlaRecorder::Write` in its order: the events found by comparing the
 world with the last frame (world_events), the collisions its collision sensors heard
 (collision_recording), and every actor's state packed from the world's tables
-(world_records). Each frame is flushed when it ends, so a run that dies leaves a log
-readable up to its last whole frame (`open_log(path, lenient=True)`). The world never
+(world_records), laid out in one buffer. Each frame goes to the OS in one write when it
+ends, so a run that dies leaves a log readable up to its last whole frame
+(`open_log(path, lenient=True)`). The world never
 imports this module: the recorder reads the world, through its public calls and
 `World.state_tables()`.
 """

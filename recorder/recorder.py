@@ -158,7 +158,7 @@ class Recorder:
             self._packer = FramePacker()
         self._pending = self._events.existing()
         self._watch_sensors(self._pending)
-        self._traffic_lights = traffic_light_views if self._has_traffic(world) else None
+        self._traffic_lights = traffic_light_views(world) if self._has_traffic(world) else None
         self._started_at = time.monotonic()
         return "" if path is None else str(path)
 
@@ -295,10 +295,9 @@ class Recorder:
                     ),
                 )
         tables = world.state_tables()
-        lights = None if self._traffic_lights is None else self._traffic_lights(world)
         end, bones_at, posed = packer.pack(
             tables,
-            lights,
+            self._traffic_lights,
             self.additional_data,
             (writer.visual_time, writer.platform_time),
             (events, reported, boxes, controls),

@@ -56,16 +56,23 @@ class TrafficLightTable:
     red_time: np.ndarray
 
 
-@dataclass(frozen=True, slots=True)
 class TrafficLightViews:
     """The lights' live arrays, in light (actor id) order, read by the recorder every tick:
-    the world's own arrays, not copies (read them between ticks, never write them)."""
+    the world's own arrays, not copies (read them between ticks, never write them), and
+    the freeze flag as it is now. Taken once: the arrays are made with the lights."""
 
-    ids: np.ndarray  # actor ids
-    state: np.ndarray  # TrafficLightState values
-    controller: np.ndarray  # each light's controller
-    controller_elapsed: np.ndarray  # s in each controller's current stage (float32)
-    frozen: bool
+    __slots__ = ("_groups", "controller", "controller_elapsed", "ids", "state")
+
+    def __init__(self, ids: np.ndarray, groups: Any) -> None:
+        self._groups = groups
+        self.ids = ids  # actor ids
+        self.state = groups.state  # TrafficLightState values
+        self.controller = groups.light_controller  # each light's controller
+        self.controller_elapsed = groups.elapsed  # s in each controller's stage (float32)
+
+    @property
+    def frozen(self) -> bool:
+        return bool(self._groups.frozen)
 
 
 def _local_box(owner_transform: Transform, box: TriggerBox) -> BoundingBox:
@@ -199,14 +206,7 @@ class WorldTraffic:
 
     def light_views(self) -> TrafficLightViews:
         """The lights' state and clocks without a copy (see TrafficLightViews)."""
-        groups = self.groups
-        return TrafficLightViews(
-            self._light_id_array,
-            groups.state,
-            groups.light_controller,
-            groups.elapsed,
-            bool(groups.frozen),
-        )
+        return TrafficLightViews(self._light_id_array, self.groups)
 
 
 def install_traffic(world: Any) -> WorldTraffic:

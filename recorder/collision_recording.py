@@ -30,6 +30,8 @@ __all__ = ["COLLISION_SENSOR", "NOT_AN_ACTOR", "CollisionRecorder"]
 
 COLLISION_SENSOR = "sensor.other.collision"
 NOT_AN_ACTOR = 0xFFFFFFFF  # CARLA's id for a hit on something that is not a CARLA actor
+_NO_COLLISIONS = np.zeros(0, DTYPES[PacketId.Collision])
+_NO_COLLISIONS.flags.writeable = False
 
 
 class CollisionRecorder:
@@ -51,7 +53,7 @@ class CollisionRecorder:
     def collect(self, world: Any, hero: dict[int, bool]) -> np.ndarray:
         """The Collision records of the tick just made, and each sensor's registry updated."""
         if not self._registries:
-            return np.zeros(0, DTYPES[PacketId.Collision])
+            return _NO_COLLISIONS
         actors = world.state_tables().actors
         frame = int(world.get_snapshot().timestamp.frame)
         events = world.collision_events()

@@ -11,8 +11,9 @@ AddExistingActors does; each `record(world)` (after `world.tick()`) writes one f
 the packets of `ACarlaRecorder::Write` in its order: the events found by comparing the
 world with the last frame (world_events), the collisions its collision sensors heard
 (collision_recording), and every actor's state packed from the world's tables
-(world_records). Each frame is flushed when it ends, so a run that dies leaves a log
-readable up to its last whole frame (`open_log(path, lenient=True)`). The world never
+(world_records), laid out in one buffer. Each frame goes to the OS in one write when it
+ends, so a run that dies leaves a log readable up to its last whole frame
+(`open_log(path, lenient=True)`). The world never
 imports this module: the recorder reads the world, through its public calls and
 `World.state_tables()`.
 """
@@ -45,18 +46,51 @@ from recorder.world_events import (
     physics_control_record,
     traffic_light_time_record,
 )
-from recorder.world_records import KIND_SENSOR, TickPacker
-from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter, frame_layout
+from recorder.world_records import KIND_SENSOR, FramePacker
+from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter
 
 __all__ = ["RECORDER_VERSION", "Recorder"]
 
 RECORDER_VERSION = 1  # what CARLA's Start writes (Info.Version = 1)
-_EMPTY = b"\x00\x00"  # a counted packet with no record
-_U16 = struct.Struct("<H")
 _HEAD = struct.Struct("<BI")  # a packet's id byte and size
-_F64 = struct.Struct("<d")
-# A WalkerBones record of a walker with no bones posed: its id and a bone count of 0.
-_BARE_BONES = np.dtype([("id", "<u4"), ("count", "<u2")])
+
+# The runs of ACarlaRecorder::Write's order (recorder.writer) between the per-tick packets
+# the FramePacker writes itself: the events, then the records the simulator reports, then
+# (additional data) the boxes after Kinematics and the controls after PlatformTime.
+_EVENT_PACKETS = (
+    PacketId.EventAdd,
+    PacketId.EventDel,
+    PacketId.EventParent,
+    PacketId.Collision,
+    PacketId.VehicleDoor,
+)
+_EXTRA_PACKETS = (
+    PacketId.SceneLight,
+    PacketId.AnimVehicleWheels,
+    PacketId.AnimBiker,
+    PacketId.Weather,
+)
+_BOX_PACKETS = (PacketId.BoundingBox, PacketId.TriggerVolume)
+_CONTROL_PACKETS = (PacketId.PhysicsControl, PacketId.TrafficLightTime)
+
+
+def _laid_out(packets: tuple[PacketId, ...], records: tuple) -> np.ndarray:
+    """The packets (id byte, size, body) of these records, as CARLA writes them: those
+    CARLA omits when empty left out, the others with a count of 0."""
+    parts = []
+    for pid, rows in zip(packets, records, strict=True):
+        if len(rows) == 0 and pid in OMITTED_WHEN_EMPTY:
+            continue
+        body = CODECS[pid].pack_body(rows)
+        parts.append(_HEAD.pack(pid, len(body)))
+        parts.append(body)
+    return np.frombuffer(b"".join(parts), np.uint8)
+
+
+_NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS = (
+    _laid_out(group, ((),) * len(group))  # the runs of a frame with none of these records
+    for group in (_EVENT_PACKETS, _EXTRA_PACKETS, _BOX_PACKETS, _CONTROL_PACKETS)
+)
 
 
 def _actor_id(actor: Any) -> int:
@@ -78,7 +112,7 @@ class Recorder:
         self._started_at = 0.0
         self._frames = 0
         self._traffic_lights: Any = None
-        self._packer: TickPacker | None = None
+        self._packer: FramePacker | None = None
         self._sidecar: SidecarWriter | None = None
         self.additional_data = False
 
@@ -100,7 +134,7 @@ class Recorder:
         """
         if self._writer is not None:
             self.stop()
-        from world.traffic.signals.install import traffic_light_table
+        from world.traffic.signals.install import traffic_light_views
 
         self._world = world
         self.additional_data = bool(additional_data)
@@ -123,10 +157,10 @@ class Recorder:
         self._extra = {}
         self._events = WorldEvents(world, self.additional_data)
         if self._packer is None:
-            self._packer = TickPacker()
+            self._packer = FramePacker()
         self._pending = self._events.existing()
         self._watch_sensors(self._pending)
-        self._traffic_lights = traffic_light_table if self._has_traffic(world) else None
+        self._traffic_lights = traffic_light_views(world) if self._has_traffic(world) else None
         self._watch_drawings(world)
         self._started_at = time.monotonic()
         return "" if path is None else str(path)
@@ -148,14 +182,16 @@ class Recorder:
         self._pending = FrameEvents()
         self._watch_sensors(frame_events)
         collisions = self._collisions.collect(world, events.heroes)
-        self._collisions.release(frame_events.gone_rows + 1)
-        packets = self._packets(world, frame_events, collisions)
+        if len(frame_events.gone_rows):
+            self._collisions.release(frame_events.gone_rows + 1)
         stamp = world.get_snapshot().timestamp
         delta = stamp.delta_seconds if self._frames > 0 else 0.0
         writer.visual_time = stamp.elapsed_seconds
         if self.additional_data:
             writer.platform_time = time.monotonic() - self._started_at
-        writer.write_laid_out_frame(delta, self._frame_body(packets))
+        assert self._packer is not None
+        body_end = self._lay_out(world, frame_events, collisions)
+        writer.write_frame_in(delta, self._packer.frame, body_end)
         writer.flush()
         if self._sidecar is not None:
             self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
@@ -240,59 +276,43 @@ class Recorder:
 
     # -- one frame ----------------------------------------------------------------------------
 
-    def _packets(self, world: Any, ev: FrameEvents, collisions: np.ndarray) -> dict:
-        actors, vehicles, walkers = world.state_tables()
+    def _lay_out(self, world: Any, ev: FrameEvents, collisions: np.ndarray) -> int:
+        """Lays the frame's packets out in the packer's buffer; returns the body's end."""
+        writer, packer = self._writer, self._packer
+        assert writer is not None and packer is not None
         extra, self._extra = self._extra, {}
-        packets: dict[PacketId, Any] = {
-            PacketId.EventAdd: ev.adds,
-            PacketId.EventDel: ev.dels,
-            PacketId.EventParent: ev.parents,
-            PacketId.Collision: collisions,
-            PacketId.VehicleDoor: ev.doors,
-            PacketId.SceneLight: extra.get(PacketId.SceneLight, []),
-            PacketId.AnimVehicleWheels: extra.get(PacketId.AnimVehicleWheels, []),
-            PacketId.AnimBiker: extra.get(PacketId.AnimBiker, []),
-            PacketId.Weather: ev.weather,
-        }
-        assert self._packer is not None
-        lights = None if self._traffic_lights is None else self._traffic_lights(world)
-        packed, posed = self._packer.pack(actors, vehicles, walkers, lights, self.additional_data)
-        packets.update(packed)
+        events, reported, boxes, controls = _NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS
+        if ev.adds or len(ev.dels) or len(ev.parents) or len(collisions) or len(ev.doors):
+            events = _laid_out(_EVENT_PACKETS, (ev.adds, ev.dels, ev.parents, collisions, ev.doors))
+        if extra or ev.weather:
+            reported = _laid_out(
+                _EXTRA_PACKETS,
+                (*(extra.get(pid, ()) for pid in _EXTRA_PACKETS[:-1]), ev.weather),
+            )
         if self.additional_data:
-            packets[PacketId.BoundingBox] = ev.boxes
-            packets[PacketId.TriggerVolume] = ev.trigger_volumes
-            packets[PacketId.PhysicsControl] = ev.physics_controls + extra.get(
-                PacketId.PhysicsControl, []
-            )
-            packets[PacketId.TrafficLightTime] = ev.light_times + extra.get(
-                PacketId.TrafficLightTime, []
-            )
-            if posed:
-                packets[PacketId.WalkerBones] = self._walker_bones(world, actors, walkers)
-        return {
-            pid: records
-            for pid, records in packets.items()
-            if len(records) or pid not in OMITTED_WHEN_EMPTY
-        }
-
-    def _frame_body(self, packets: dict) -> bytes:
-        """The frame's packets between FrameStart and FrameEnd, in CARLA's order, as bytes."""
-        writer = self._writer
-        assert writer is not None
-        parts = []
-        for pid in frame_layout(packets, self.additional_data):
-            body = packets.get(pid, _EMPTY)
-            if isinstance(body, np.ndarray):
-                body = _U16.pack(len(body)) + body.tobytes()
-            elif pid == PacketId.VisualTime:
-                body = _F64.pack(writer.visual_time)
-            elif pid == PacketId.PlatformTime:
-                body = _F64.pack(writer.platform_time)
-            elif not isinstance(body, bytes):
-                body = CODECS[pid].pack_body(body) if len(body) else _EMPTY
-            parts.append(_HEAD.pack(pid, len(body)))
-            parts.append(body)
-        return b"".join(parts)
+            if ev.boxes or ev.trigger_volumes:
+                boxes = _laid_out(_BOX_PACKETS, (ev.boxes, ev.trigger_volumes))
+            if ev.physics_controls or ev.light_times or extra:
+                controls = _laid_out(
+                    _CONTROL_PACKETS,
+                    (
+                        ev.physics_controls + extra.get(PacketId.PhysicsControl, []),
+                        ev.light_times + extra.get(PacketId.TrafficLightTime, []),
+                    ),
+                )
+        tables = world.state_tables()
+        end, bones_at, posed = packer.pack(
+            tables,
+            self._traffic_lights,
+            self.additional_data,
+            (writer.visual_time, writer.platform_time),
+            (events, reported, boxes, controls),
+        )
+        if self.additional_data and posed:
+            bones = self._walker_bones(world, tables.actors, tables.walkers)
+            body = CODECS[PacketId.WalkerBones].pack_body(bones)
+            end = packer.put(bones_at, _HEAD.pack(PacketId.WalkerBones, len(body)) + body)
+        return end
 
     def _walker_bones(self, world: Any, actors: Any, walkers: Any) -> list[WalkerBonesRecord]:
         """WalkerBones when some walker has bones posed (`set_bones`): each live walker's
@@ -332,10 +352,10 @@ class Recorder:
     @staticmethod
     def _has_traffic(world: Any) -> bool:
         from world.errors import WorldError
-        from world.traffic.signals.install import traffic_light_table
+        from world.traffic.signals.install import traffic_light_views
 
         try:
-            traffic_light_table(world)
+            traffic_light_views(world)
         except WorldError:
             return False
         return True

@@ -10,6 +10,12 @@ with the same IEEE operations as `recorder.rotation.recorder_rotation` (fmod, ad
 compare), so both give the same bits. Compiled with numba (no fastmath), cached on disk
 like the world's kernels; imported only when a Recorder starts, so `import recorder`
 compiles nothing.
+
+`pack_frame` runs those passes and lays the whole frame out in one byte buffer: the
+packets from VisualTime to WalkerBones in `ACarlaRecorder::Write`'s order, the per-actor
+ones from the staging arrays, the event packets as blocks the caller packed (usually a
+constant: the frame has no event). The buffer's first bytes are left for FrameStart and
+some after the body for FrameEnd, which the log writer fills in before its one write.
 """
 
 from __future__ import annotations
@@ -17,16 +23,38 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from recorder.packet_ids import PacketId
 from recorder.packets import DTYPES
+from recorder.writer import FRAME_START_SIZE  # the frame's body starts after it
 
-__all__ = ["TickBuffers", "pack_actor_rows", "pack_states", "pack_vehicles", "pack_walkers"]
+__all__ = [
+    "TickBuffers",
+    "pack_actor_rows",
+    "pack_frame",
+    "pack_states",
+    "pack_vehicles",
+    "pack_walkers",
+]
+
+_VISUAL_TIME = int(PacketId.VisualTime)
+_POSITION = int(PacketId.Position)
+_STATE = int(PacketId.State)
+_ANIM_VEHICLE = int(PacketId.AnimVehicle)
+_ANIM_WALKER = int(PacketId.AnimWalker)
+_VEHICLE_LIGHT = int(PacketId.VehicleLight)
+_KINEMATICS = int(PacketId.Kinematics)
+_PLATFORM_TIME = int(PacketId.PlatformTime)
+_WALKER_BONES = int(PacketId.WalkerBones)
 
 
 @njit(cache=True)
 def _degrees(angle: float) -> float:
+    if angle > -180.0 and angle <= 180.0:  # in range: fmod and both wraps leave it as is
+        return angle
     out = np.fmod(angle, 360.0)  # exact, as C fmod
     if out > 180.0:
         out -= 360.0
@@ -116,18 +144,181 @@ def pack_vehicles(alive, owner, steer, throttle, brake, hand_brake, gear, lights
 
 
 @njit(cache=True)
-def pack_states(ids, frozen, elapsed, state, out):
-    """State records of the traffic lights, from the world's light table."""
+def pack_states(ids, frozen, controller, controller_elapsed, state, out):
+    """State records of the traffic lights, from the world's light arrays (each light's
+    elapsed time is its controller's)."""
     for i in range(len(ids)):
         out[i]["id"] = ids[i]
-        out[i]["frozen"] = frozen[i]
-        out[i]["elapsed"] = elapsed[i]
+        out[i]["frozen"] = frozen
+        out[i]["elapsed"] = controller_elapsed[controller[i]]
         out[i]["state"] = state[i]
     return len(ids)
 
 
+@intrinsic
+def _memcpy(typingctx, dst, at, src, count):
+    """`count` bytes of the uint8 array `src` into the uint8 array `dst` from index `at`, as
+    one C memcpy (numba's slice assignment copies byte by byte); bounds are the caller's."""
+    sig = types.void(dst, types.intp, src, types.intp)
+
+    def codegen(context, builder, signature, args):
+        dst_array = context.make_array(signature.args[0])(context, builder, args[0])
+        src_array = context.make_array(signature.args[2])(context, builder, args[2])
+        start = builder.gep(dst_array.data, [args[1]])
+        cgutils.raw_memcpy(builder, start, src_array.data, args[3], 1)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _copy(buf, at, src, count):
+    """`src[:count]` into `buf[at:]`, checked; returns the end."""
+    if at < 0 or count < 0 or at + count > len(buf) or count > len(src):
+        raise IndexError("frame buffer overrun")
+    _memcpy(buf, at, src, count)
+    return at + count
+
+
+@njit(cache=True)
+def _head(buf, at, packet_id, size):
+    """A packet's id byte and uint32 size (little-endian) at `at`; returns the body's start."""
+    buf[at] = packet_id
+    for k in range(4):
+        buf[at + 1 + k] = (size >> (8 * k)) & 0xFF
+    return at + 5
+
+
+@njit(cache=True)
+def _counted(buf, at, packet_id, count, rows, record_size):
+    """A packet of `count` fixed-size records: head, uint16 count, the rows' bytes."""
+    size = count * record_size
+    at = _head(buf, at, packet_id, 2 + size)
+    buf[at] = count & 0xFF
+    buf[at + 1] = count >> 8
+    return _copy(buf, at + 2, rows, size)
+
+
+@njit(cache=True)
+def _bytes(rows):
+    """The bytes of a C-ordered 2-D staging array, row after row."""
+    return rows.reshape(-1).view(np.uint8)
+
+
+@njit(cache=True)
+def _block(buf, at, block):
+    """Packets already laid out, copied in."""
+    return _copy(buf, at, block, len(block))
+
+
+@njit(cache=True)
+def _time(buf, at, packet_id, times, k):
+    """A packet holding the k-th float64 of `times` (its bytes)."""
+    at = _head(buf, at, packet_id, 8)
+    return _copy(buf, at, times[8 * k :], 8)
+
+
+@njit(cache=True)
+def pack_frame(
+    buf,
+    visual_time,
+    platform_time,
+    events,
+    extra,
+    boxes,
+    controls,
+    additional,
+    alive,
+    kind,
+    pos,
+    rot,
+    vel,
+    angvel,
+    n,
+    walker_owner,
+    walker_speed,
+    walker_bones,
+    walkers,
+    vehicle_owner,
+    steer,
+    throttle,
+    brake,
+    hand_brake,
+    gear,
+    vehicle_lights,
+    vehicles,
+    light_ids,
+    light_frozen,
+    light_controller,
+    controller_elapsed,
+    light_state,
+    pos_u,
+    kin_u,
+    walk_u,
+    bare,
+    anim,
+    light_u,
+    states,
+):
+    """The frame's packets from VisualTime to WalkerBones into `buf` from FRAME_START_SIZE.
+
+    `events` (EventAdd to VehicleDoor), `extra` (SceneLight to Weather), `boxes`
+    (BoundingBox, TriggerVolume) and `controls` (PhysicsControl, TrafficLightTime) are
+    packets laid out by the caller; the records are staged in TickBuffers' arrays (uint32
+    rows, or the packets' record dtypes) and copied in as bytes. Returns the
+    body's end, where WalkerBones starts (additional data) and whether a live walker has
+    bones posed (then the caller writes WalkerBones over the bare one from there), and the
+    largest record count (a packet holds at most 65535)."""
+    pos_f, kin_f, walk_f = pos_u.view(np.float32), kin_u.view(np.float32), walk_u.view(np.float32)
+    n_pos, n_kin = pack_actor_rows(
+        alive, kind, pos, rot, vel, angvel, n, additional, pos_u, pos_f, kin_u, kin_f
+    )
+    n_walk, posed = pack_walkers(
+        alive, walker_owner, walker_speed, walker_bones, walkers, walk_u, walk_f, bare
+    )
+    n_veh = pack_vehicles(
+        alive,
+        vehicle_owner,
+        steer,
+        throttle,
+        brake,
+        hand_brake,
+        gear,
+        vehicle_lights,
+        vehicles,
+        anim,
+        light_u,
+    )
+    n_states = pack_states(
+        light_ids, light_frozen, light_controller, controller_elapsed, light_state, states
+    )
+    times = np.empty(2, np.float64)
+    times[0] = visual_time
+    times[1] = platform_time
+    times = times.view(np.uint8)
+    at = _time(buf, FRAME_START_SIZE, _VISUAL_TIME, times, 0)
+    at = _block(buf, at, events)
+    at = _counted(buf, at, _POSITION, n_pos, _bytes(pos_u), 4 * pos_u.shape[1])
+    at = _counted(buf, at, _STATE, n_states, states.view(np.uint8), states.itemsize)
+    at = _counted(buf, at, _ANIM_VEHICLE, n_veh, anim.view(np.uint8), anim.itemsize)
+    at = _counted(buf, at, _ANIM_WALKER, n_walk, _bytes(walk_u), 4 * walk_u.shape[1])
+    at = _counted(buf, at, _VEHICLE_LIGHT, n_veh, _bytes(light_u), 4 * light_u.shape[1])
+    at = _block(buf, at, extra)
+    bones_at = at
+    if additional:
+        if n_kin > 0:
+            at = _counted(buf, at, _KINEMATICS, n_kin, _bytes(kin_u), 4 * kin_u.shape[1])
+        at = _block(buf, at, boxes)
+        at = _time(buf, at, _PLATFORM_TIME, times, 1)
+        at = _block(buf, at, controls)
+        bones_at = at
+        at = _counted(buf, at, _WALKER_BONES, n_walk, _bytes(bare), 2 * bare.shape[1])
+    return at, bones_at, posed, max(n_pos, n_kin, n_walk, n_veh, n_states)
+
+
 class TickBuffers:
-    """Reused output arrays (uint32 rows and their float32 view), grown as the world grows."""
+    """Reused staging arrays (uint32 rows with float32 views, the record dtypes), grown as
+    the world grows; `staging` is what pack_frame takes."""
 
     def __init__(self) -> None:
         self.capacity = 0
@@ -145,6 +336,15 @@ class TickBuffers:
         self.pos_f = self.pos_u.view(np.float32)
         self.kin_f = self.kin_u.view(np.float32)
         self.walk_f = self.walk_u.view(np.float32)
+        self.staging = (
+            self.pos_u,
+            self.kin_u,
+            self.walk_u,
+            self.bare_bones,
+            self.anim,
+            self.light_u,
+            self.states,
+        )
 
     def fit(self, rows: int) -> None:
         if rows > self.capacity:

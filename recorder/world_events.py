@@ -52,7 +52,20 @@ _DOORS = 6  # VehicleDoor FL, FR, RL, RR, Hood, Trunk: bits 0..5 of the world's 
 _F32_CM = np.float32(100.0)
 _F32_CENTI = np.float32(1e-2)
 WEATHER_FIELDS = tuple(WeatherRecord.__dataclass_fields__)
-_NO_DOORS = np.zeros(0, DTYPES[PacketId.VehicleDoor])
+
+
+def _nothing(dtype: np.dtype | type) -> np.ndarray:
+    """An empty read-only array: the shared default of a frame with no such event (fields
+    holding one are replaced, never written)."""
+    out = np.zeros(0, dtype)
+    out.flags.writeable = False
+    return out
+
+
+_NO_DELS = _nothing(DTYPES[PacketId.EventDel])
+_NO_PARENTS = _nothing(DTYPES[PacketId.EventParent])
+_NO_DOORS = _nothing(DTYPES[PacketId.VehicleDoor])
+_NO_ROWS = _nothing(np.int64)
 
 
 @dataclass(slots=True)
@@ -69,15 +82,15 @@ class FrameEvents:
     """The event records of one frame, and the records CARLA makes along with each add."""
 
     adds: list[EventAddRecord] = field(default_factory=list)
-    dels: np.ndarray = field(default_factory=lambda: np.zeros(0, DTYPES[PacketId.EventDel]))
-    parents: np.ndarray = field(default_factory=lambda: np.zeros(0, DTYPES[PacketId.EventParent]))
-    doors: np.ndarray = field(default_factory=lambda: np.zeros(0, DTYPES[PacketId.VehicleDoor]))
+    dels: np.ndarray = field(default_factory=lambda: _NO_DELS)
+    parents: np.ndarray = field(default_factory=lambda: _NO_PARENTS)
+    doors: np.ndarray = field(default_factory=lambda: _NO_DOORS)
     weather: list[WeatherRecord] = field(default_factory=list)
     boxes: list[BoxRecord] = field(default_factory=list)
     trigger_volumes: list[BoxRecord] = field(default_factory=list)
     physics_controls: list[PhysicsControlRecord] = field(default_factory=list)
     light_times: list[TrafficLightTimeRecord] = field(default_factory=list)
-    gone_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    gone_rows: np.ndarray = field(default_factory=lambda: _NO_ROWS)
 
 
 def weather_record(weather: Any) -> WeatherRecord:
@@ -158,7 +171,9 @@ class WorldEvents:
         self.heroes: dict[int, bool] = {}  # actor id -> role_name is "hero"
         self._seen = 0
         self._alive = np.zeros(0, np.bool_)
+        self._alive_bytes = b""
         self._doors = np.zeros(0, np.uint8)
+        self._door_bytes = b""
         self._weather: WeatherRecord | None = None
         self._weather_sets = -1  # the world's set_weather count when last looked at
 
@@ -175,7 +190,9 @@ class WorldEvents:
             self._add(out, row, actors.pos[row], rotation[k], parented=False)
         self._seen = n
         self._alive = actors.alive[:n].copy()
+        self._alive_bytes = self._alive.tobytes()
         self._doors = vehicles.doors[: vehicles.n].copy()
+        self._door_bytes = self._doors.tobytes()
         return out
 
     # -- every frame -----------------------------------------------------------------------
@@ -194,7 +211,7 @@ class WorldEvents:
             gone = np.concatenate(
                 [np.flatnonzero(self._alive & ~alive[:seen]), new_rows[~alive[seen:]]]
             )
-        elif np.array_equal(alive, self._alive):
+        elif alive.tobytes() == self._alive_bytes:
             gone = None
         else:
             gone = np.flatnonzero(self._alive & ~alive)
@@ -206,6 +223,7 @@ class WorldEvents:
                 out.gone_rows = np.concatenate([out.gone_rows, gone])
             self._seen = n
             self._alive = alive.copy()
+            self._alive_bytes = self._alive.tobytes()
         out.doors = self._door_changes(actors, vehicles)
         if world.weather_sets != self._weather_sets:
             self._weather_sets = world.weather_sets
@@ -218,11 +236,12 @@ class WorldEvents:
     def _door_changes(self, actors: Any, vehicles: Any) -> np.ndarray:
         """One VehicleDoor record per door of a live vehicle that opened or closed."""
         doors = vehicles.doors[: vehicles.n]
-        if len(doors) == len(self._doors) and np.array_equal(doors, self._doors):
+        if doors.tobytes() == self._door_bytes:
             return _NO_DOORS
         before = np.zeros(len(doors), np.uint8)
         before[: len(self._doors)] = self._doors
         self._doors = doors.copy()
+        self._door_bytes = self._doors.tobytes()
         live = actors.alive[vehicles.actor[: vehicles.n]]
         changed = np.flatnonzero(((doors ^ before) != 0) & live)
         if len(changed) == 0:

@@ -5,7 +5,8 @@ order, the always-written ones even when empty, the others only when they hold r
 FrameStart is written with duration -1; when the next frame starts, the previous frame's
 duration is patched in place, so the last frame keeps -1 and a crash leaves a readable log up to
 the last complete frame. Lower-level `begin_frame`, `write_packet`, `write_raw_packet` and
-`end_frame` write any packet sequence (JSON build uses them to reproduce any log exactly).
+`end_frame` write any packet sequence (JSON build uses them to reproduce any log exactly);
+`write_frame_in` writes a frame the live recorder laid out in its own buffer, in one write.
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ _PACKET_HEAD = struct.Struct("<BI")
 _FRAME_START = struct.Struct("<Qdd")
 _F64 = struct.Struct("<d")
 _U64 = struct.Struct("<Q")
-_FRAME_END = _PACKET_HEAD.pack(PacketId.FrameEnd, 0)
+_FRAME_START_PACKET = struct.Struct("<BIQdd")
+FRAME_START_SIZE = _FRAME_START_PACKET.size
+FRAME_END_SIZE = _PACKET_HEAD.size
+_DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
+_PENDING_LIMIT = 1 << 16  # bytes a file of our own buffers before writing them
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.
 MAIN_ORDER = (
@@ -108,7 +113,8 @@ class LogWriter:
             self._file: BinaryIO = io.BytesIO()
             self._owned = False
         elif isinstance(target, str | Path):
-            self._file = open(target, "wb")  # noqa: SIM115 - closed by close()
+            # unbuffered: the writer buffers (`_pending`) and writes at offsets it keeps
+            self._file = open(target, "wb", buffering=0)  # noqa: SIM115 - closed by close()
             self._owned = True
         else:
             self._file = target
@@ -121,8 +127,17 @@ class LogWriter:
         self.platform_time = 0.0
         self._previous_duration_at = 0
         self._in_frame = False
-        self._file.write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
-        self._file.write(pack_string(map_name))
+        self._position = 0 if self._owned or target is None else self._file.tell()
+        # a file of our own: bytes not yet handed to the OS, which start at `_written`
+        self._fd = self._file.fileno() if self._owned else -1
+        self._pending = bytearray()
+        self._written = 0
+        # write_frame_in's last buffer and that frame after its duration (None when the last
+        # frame was written otherwise)
+        self._last_buffer: np.ndarray | None = None
+        self._last_frame: np.ndarray | None = None
+        self._write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
+        self._write(pack_string(map_name))
 
     # -- whole frames -------------------------------------------------------------------------
 
@@ -182,12 +197,12 @@ class LogWriter:
         self.frame_id = self.frame_id + 1 if frame_id is None else frame_id
         if elapsed is not None:
             self.elapsed = elapsed
-        start = self._file.tell()
-        self._file.write(_PACKET_HEAD.pack(PacketId.FrameStart, _FRAME_START.size))
-        self._file.write(_FRAME_START.pack(self.frame_id, -1.0, self.elapsed))
+        start = self._position
+        self._write(_PACKET_HEAD.pack(PacketId.FrameStart, _FRAME_START.size))
+        self._write(_FRAME_START.pack(self.frame_id, -1.0, self.elapsed))
         if self._previous_duration_at > 0:
             self._patch(self._previous_duration_at, _F64.pack(delta))
-        self._previous_duration_at = start + _PACKET_HEAD.size + 8
+        self._previous_duration_at = start + _DURATION_AT
         self._in_frame = True
         self.frames_written += 1
         return self.frame_id
@@ -217,40 +232,48 @@ class LogWriter:
         """A packet from its id byte and body, as given (any id, even one CARLA lacks)."""
         if not 0 <= packet_id <= 0xFF:
             raise RecorderError(f"packet id {packet_id} does not fit a byte")
-        self._file.write(_PACKET_HEAD.pack(packet_id, len(body)))
-        self._file.write(body)
+        self._write(_PACKET_HEAD.pack(packet_id, len(body)))
+        self._write(body)
 
-    def write_packets(self, raw: bytes) -> None:
-        """Packets already laid out (id byte, size, body each), written as one block."""
-        self._file.write(raw)
+    def write_frame_in(self, delta: float, frame: np.ndarray, body_end: int) -> int:
+        """A whole frame from a buffer laid out by the caller, in one write: FrameStart (as
+        `begin_frame`) goes into `frame[:FRAME_START_SIZE]`, the packets are
+        `frame[FRAME_START_SIZE:body_end]`, FrameEnd goes into the `FRAME_END_SIZE` bytes
+        after them. Returns the frame id.
 
-    def write_laid_out_frame(self, delta: float, body: bytes) -> int:
-        """A whole frame in one write: FrameStart (as `begin_frame`), `body` (the packets
-        between, laid out) and FrameEnd; returns its frame id."""
+        The next call writes this frame again from its duration on (then no longer -1), in
+        the same write as its own frame: leave `frame` as it is until then and lay the next
+        frame out in another buffer (the recorder alternates two; given the same buffer
+        again, the duration is patched by a write of its own)."""
         if self._in_frame:
             raise RecorderError(f"frame {self.frame_id} is not ended")
         self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
         self.frame_id += 1
-        start = self._file.tell()
-        if self._previous_duration_at > 0:
-            self._patch(self._previous_duration_at, _F64.pack(delta))
-        self._previous_duration_at = start + _PACKET_HEAD.size + 8
-        self._file.write(
-            b"".join(
-                (
-                    _PACKET_HEAD.pack(PacketId.FrameStart, _FRAME_START.size),
-                    _FRAME_START.pack(self.frame_id, -1.0, self.elapsed),
-                    body,
-                    _FRAME_END,
-                )
-            )
+        _FRAME_START_PACKET.pack_into(
+            frame, 0, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
         )
+        _PACKET_HEAD.pack_into(frame, body_end, PacketId.FrameEnd, 0)
+        end = body_end + _PACKET_HEAD.size
+        start, previous = self._position, self._previous_duration_at
+        self._previous_duration_at = start + _DURATION_AT
+        last = self._last_frame
+        if self._fd >= 0 and last is not None and self._last_buffer is not frame:
+            # one write from the last frame's duration on: that frame again, its -1 now
+            # `delta`, then this frame (a log cut anywhere in it still reads to a whole frame)
+            self._drain()
+            self._write_at(previous, (_F64.pack(delta), last, frame[:end]), start + end - previous)
+            self._position = self._written = start + end
+        else:
+            if previous > 0:
+                self._patch(previous, _F64.pack(delta))
+            self._write(frame[:end])
+        self._last_buffer, self._last_frame = frame, frame[_DURATION_AT + 8 : end]
         self.frames_written += 1
         return self.frame_id
 
     def end_frame(self) -> None:
         """FrameEnd."""
-        self._file.write(_PACKET_HEAD.pack(PacketId.FrameEnd, 0))
+        self._write(_PACKET_HEAD.pack(PacketId.FrameEnd, 0))
         self._in_frame = False
 
     def abandon_frame(self) -> None:
@@ -262,15 +285,42 @@ class LogWriter:
         if self._previous_duration_at > 0:
             self._patch(self._previous_duration_at, _F64.pack(duration))
 
+    def _write(self, raw: bytes | np.ndarray) -> None:
+        """Appends to the log; the writer keeps the position (no tell per frame)."""
+        self._last_frame = None
+        if self._fd >= 0:
+            self._pending += memoryview(raw)
+            if len(self._pending) >= _PENDING_LIMIT:
+                self._drain()
+        else:
+            self._file.write(raw)
+        self._position += len(raw)
+
+    def _drain(self) -> None:
+        """Hands the pending bytes of a file of our own to the OS."""
+        if self._pending:
+            self._write_at(self._written, (self._pending,), len(self._pending))
+            self._written += len(self._pending)
+            self._pending.clear()
+
+    def _write_at(self, offset: int, parts: tuple, size: int) -> None:
+        """`parts` (buffers) back to back from `offset` in a file of our own, in one call
+        when the OS takes them all (it does for files, short of a full disk)."""
+        done = os.pwritev(self._fd, parts, offset)
+        if done < size:
+            rest = b"".join(bytes(part) for part in parts)[done:]
+            while rest:
+                done = os.pwrite(self._fd, rest, offset + size - len(rest))
+                rest = rest[done:]
+
     def _patch(self, offset: int, raw: bytes) -> None:
-        if self._owned:  # a file of our own: write in place without moving the stream
-            self._file.flush()
-            os.pwrite(self._file.fileno(), raw, offset)
+        if self._fd >= 0:  # a file of our own: write in place
+            self._drain()
+            os.pwrite(self._fd, raw, offset)
             return
-        here = self._file.tell()
         self._file.seek(offset)
         self._file.write(raw)
-        self._file.seek(here)
+        self._file.seek(self._position)
 
     # -- the end ------------------------------------------------------------------------------
 
@@ -281,10 +331,14 @@ class LogWriter:
         return self._file.getvalue()
 
     def flush(self) -> None:
-        self._file.flush()
+        if self._fd >= 0:
+            self._drain()
+        else:
+            self._file.flush()
 
     def close(self) -> None:
         if self._owned:
+            self._drain()
             self._file.close()
         else:
             self._file.flush()

@@ -250,3 +250,17 @@ def test_walkers_speed_is_written_in_cm_per_second():
     assert bone.name == "crl_hips__C"
     assert bone.location == tuple(float(np.float32(v * 100.0)) for v in (0.0, 0.1, 0.9))
     assert bone.rotation == (-160.0, 0.0, 0.0)
+
+
+def test_kinematics_is_left_out_of_frames_without_vehicles_or_walkers():
+    # CarlaRecorderActorsKinematics::Write returns before the packet id when it holds none.
+    world = flat_world()
+    world.spawn_actor(blueprint("static.prop.streetbarrier"), at(5.0, 0.0, 0.5))
+    rec = Recorder()
+    rec.start(world, None, "flat", additional_data=True)
+    rec.tick(world)
+    car = world.spawn_actor(blueprint(CAR), at(0.0, 0.0, 0.5))
+    rec.tick(world)
+    first, second = _frames(rec)
+    assert PacketId.Kinematics not in [p.id for p in first.packets()]
+    assert [k.id for k in second.records(PacketId.Kinematics)] == [car.id]

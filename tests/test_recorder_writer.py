@@ -135,3 +135,49 @@ def test_packets_outside_the_frame_mode_are_refused():
 def test_count_overflow_is_refused():
     with pytest.raises(RecorderError, match="uint16"):
         CODECS[P.EventDel].pack_body(np.zeros(70000, CODECS[P.EventDel].dtype))
+
+
+def _laid_out_frame(records: list) -> tuple[np.ndarray, int]:
+    """A frame buffer as the live recorder hands it over: room for FrameStart, the packets
+    of a CARLA frame whose only records are `records` (Position), room for FrameEnd."""
+    from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE, frame_layout
+
+    body = b""
+    for pid in frame_layout({P.Position: records}, False):
+        if pid == P.VisualTime:
+            raw = struct.pack("<d", 0.0)
+        else:
+            raw = CODECS[pid].pack_body(records if pid == P.Position else [])
+        body += struct.pack("<BI", pid, len(raw)) + raw
+    frame = np.zeros(FRAME_START_SIZE + len(body) + FRAME_END_SIZE, np.uint8)
+    frame[FRAME_START_SIZE : FRAME_START_SIZE + len(body)] = np.frombuffer(body, np.uint8)
+    return frame, FRAME_START_SIZE + len(body)
+
+
+@pytest.mark.parametrize("one_buffer", [False, True])
+def test_frames_handed_over_laid_out_equal_frames_written_packet_by_packet(tmp_path, one_buffer):
+    # In a file the writer rewrites the last frame with its duration in the write of the
+    # next one (or, given the same buffer again, patches the duration on its own); the
+    # bytes are the packet-by-packet writer's, and a log cut anywhere in the last frame
+    # reads to the one before.
+    rows = [[PositionRecord(k + 1, (float(k), 2.0, 3.0), (0.0, 0.0, 90.0))] for k in range(4)]
+    deltas = [0.0, 0.05, 0.05, 0.1]
+    reference = LogWriter(map_name="m", date=3)
+    for delta, records in zip(deltas, rows, strict=True):
+        reference.write_frame(delta, {P.Position: records})
+    path = tmp_path / "laid_out.log"
+    shared = np.zeros(4096, np.uint8)
+    with LogWriter(path, map_name="m", date=3) as w:
+        for k, (delta, records) in enumerate(zip(deltas, rows, strict=True)):
+            frame, end = _laid_out_frame(records)
+            if one_buffer:
+                shared[: len(frame)] = frame
+                frame = shared
+            assert w.write_frame_in(delta, frame, end) == k + 1
+            w.flush()
+    data = path.read_bytes()
+    assert data == reference.getvalue()
+    index = LogReader(data).frame_index
+    assert index.duration.tolist() == [0.05, 0.05, 0.1, -1.0]
+    for cut in range(int(index.offset[-1]), len(data)):
+        assert LogReader(data[:cut], lenient=True).frame_index.frame_id.tolist() == [1, 2, 3]

@@ -35,6 +35,7 @@ __all__ = [
     "WorldTraffic",
     "install_traffic",
     "traffic_light_table",
+    "traffic_light_views",
 ]
 
 # Boxes of the light and sign actors themselves (pole and head), half-extents in m.
@@ -53,6 +54,25 @@ class TrafficLightTable:
     green_time: np.ndarray
     yellow_time: np.ndarray
     red_time: np.ndarray
+
+
+class TrafficLightViews:
+    """The lights' live arrays, in light (actor id) order, read by the recorder every tick:
+    the world's own arrays, not copies (read them between ticks, never write them), and
+    the freeze flag as it is now. Taken once: the arrays are made with the lights."""
+
+    __slots__ = ("_groups", "controller", "controller_elapsed", "ids", "state")
+
+    def __init__(self, ids: np.ndarray, groups: Any) -> None:
+        self._groups = groups
+        self.ids = ids  # actor ids
+        self.state = groups.state  # TrafficLightState values
+        self.controller = groups.light_controller  # each light's controller
+        self.controller_elapsed = groups.elapsed  # s in each controller's stage (float32)
+
+    @property
+    def frozen(self) -> bool:
+        return bool(self._groups.frozen)
 
 
 def _local_box(owner_transform: Transform, box: TriggerBox) -> BoundingBox:
@@ -184,6 +204,10 @@ class WorldTraffic:
             times[:, 2],
         )
 
+    def light_views(self) -> TrafficLightViews:
+        """The lights' state and clocks without a copy (see TrafficLightViews)."""
+        return TrafficLightViews(self._light_id_array, self.groups)
+
 
 def install_traffic(world: Any) -> WorldTraffic:
     """Places the map's lights and signs, plugs their steps into the world's tick, and returns
@@ -231,3 +255,9 @@ def install_traffic(world: Any) -> WorldTraffic:
 def traffic_light_table(world: Any) -> TrafficLightTable:
     """Every light's id, state, elapsed time, frozen flag and stage times (for the recorder)."""
     return world._require_traffic().light_table()
+
+
+def traffic_light_views(world: Any) -> TrafficLightViews:
+    """Every light's id, state, controller and the controllers' clocks, uncopied (for the
+    recorder's per-tick State records)."""
+    return world._require_traffic().light_views()

@@ -1,7 +1,8 @@
 """The autopilot's compiled kernels against the plain array forms they replace (numpy, with
 world.elementary for angles and lengths), on the state of real traffic (40 vehicles and 20
 walkers on the medium town after 200 ticks): route sampling, the curve speed cap with the
-headings taken once per segment, the obstacle search and the lane search. Each comparison is exact: the kernels promise the same bits."""
+headings taken once per segment, the obstacle search and the lane search. Each comparison is
+exact: the kernels promise the same bits."""
 
 from __future__ import annotations
 

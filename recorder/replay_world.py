@@ -162,7 +162,8 @@ class WorldReplayHelper(ReplayHelper):
                 return actor.id
             same = tid.startswith("traffic.traffic_light") == (kind == ActorType.TrafficLight)
             if same:
-                d = math.dist((p.x, p.y, p.z), (x, y, z))
+                dx, dy, dz = p.x - x, p.y - y, p.z - z
+                d = math.sqrt(dx * dx + dy * dy + dz * dz)
                 if d <= MATCH_RADIUS_M and (best is None or d < best[0]):
                     best = (d, actor.id)
         return None if best is None else best[1]

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from runner.errors import RunnerError
+from world import elementary as el
 from world.geometry import Location, Transform
 from world.map.geolocation import geo_origin
 from world.map.lane_enums import LaneChange, LaneType, lane_change_from_odr
@@ -398,7 +399,7 @@ class GlobalRoutePlanner:
                     cosine = float(np.dot(cv, nv)) / (
                         float(np.linalg.norm(cv)) * float(np.linalg.norm(nv))
                     )
-                    deviation = math.acos(min(max(cosine, -1.0), 1.0))
+                    deviation = el.acos(min(max(cosine, -1.0), 1.0))
                     if not crosses:
                         crosses.append(0.0)
                     if deviation < TURN_THRESHOLD:
@@ -480,13 +481,13 @@ def interpolate_trajectory(
 
 def location_to_gps(lat_ref: float, lon_ref: float, location: Location) -> dict[str, float]:
     """CARLA's Mercator conversion of a world location (the leaderboard's _location_to_gps)."""
-    scale = math.cos(lat_ref * math.pi / 180.0)
+    scale = el.cos(lat_ref * math.pi / 180.0)
     mx = scale * lon_ref * math.pi * EARTH_RADIUS_EQUA / 180.0
-    my = scale * EARTH_RADIUS_EQUA * math.log(math.tan((90.0 + lat_ref) * math.pi / 360.0))
+    my = scale * EARTH_RADIUS_EQUA * el.log(el.tan((90.0 + lat_ref) * math.pi / 360.0))
     mx += location.x
     my -= location.y
     lon = mx * 180.0 / (math.pi * EARTH_RADIUS_EQUA * scale)
-    lat = 360.0 * math.atan(math.exp(my / (EARTH_RADIUS_EQUA * scale))) / math.pi - 90.0
+    lat = 360.0 * el.atan(el.exp(my / (EARTH_RADIUS_EQUA * scale))) / math.pi - 90.0
     return {"lat": lat, "lon": lon, "z": location.z}
 
 

@@ -1,5 +1,6 @@
 """The batch numpy ground query `Map.ground` used before it was compiled: the reference
-the compiled query (world.map.ground_query) must match bit for bit.
+the compiled query (world.map.ground_query) must match bit for bit (lengths by
+world.elementary's hypot, as the query's).
 
 All covering (point, segment) pairs at once from `SegmentGrid.covering`, their surface
 heights, a sort by (point, height descending) and the first of each point.
@@ -8,6 +9,8 @@ heights, a sort by (point, height descending) and the first of each point.
 from __future__ import annotations
 
 import numpy as np
+
+from world import elementary as el
 
 REACH = 1.0  # m: the highest surface at most this far above the point
 
@@ -26,7 +29,7 @@ def reference_ground(grid, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     sg = grid.segments
     centre = sg.a[seg] + u[:, None] * (sg.b[seg] - sg.a[seg])
     lat = sg.lateral[seg]
-    lat_h = np.hypot(lat[:, 0], lat[:, 1])
+    lat_h = el.hypot_v(lat[:, 0], lat[:, 1])
     across = np.einsum("ij,ij->i", pts[owner, :2] - centre[:, :2], lat[:, :2]) / lat_h
     surface = centre[:, 2] + across * lat[:, 2] / lat_h
     ok = surface <= pts[owner, 2] + REACH

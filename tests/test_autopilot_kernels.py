@@ -1,7 +1,8 @@
-"""The autopilot's compiled kernels against the plain numpy forms they replace, on the state of
-real traffic (40 vehicles and 20 walkers on the medium town after 200 ticks): route sampling,
-the curve speed cap with the headings taken once per segment, the obstacle search and the
-lane search. Each comparison is exact: the kernels promise the same bits."""
+"""The autopilot's compiled kernels against the plain array forms they replace (numpy, with
+world.elementary for angles and lengths), on the state of real traffic (40 vehicles and 20
+walkers on the medium town after 200 ticks): route sampling, the curve speed cap with the
+headings taken once per segment, the obstacle search and the lane search. Each comparison is
+exact: the kernels promise the same bits."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from world import Map, World, WorldSettings
+from world import elementary as el
 from world.traffic.autopilot.fleet import (
     APPROACH,
     BEHIND_REACH,
@@ -74,7 +76,7 @@ def test_curve_cap_from_segment_headings_is_numpys(traffic):
     front = fleet.world._actors.extent[fleet.actor, 0]
     target = np.linspace(4.0, 20.0, len(fleet))
     target[0] = 0.0  # a desired speed of 0 stays 0
-    heading = np.arctan2(tangents[..., 1], tangents[..., 0])
+    heading = el.atan2_v(tangents[..., 1], tangents[..., 0])
     assert np.array_equal(fleet.paths.segment_heading[seg], heading)
     curvature = np.abs(np.diff(np.unwrap(heading, axis=1), axis=1)) / PATH_STEP
     v_curve = np.sqrt(LATERAL_ACCEL / np.maximum(curvature, 1e-4))
@@ -99,7 +101,9 @@ def _box_gaps(pts, tangents, origin, c, s, ext, grow):
     hy = ext[1] + grow * np.abs(t1 * s + t0 * c)
     ox, oy = np.abs(lx) - hx, np.abs(ly) - hy
     inside = (ox <= 0.0) & (oy <= 0.0)
-    return np.where(inside, np.maximum(ox, oy), np.hypot(np.maximum(ox, 0.0), np.maximum(oy, 0.0)))
+    return np.where(
+        inside, np.maximum(ox, oy), el.hypot_v(np.maximum(ox, 0.0), np.maximum(oy, 0.0))
+    )
 
 
 def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
@@ -113,7 +117,7 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
     )
     pos = a.pos[rows]
     rad = np.radians(a.rot[rows, 1])
-    cos_yaw, sin_yaw = np.cos(rad), np.sin(rad)
+    cos_yaw, sin_yaw = el.cos_v(rad), el.sin_v(rad)
     half_width = a.extent[rows, 1]
     no_ignore = np.zeros(len(rows), dtype=bool)
     got = obstacle_distances(
@@ -122,7 +126,7 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
         BEHIND_REACH, COARSE_STRIDE, COARSE_REACH, PATH_MARGIN,
     )  # fmt: skip
     body_rad = np.radians(yaw)
-    body_cos, body_sin = np.cos(body_rad), np.sin(body_rad)
+    body_cos, body_sin = el.cos_v(body_rad), el.sin_v(body_rad)
     want = np.full(len(rows), np.inf)
     for v in range(len(rows)):
         delta = xy - pos[v, :2]
@@ -154,7 +158,7 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
 
 def _nearest_numpy(lp, pos: np.ndarray, yaw: float) -> tuple[int, float]:
     """The array form of the lane search that LanePaths.nearest replaced (the relocalisation)."""
-    gap = np.hypot(*(lp.points[:, :2] - pos[None, :2]).T)
+    gap = el.hypot_v(*(lp.points[:, :2] - pos[None, :2]).T)
     gap += np.where(lp.point_junction, JUNCTION_PENALTY, 0.0)
     turn = np.abs((lp.point_heading - yaw + 180.0) % 360.0 - 180.0)
     gap += np.where(turn > 60.0, HEADING_PENALTY, 0.0)
@@ -205,7 +209,7 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
         inside, entry_from, d_entry, free, *_ = other_vehicles(np.delete(fleet.actor, i), *args)
         assert len(inside) == 1
         row = int(fleet.actor[i])
-        assert free[0] == (np.hypot(*a.vel[row, :2]) >= 0.5)
+        assert free[0] == (el.hypot_v(*a.vel[row, :2]) >= 0.5)
         path = int(fleet.route[i, 0])
         well_inside = 3.0 < fleet.arc[i] < lp.length[path] - 3.0  # junction paths meet lanes
         if lp.junction[path] >= 0 and well_inside:

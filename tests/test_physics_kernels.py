@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.actors.attachments import compose, relative_pose, update_attached
 from world.geometry import rotation_matrices
 from world.map.ground import sample_ground
@@ -95,9 +96,9 @@ def numpy_compose(parent_pos, parent_rot, rel_pos, rel_rot) -> tuple:
     rr = rotation_matrices(rel_rot[:, 0], rel_rot[:, 1], rel_rot[:, 2])
     pos = parent_pos + np.einsum("nij,nj->ni", rp, rel_pos)
     m = rp @ rr
-    pitch = np.degrees(np.arcsin(np.clip(m[:, 2, 0], -1.0, 1.0)))
-    yaw = np.degrees(np.arctan2(m[:, 1, 0], m[:, 0, 0]))
-    roll = np.degrees(np.arctan2(-m[:, 2, 1], m[:, 2, 2]))
+    pitch = np.degrees(el.asin_v(np.clip(m[:, 2, 0], -1.0, 1.0)))
+    yaw = np.degrees(el.atan2_v(m[:, 1, 0], m[:, 0, 0]))
+    roll = np.degrees(el.atan2_v(-m[:, 2, 1], m[:, 2, 2]))
     return pos, np.stack([pitch, yaw, roll], axis=1)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from world import Map
+from world import elementary as el
 from world.traffic.walkers.ai import (
     ARRIVAL_PASSES,
     ARRIVE_RADIUS,
@@ -109,13 +110,13 @@ def around_walkers(pos: np.ndarray, unit: np.ndarray, speed: np.ndarray, out: np
         t = min(max(float(b @ r) / span if span > 0.0 else 0.0, 0.0), 1.0)
         if not float(np.sum((b - t * r) ** 2)) < clearance**2:
             continue
-        gap = float(np.hypot(*b))
-        angle = math.asin(clearance / gap) if gap > clearance else math.pi / 2
+        gap = float(el.hypot_v(*b))
+        angle = el.asin(clearance / gap) if gap > clearance else math.pi / 2
         tangent = (
             np.array(
                 [
-                    b[0] * math.cos(angle) - b[1] * math.sin(angle),
-                    b[0] * math.sin(angle) + b[1] * math.cos(angle),
+                    b[0] * el.cos(angle) - b[1] * el.sin(angle),
+                    b[0] * el.sin(angle) + b[1] * el.cos(angle),
                 ]
             )
             / gap
@@ -134,7 +135,7 @@ def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
     progress = s.progress.copy()
     for _ in range(ARRIVAL_PASSES):
         at = s.flat[s.offset + np.minimum(progress, s.length - 1)]
-        near = np.hypot(*(at[:, :2] - pos[:, :2]).T) < ARRIVE_RADIUS
+        near = el.hypot_v(*(at[:, :2] - pos[:, :2]).T) < ARRIVE_RADIUS
         if not near.any():
             break
         progress = progress + near
@@ -145,7 +146,7 @@ def numpy_steer(s: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]
     unit = direction / np.where(norm > 0.0, norm, 1.0)[:, None]
     cars = np.flatnonzero(s.alive[: s.n] & (s.vrow[: s.n] >= 0))
     yaw = np.radians(s.rot[cars, 1])
-    cos, sin = np.cos(yaw)[None], np.sin(yaw)[None]
+    cos, sin = el.cos_v(yaw)[None], el.sin_v(yaw)[None]
     car = s.pos[cars, :2]
     gap = pos[:, None, :2] - car[None]
     step = pos[:, None, :2] + unit[:, None, :2] * STEP_AHEAD - car[None]

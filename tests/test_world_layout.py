@@ -20,12 +20,13 @@ TOP_MODULES = {
     "snapshot",
     "state",
     "geometry",
+    "elementary",
     "errors",
     "enums",
     "debug",
     "probes",
 }
-PLAIN_TYPES = {"world.geometry", "world.enums", "world.errors"}
+PLAIN_TYPES = {"world.geometry", "world.elementary", "world.enums", "world.errors"}
 # imported before any compiled kernel, in every wing: where numba keeps them (no world import)
 KERNEL_CACHE = "world.physics.compiled_cache"
 WINGS = {"map", "actors", "physics", "traffic", "sensors"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -26,6 +27,13 @@ __all__ = [
 ]
 
 
+def _el() -> ModuleType:
+    """world.elementary, imported on first use: the plain types load without numba."""
+    from world import elementary
+
+    return elementary
+
+
 @dataclass(slots=True)
 class Vector2D:
     """A 2D vector (CARLA's carla.Vector2D)."""
@@ -34,7 +42,7 @@ class Vector2D:
     y: float = 0.0
 
     def length(self) -> float:
-        return math.hypot(self.x, self.y)
+        return _el().hypot(self.x, self.y)
 
     def squared_length(self) -> float:
         return self.x * self.x + self.y * self.y
@@ -134,7 +142,7 @@ class Vector3D:
         return (self - o).squared_length()
 
     def distance_2d(self, o: Vector3D) -> float:
-        return math.hypot(self.x - o.x, self.y - o.y)
+        return _el().hypot(self.x - o.x, self.y - o.y)
 
     def distance_squared_2d(self, o: Vector3D) -> float:
         dx, dy = self.x - o.x, self.y - o.y
@@ -145,7 +153,7 @@ class Vector3D:
         n = self.length() * o.length()
         if n == 0.0:
             return 0.0
-        return math.acos(max(-1.0, min(1.0, self.dot(o) / n)))
+        return _el().acos(max(-1.0, min(1.0, self.dot(o) / n)))
 
     def abs(self) -> Vector3D:
         return self._new(abs(self.x), abs(self.y), abs(self.z))
@@ -175,7 +183,8 @@ class Rotation:
 
     def _trig(self) -> tuple[float, float, float, float, float, float]:
         p, y, r = math.radians(self.pitch), math.radians(self.yaw), math.radians(self.roll)
-        return math.cos(p), math.sin(p), math.cos(y), math.sin(y), math.cos(r), math.sin(r)
+        el = _el()
+        return el.cos(p), el.sin(p), el.cos(y), el.sin(y), el.cos(r), el.sin(r)
 
     def get_forward_vector(self) -> Vector3D:
         cp, sp, cy, sy, _cr, _sr = self._trig()
@@ -337,7 +346,15 @@ def rotation_matrices(pitch: np.ndarray, yaw: np.ndarray, roll: np.ndarray) -> n
     vector, so `R @ local` gives the world direction of a local vector.
     """
     p, y, r = np.radians(pitch), np.radians(yaw), np.radians(roll)
-    cp, sp, cy, sy, cr, sr = np.cos(p), np.sin(p), np.cos(y), np.sin(y), np.cos(r), np.sin(r)
+    el = _el()
+    cp, sp, cy, sy, cr, sr = (
+        el.cos_v(p),
+        el.sin_v(p),
+        el.cos_v(y),
+        el.sin_v(y),
+        el.cos_v(r),
+        el.sin_v(r),
+    )
     m = np.empty((len(p), 3, 3), dtype=np.float64)
     m[:, 0, 0] = cp * cy
     m[:, 1, 0] = cp * sy

@@ -78,7 +78,9 @@ def _ground_z(world_map: Any, points: np.ndarray, top: float) -> np.ndarray:
 
 def _ground_hits(world_map: Any, start: np.ndarray, end: np.ndarray) -> list[float]:
     """Fractions along start -> end where the ray passes from above the ground to below."""
-    length = math.dist(start.tolist(), end.tolist())
+    length = math.sqrt(
+        sum((b - a) * (b - a) for a, b in zip(start.tolist(), end.tolist(), strict=True))
+    )
     steps = max(1, math.ceil(length / RAY_STEP))
     t = np.linspace(0.0, 1.0, steps + 1)
     points = start + t[:, None] * (end - start)

@@ -11,6 +11,7 @@ import numpy as np
 from runner.criteria.base import Criterion, TickView, at_text
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world import TrafficLightState
+from world import elementary as el
 from world.geometry import Location, Vector3D
 
 DISTANCE_LIGHT = 15  # m: lights whose box centre is farther are not looked at
@@ -18,7 +19,7 @@ DISTANCE_LIGHT = 15  # m: lights whose box centre is farther are not looked at
 
 def rotate_point(x: float, y: float, z: float, angle: float) -> Vector3D:
     """(x, y, z) turned `angle` degrees about z."""
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    c, s = el.cos(math.radians(angle)), el.sin(math.radians(angle))
     return Vector3D(c * x - s * y, s * x + c * y, z)
 
 

@@ -234,7 +234,8 @@ class StatisticsManager:
         else:
             for record in records:
                 for key in std:
-                    std[key] += math.pow(record["scores"][key] - means[key], 2)
+                    deviation = record["scores"][key] - means[key]
+                    std[key] += deviation * deviation  # pow(d, 2), exactly
             for key in std:
                 std[key] = round(math.sqrt(std[key] / float(total - 1)), tables.ROUND_DIGITS)
 

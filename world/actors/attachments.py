@@ -10,12 +10,11 @@ arcsin and arctan2, BLAS products) can differ from it in the last bit.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.state import ActorTable
 
 __all__ = ["compose", "relative_pose", "update_attached"]
@@ -60,7 +59,7 @@ def update_attached(actors: ActorTable) -> None:
 def _matrix(pitch: float, yaw: float, roll: float) -> tuple:
     """CARLA's rotation matrix of pitch, yaw, roll in degrees (as `rotation_matrices`)."""
     p, y, r = np.radians(pitch), np.radians(yaw), np.radians(roll)
-    cp, sp, cy, sy, cr, sr = np.cos(p), np.sin(p), np.cos(y), np.sin(y), np.cos(r), np.sin(r)
+    cp, sp, cy, sy, cr, sr = el.cos(p), el.sin(p), el.cos(y), el.sin(y), el.cos(r), el.sin(r)
     return (
         cp * cy,
         cy * sp * sr - sy * cr,
@@ -108,8 +107,8 @@ def _applied(m: tuple, x: float, y: float, z: float) -> tuple:
 @njit
 def _angles(m: tuple) -> tuple:
     """Pitch, yaw, roll in degrees of a rotation matrix."""
-    pitch = np.degrees(math.asin(min(max(m[6], -1.0), 1.0)))
-    return pitch, np.degrees(math.atan2(m[3], m[0])), np.degrees(math.atan2(-m[7], m[8]))
+    pitch = np.degrees(el.asin(min(max(m[6], -1.0), 1.0)))
+    return pitch, np.degrees(el.atan2(m[3], m[0])), np.degrees(el.atan2(-m[7], m[8]))
 
 
 @njit

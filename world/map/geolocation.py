@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from world import elementary as el
 from world.geometry import GeoLocation, Location
 from world.map.opendrive.parser import geo_reference_origin
 
@@ -35,13 +36,13 @@ def geo_origin(geo_reference: str | None) -> GeoLocation:
 def geolocations(origin: GeoLocation, points: np.ndarray) -> np.ndarray:
     """Latitude, longitude, altitude (N, 3) of CARLA-frame points (N, 3) from `origin`."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-    scale = math.cos(math.radians(origin.latitude))
+    scale = el.cos(math.radians(origin.latitude))
     mx0 = scale * math.radians(origin.longitude) * EARTH_RADIUS
-    my0 = scale * EARTH_RADIUS * math.log(math.tan((90.0 + origin.latitude) * math.pi / 360.0))
+    my0 = scale * EARTH_RADIUS * el.log(el.tan((90.0 + origin.latitude) * math.pi / 360.0))
     mx = mx0 + pts[:, 0]
     my = my0 - pts[:, 1]
     lon = mx * 180.0 / (math.pi * EARTH_RADIUS * scale)
-    lat = 360.0 * np.arctan(np.exp(my / (EARTH_RADIUS * scale))) / math.pi - 90.0
+    lat = 360.0 * el.atan_v(el.exp_v(my / (EARTH_RADIUS * scale))) / math.pi - 90.0
     return np.stack([lat, lon, origin.altitude + pts[:, 2]], axis=1)
 
 

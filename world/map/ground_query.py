@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.map.lane_index import SegmentGrid
 
 __all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
@@ -126,7 +127,7 @@ class SurfaceIndex:
                         np.sqrt(np.maximum(dd, 1e-18)),
                         0.5 * sg.width,
                         lat,
-                        np.hypot(lat[:, 0], lat[:, 1]),
+                        el.hypot_v(lat[:, 0], lat[:, 1]),
                         normal,
                     ]
                 ),

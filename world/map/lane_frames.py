@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from world import elementary as el
 from world.map.opendrive import Road
 from world.map.opendrive.evaluation import RoadEvaluator
 from world.map.opendrive.profiles import CubicProfile, GlobalCubic
@@ -92,7 +93,7 @@ class RoadFrames:
         theta = _cubic_at(g.superelevation_profile, s)
         norm = math.sqrt(tx * tx + ty * ty + dz * dz)
         ex, ey, ez = tx / norm, ty / norm, dz / norm
-        ct, st = math.cos(theta), math.sin(theta)
+        ct, st = el.cos(theta), el.sin(theta)
         e_t = (-ct * ey - st * ez * ex, ct * ex - st * ez * ey, st * (ex * ex + ey * ey))
         scale = math.sqrt(sum(c * c for c in e_t))
         e_t = tuple(c / scale for c in e_t)
@@ -101,10 +102,10 @@ class RoadFrames:
             h = float(g.surface_height(np.array([s]), np.array([t]))[0])
             e_h = np.cross([tx, ty, dz], e_t)
             point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
-        hdg = math.atan2(ey, ex)
+        hdg = el.atan2(ey, ex)
         positive = lane_id > 0
-        yaw = -math.degrees(hdg + math.atan(0.5 * (d_inner + d_outer)))
-        pitch = math.degrees(math.atan(ez / math.hypot(ex, ey)))
+        yaw = -math.degrees(hdg + el.atan(0.5 * (d_inner + d_outer)))
+        pitch = math.degrees(el.atan(ez / el.hypot(ex, ey)))
         roll = math.degrees(theta)
         if positive:
             yaw, pitch, roll = yaw + 180.0, 360.0 - pitch, -roll
@@ -126,10 +127,10 @@ class RoadFrames:
 def _angles(e_s: np.ndarray, dt_ds: np.ndarray, bank: np.ndarray, positive: np.ndarray):
     """CARLA's yaw, pitch and roll (deg), shape (N, L), of lane centres from the unit road
     tangent e_s (N, 3), centre slopes dt/ds (N, L), superelevation (N,) rad, lane id > 0."""
-    hdg = np.arctan2(e_s[:, 1], e_s[:, 0])
-    slope = e_s[:, 2] / np.hypot(e_s[:, 0], e_s[:, 1])
-    yaw = -np.degrees(hdg[:, None] + np.arctan(dt_ds)) + np.where(positive, 180.0, 0.0)
-    pitch = np.broadcast_to(np.degrees(np.arctan(slope))[:, None], yaw.shape)
+    hdg = el.atan2_v(e_s[:, 1], e_s[:, 0])
+    slope = e_s[:, 2] / el.hypot_v(e_s[:, 0], e_s[:, 1])
+    yaw = -np.degrees(hdg[:, None] + el.atan_v(dt_ds)) + np.where(positive, 180.0, 0.0)
+    pitch = np.broadcast_to(np.degrees(el.atan_v(slope))[:, None], yaw.shape)
     pitch = np.where(positive, 360.0 - pitch, pitch)
     roll = np.where(positive, -1.0, 1.0) * np.degrees(bank)[:, None]
     return yaw, pitch, roll

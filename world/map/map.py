@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from world import elementary as el
 from world.errors import MapError
 from world.geometry import BoundingBox, GeoLocation, Location, Rotation, Transform, Vector3D
 from world.map.carried_ground import CarriedGround, build_carried_ground
@@ -217,7 +218,7 @@ class Map:
             s = sg.s_a[k] + u * (sg.s_b[k] - sg.s_a[k])
             location = sg.a[k] + u[:, None] * (sg.b[k] - sg.a[k])
             yaw = sg.yaw_a[k] + u * (sg.yaw_b[k] - sg.yaw_a[k])
-            planar = np.hypot(*(pts[:, :2] - location[:, :2]).T)
+            planar = el.hypot_v(*(pts[:, :2] - location[:, :2]).T)
             inside = ok & (planar < 0.5 * sg.width[k])
         return LaneProjection(node, s, location, yaw, dist, inside)
 

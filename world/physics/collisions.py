@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.geometry import Vector3D
 
 __all__ = [
@@ -65,7 +66,7 @@ class Footprints:
 def _footprint(pos: np.ndarray, yaw_deg: float, extent: np.ndarray, box_loc: np.ndarray) -> tuple:
     """One box in the world: centre x, y, axis x (c, s), half extents, z range."""
     yaw = yaw_deg * DEG_TO_RAD
-    c, s = math.cos(yaw), math.sin(yaw)
+    c, s = el.cos(yaw), el.sin(yaw)
     cx = pos[0] + c * box_loc[0] + -s * box_loc[1]
     cy = pos[1] + s * box_loc[0] + c * box_loc[1]
     zc = pos[2] + box_loc[2]

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.errors import WorldError
 from world.map.ground import GroundPlanes, ground_height
 from world.physics.control import VehiclePhysicsControl
@@ -253,7 +254,7 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tupl
     for i in range(len(rows)):
         row = rows[i]
         k = vrow[row]
-        kmh = math.hypot(vel[row, 0], vel[row, 1]) * 3.6
+        kmh = el.hypot(vel[row, 0], vel[row, 1]) * 3.6
         steer_now[i] = max_steer[k] * _curve(steer_kmh, steer_factor, k, kmh)
         lifted = lifted or force[row, 2] > 0.0 or vel[row, 2] > 0.0
     return steer_now, lifted
@@ -441,19 +442,19 @@ def _lateral(
 @njit
 def _sin(x: float) -> float:
     """math.sin without the call for ±0 (level ground), whose sine is itself."""
-    return math.sin(x) if x != 0.0 else x
+    return el.sin(x) if x != 0.0 else x
 
 
 @njit
 def _tan(x: float) -> float:
     """math.tan without the call for ±0 (wheels straight), whose tangent is itself."""
-    return math.tan(x) if x != 0.0 else x
+    return el.tan(x) if x != 0.0 else x
 
 
 @njit
 def _atan(x: float) -> float:
     """math.atan without the call for ±0 (level ground), whose arctangent is itself."""
-    return math.atan(x) if x != 0.0 else x
+    return el.atan(x) if x != 0.0 else x
 
 
 @njit
@@ -499,7 +500,7 @@ def _vertical(
 def _turn(heading: np.ndarray, i: int, yaw_deg: float) -> None:
     """Row i of `substep`'s heading work space: the yaw, its cos and sin."""
     yaw = yaw_deg * DEG_TO_RAD
-    heading[i, 0], heading[i, 1], heading[i, 2] = yaw_deg, math.cos(yaw), math.sin(yaw)
+    heading[i, 0], heading[i, 1], heading[i, 2] = yaw_deg, el.cos(yaw), el.sin(yaw)
 
 
 @njit

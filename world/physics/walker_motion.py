@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.map.ground import GroundPlanes, ground_height
 from world.physics.vehicle_dynamics import CONTACT_TOLERANCE, GRAVITY, RAD_TO_DEG, BodyColumns
 
@@ -58,7 +59,7 @@ def crowd(body: BodyColumns, walkers: WalkerColumns, rows: np.ndarray) -> Crowd:
             walk[i, 0], walk[i, 1] = body.const_vel_local[row, 0], body.const_vel_local[row, 1]
         else:
             walk[i, 0], walk[i, 1] = dx * speed, dy * speed
-        heading[i] = math.atan2(dy, dx) * RAD_TO_DEG
+        heading[i] = el.atan2(dy, dx) * RAD_TO_DEG
         turns[i] = norm > 0.0 and speed > 0.0
     return Crowd(walk, heading, turns)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from world import elementary as el
 from world.geometry import Vector3D
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
 from world.sensors.data import IMUMeasurement
@@ -44,11 +45,11 @@ def quadratic_acceleration(
 def compass_from_yaw(forward: Vector3D) -> float:
     """Radians from north (0, -1, 0) to the horizontal part of `forward`, in [0, 2π)."""
     fx, fy = forward.x, forward.y
-    norm = math.hypot(fx, fy)
+    norm = el.hypot(fx, fy)
     if norm == 0.0:
         return 0.0
     fx, fy = fx / norm, fy / norm
-    angle = math.acos(max(-1.0, min(1.0, -fy)))
+    angle = el.acos(max(-1.0, min(1.0, -fy)))
     # z of north x forward = 0*fy - (-1)*fx = fx; negative means west of north.
     return 2.0 * math.pi - angle if fx < 0.0 else angle
 

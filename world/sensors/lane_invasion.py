@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from world import elementary as el
 from world.map.lane_enums import LaneType
 from world.sensors.base import SensorBehaviour, SensorContext
 from world.sensors.data import LaneInvasionEvent
@@ -52,7 +53,7 @@ def crossed_marking(world_map: Any, origin: np.ndarray, destination: np.ndarray)
         return None
     forward = w0.transform.get_forward_vector()
     dx, dy = float(destination[0] - origin[0]), float(destination[1] - origin[1])
-    norm = math.hypot(dx, dy)
+    norm = el.hypot(dx, dy)
     if norm > 0.0:
         dx, dy = dx / norm, dy / norm
     to_right = (-forward.x * dy + forward.y * dx) < 0.0
@@ -75,7 +76,7 @@ class LaneInvasionSensor(SensorBehaviour):
         tf = parent.get_transform()
         box = parent.bounding_box
         yaw = math.radians(tf.rotation.yaw)
-        c, s = math.cos(yaw), math.sin(yaw)
+        c, s = el.cos(yaw), el.sin(yaw)
         ex, ey = box.extent.x, box.extent.y
         local = np.array([[ex, ey], [-ex, ey], [ex, -ey], [-ex, -ey]])
         centre = np.array([tf.location.x + box.location.x, tf.location.y + box.location.y])

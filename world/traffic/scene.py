@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from world import elementary as el
 from world.actors.vehicle_state import TrafficLightState
 from world.geometry import Transform
 from world.map.lane_enums import LaneType
@@ -125,7 +126,7 @@ class TrafficMonitor:
         rows = self.vehicle_rows
         pos = a.pos[rows]
         proj = self.map.project_batch(pos, LaneType.Driving)
-        planar = np.hypot(*(pos[:, :2] - proj.location[:, :2]).T)
+        planar = el.hypot_v(*(pos[:, :2] - proj.location[:, :2]).T)
         width = np.array([self._lane_width(n) for n in proj.node.tolist()])
         on_road = (proj.node >= 0) & (proj.inside | (planar < width))
         self.off_road += int((~on_road).sum())

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.map.opendrive.lanes import SectionLanes
 from world.map.opendrive.model import OpenDrive, Road
 from world.map.opendrive.planview import PlanView
@@ -96,7 +97,7 @@ class RoadEvaluator:
         """Reference line x, y, z (elevation) and heading (rad, in (-pi, pi]) at each s."""
         s = np.asarray(s, dtype=float)
         x, y, tx, ty = self.plan_view.evaluate(s)
-        return x, y, self.elevation_profile.evaluate(s), np.arctan2(ty, tx)
+        return x, y, self.elevation_profile.evaluate(s), el.atan2_v(ty, tx)
 
     def tangent(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Derivative of the reference line (dx/ds, dy/ds unit in plan; dz/ds the slope)."""
@@ -194,7 +195,7 @@ class RoadEvaluator:
         theta = self.superelevation_profile.evaluate(s)
         d = np.stack([tx, ty, dz], axis=-1)
         e_s = d / np.linalg.norm(d, axis=-1, keepdims=True)
-        ct, st = np.cos(theta), np.sin(theta)
+        ct, st = el.cos_v(theta), el.sin_v(theta)
         ex, ey, ez = e_s[..., 0], e_s[..., 1], e_s[..., 2]
         e_t = np.stack(
             [-ct * ey - st * ez * ex, ct * ex - st * ez * ey, st * (ex * ex + ey * ey)], -1
@@ -226,10 +227,10 @@ class RoadEvaluator:
             level = lanes.level[cols]
             t_inner = borders[np.arange(len(sm)), lanes.inner[cols]]
             # Crossfall falls away from the reference line: at |t|, or |t_inner| on level lanes.
-            fall = np.tan(self.crossfall(sm, lanes.ids[cols] > 0)) if has_crossfall else 0.0
+            fall = el.tan_v(self.crossfall(sm, lanes.ids[cols] > 0)) if has_crossfall else 0.0
             hm = -fall * np.where(level, np.abs(t_inner), np.abs(tm))
             if level.any():
-                slope = np.tan(self.superelevation_profile.evaluate(sm[level]))
+                slope = el.tan_v(self.superelevation_profile.evaluate(sm[level]))
                 hm[level] -= slope * (tm[level] - t_inner[level])
             hm += lanes.height(sm, tm, cols, borders)
             h[m] = hm

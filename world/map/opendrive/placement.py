@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.map.opendrive.evaluation import RoadEvaluator
 from world.map.opendrive.model import CornerLocal, Outline, RoadObject, Signal
 
@@ -32,7 +33,7 @@ def road_pose(
     t = np.asarray(t, dtype=float)
     x, y, tx, ty = evaluator.plan_view.evaluate(s)
     z = evaluator.elevation_profile.evaluate(s) + z_offset
-    return x - t * ty, y + t * tx, z, np.arctan2(ty, tx) + h_offset
+    return x - t * ty, y + t * tx, z, el.atan2_v(ty, tx) + h_offset
 
 
 def signal_pose(evaluator: RoadEvaluator, signal: Signal) -> tuple[float, float, float, float]:
@@ -45,7 +46,7 @@ def outline_points(evaluator: RoadEvaluator, obj: RoadObject, outline: Outline) 
     """Corners (n, 3) of one outline of a road object, in order."""
     ox, oy, oz, heading = road_pose(evaluator, obj.s, obj.t, obj.z_offset, obj.hdg)
     points = np.empty((len(outline.corners), 3))
-    c, sn = np.cos(heading), np.sin(heading)
+    c, sn = el.cos_v(heading), el.sin_v(heading)
     for i, corner in enumerate(outline.corners):
         if isinstance(corner, CornerLocal):
             points[i] = (

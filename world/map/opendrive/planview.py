@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from world import elementary as el
 from world.map.opendrive.model import (
     ArcGeometry,
     Geometry,
@@ -85,7 +86,7 @@ class PlanView:
                 m = kinds == kind
                 g = idx[m]
                 u, v, tu, tv = _LOCAL[kind](ds[m], self.params[g], self.length[g])
-                c, sn = np.cos(self.hdg[g]), np.sin(self.hdg[g])
+                c, sn = el.cos_v(self.hdg[g]), el.sin_v(self.hdg[g])
                 x[m] = self.x[g] + c * u - sn * v
                 y[m] = self.y[g] + sn * u + c * v
                 tx[m] = c * tu - sn * tv
@@ -95,7 +96,7 @@ class PlanView:
     def heading(self, s: np.ndarray) -> np.ndarray:
         """Heading (rad, in (-pi, pi]) of the reference line at each s."""
         _, _, tx, ty = self.evaluate(s)
-        return np.arctan2(ty, tx)
+        return el.atan2_v(ty, tx)
 
 
 def _params(g: Geometry) -> tuple[float, ...]:
@@ -134,9 +135,9 @@ def _arc(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
     angle = k * ds
     straight = k == 0.0
     safe_k = np.where(straight, 1.0, k)
-    u = np.where(straight, ds, np.sin(angle) / safe_k)
-    v = np.where(straight, 0.0, 2.0 * np.sin(0.5 * angle) ** 2 / safe_k)
-    return u, v, np.cos(angle), np.sin(angle)
+    u = np.where(straight, ds, el.sin_v(angle) / safe_k)
+    v = np.where(straight, 0.0, 2.0 * el.sin_v(0.5 * angle) ** 2 / safe_k)
+    return u, v, el.cos_v(angle), el.sin_v(angle)
 
 
 def _spiral(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
@@ -157,10 +158,10 @@ def _spiral(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
         part = slice(lo, lo + rows)
         w = ds[part, None] * frac[None, :]
         theta = k0[part, None] * w + 0.5 * rate[part, None] * w * w
-        u[part] = ds[part] * (np.cos(theta) @ weights)
-        v[part] = ds[part] * (np.sin(theta) @ weights)
+        u[part] = ds[part] * (el.cos_v(theta) @ weights)
+        v[part] = ds[part] * (el.sin_v(theta) @ weights)
     end = k0 * ds + 0.5 * rate * ds * ds
-    return u, v, np.cos(end), np.sin(end)
+    return u, v, el.cos_v(end), el.sin_v(end)
 
 
 def _poly3_arc_length(u: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -191,7 +192,7 @@ def _param_poly3(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
     v = av + ds * (bv + ds * (cv + ds * dv))
     du_ds = bu + ds * (2.0 * cu + 3.0 * du * ds)
     dv_ds = bv + ds * (2.0 * cv + 3.0 * dv * ds)
-    norm = np.hypot(du_ds, dv_ds)
+    norm = el.hypot_v(du_ds, dv_ds)
     # Where the curve's derivative vanishes (bU = bV = 0 at its start, say) the tangent is
     # the local u axis, the geometry's heading, rather than no direction at all.
     flat = norm == 0.0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from world import elementary as el
 from world.map.towngen.path import spiral_corner_reach
 from world.map.towngen.spec import TownSpec, TownSpecError
 
@@ -155,8 +156,8 @@ def arm_point(node: Node, arm: str, along: float, right_of_inbound: float) -> tu
     out = ARM_HEADING[arm]
     inbound = out + math.pi
     return (
-        node.x + along * math.cos(out) + right_of_inbound * math.sin(inbound),
-        node.y + along * math.sin(out) - right_of_inbound * math.cos(inbound),
+        node.x + along * el.cos(out) + right_of_inbound * el.sin(inbound),
+        node.y + along * el.sin(out) - right_of_inbound * el.cos(inbound),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from world import elementary as el
 from world.map.opendrive.model import ArcGeometry, Geometry, LineGeometry, SpiralGeometry
 
 
@@ -17,7 +18,7 @@ def _gauss_legendre(n: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     Newton steps on the Legendre recurrence in plain floats (the same bits on every machine)."""
     nodes, weights = [], []
     for i in range(1, n + 1):
-        x = math.cos(math.pi * (i - 0.25) / (n + 0.5))
+        x = el.cos(math.pi * (i - 0.25) / (n + 0.5))
         for _ in range(12):
             p0, p1 = 1.0, x
             for k in range(2, n + 1):
@@ -37,8 +38,8 @@ _SNAP = 1e-9  # spiral offsets are snapped to this grid (see _spiral_offset)
 def _spiral_offset(length: float, hdg: float, k0: float, k1: float) -> tuple[float, float]:
     """(dx, dy) after `length` m of a clothoid starting at heading `hdg`, curvature k0 -> k1.
 
-    Summed with math.fsum over math.cos/sin (no SIMD or BLAS paths that vary with the CPU) and
-    snapped to 1e-9 m, so the written town is the same on every machine."""
+    Summed with math.fsum over lockstep's cos/sin (no SIMD, BLAS or libm paths that vary with
+    the CPU) and snapped to 1e-9 m, so the written town is the same on every machine."""
     pieces = max(1, math.ceil(length / _GL_STEP))
     step = length / pieces
     rate = (k1 - k0) / (2.0 * length)
@@ -48,8 +49,8 @@ def _spiral_offset(length: float, hdg: float, k0: float, k1: float) -> tuple[flo
         for node, weight in zip(_GL_NODES, _GL_WEIGHTS, strict=True):
             u = mid + 0.5 * step * node
             theta = hdg + k0 * u + rate * u * u
-            xs.append(0.5 * step * weight * math.cos(theta))
-            ys.append(0.5 * step * weight * math.sin(theta))
+            xs.append(0.5 * step * weight * el.cos(theta))
+            ys.append(0.5 * step * weight * el.sin(theta))
     return _snap(math.fsum(xs)), _snap(math.fsum(ys))
 
 
@@ -68,16 +69,16 @@ class PathBuilder:
     def line(self, length: float) -> PathBuilder:
         if length > 1e-9:
             self._add(LineGeometry(*self._start(length)))
-            self.x += length * math.cos(self.hdg)
-            self.y += length * math.sin(self.hdg)
+            self.x += length * el.cos(self.hdg)
+            self.y += length * el.sin(self.hdg)
             self.s += length
         return self
 
     def arc(self, length: float, curvature: float) -> PathBuilder:
         self._add(ArcGeometry(*self._start(length), curvature=curvature))
         end = self.hdg + curvature * length
-        self.x += (math.sin(end) - math.sin(self.hdg)) / curvature
-        self.y -= (math.cos(end) - math.cos(self.hdg)) / curvature
+        self.x += (el.sin(end) - el.sin(self.hdg)) / curvature
+        self.y -= (el.cos(end) - el.cos(self.hdg)) / curvature
         self.hdg = end
         self.s += length
         return self

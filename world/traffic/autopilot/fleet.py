@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.actors.vehicle_state import ActorType, TrafficLightState, VehicleLightState
 from world.traffic.autopilot.kernels import (
     apply_controls,
@@ -451,7 +452,7 @@ class AutopilotFleet:
         )
         apply_controls(
             k,
-            np.arctan(wheel_tangent),
+            el.atan_v(wheel_tangent),
             speed,
             throttle,
             brake,

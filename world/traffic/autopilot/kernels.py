@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 from world.traffic.autopilot.control import (
     _clip,
     longitudinal,
@@ -268,7 +269,7 @@ def nearest_lanes(
                 dx, dy = points[i, 0] - x, points[i, 1] - y
                 if dx * dx + dy * dy > reach * reach:
                     continue
-                gap = np.hypot(dx, dy)
+                gap = el.hypot(dx, dy)
                 gap += junction_penalty if point_junction[i] else 0.0
                 turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
                 gap += heading_penalty if turn > 60.0 else 0.0
@@ -346,7 +347,7 @@ def other_vehicles(
     )  # fmt: skip
     for o in range(m):
         r = others[o]
-        free[o] = np.hypot(a_vel[r, 0], a_vel[r, 1]) >= held_speed
+        free[o] = el.hypot(a_vel[r, 0], a_vel[r, 1]) >= held_speed
         if lateral[o] > lost:
             path[o] = -1
             continue
@@ -453,7 +454,7 @@ def obstacle_distances(
                 continue
             if not have_trig[b]:
                 rad = np.radians(body_yaw[b])
-                body_cos[b], body_sin[b] = np.cos(rad), np.sin(rad)
+                body_cos[b], body_sin[b] = el.cos(rad), el.sin(rad)
                 have_trig[b] = True
             c, sn = body_cos[b], body_sin[b]
             ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
@@ -501,7 +502,7 @@ def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
     oy = abs(ly) - hy
     if ox <= 0.0 and oy <= 0.0:
         return ox if ox > oy else oy
-    return np.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
+    return el.hypot(ox if ox > 0.0 else 0.0, oy if oy > 0.0 else 0.0)
 
 
 @njit(cache=True)
@@ -966,7 +967,7 @@ def lane_changes(
                 other, lead_gap = o, other_arc[o] - arc[v]
         if other >= 0:
             r = others[other]
-            lead_speed = np.hypot(a_vel[r, 0], a_vel[r, 1])
+            lead_speed = el.hypot(a_vel[r, 0], a_vel[r, 1])
             lead_front = extent[r, 0]
             held_now = tl_state[a_vrow[r]] == red or _near_entry(
                 p, length[p] - other_arc[other], room, length, path_junction, successor_first,
@@ -1086,8 +1087,8 @@ def localise_fleet(
     speed = np.empty(n)
     for v in range(n):
         rad = np.radians(yaw[v])
-        cos_yaw[v] = np.cos(rad)
-        sin_yaw[v] = np.sin(rad)
+        cos_yaw[v] = el.cos(rad)
+        sin_yaw[v] = el.sin(rad)
         forward = vx[v] * cos_yaw[v] + vy[v] * sin_yaw[v]
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
     new_arc, lateral = locate_on_paths(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.map.lane_enums import LaneType
 from world.traffic.autopilot.kernels import (
     locate_on_paths,
@@ -82,10 +83,10 @@ class LanePaths:
         self.point_junction = np.repeat(self.junction >= 0, self.count)
         tangent = np.diff(self.points[:, :2], axis=0, append=self.points[-1:, :2])
         tangent[self.first + self.count - 1] = tangent[np.maximum(self.first + self.count - 2, 0)]
-        self.point_heading = np.degrees(np.arctan2(tangent[:, 1], tangent[:, 0]))
+        self.point_heading = np.degrees(el.atan2_v(tangent[:, 1], tangent[:, 0]))
         # the direction (and its heading, rad) of the segment starting at each point
         self.segment_tangent = segment_tangents(self.points, self.first, self.count)
-        self.segment_heading = np.arctan2(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
+        self.segment_heading = el.atan2_v(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
         self.box = path_boxes(self.points, self.first, self.count)  # (P, 4): x, y min; x, y max
         self.successors: list[list[int]] = [
             [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
@@ -143,7 +144,7 @@ class LanePaths:
         i, j = self.first[path], self.first[path] + self.count[path] - 1
         a = self.points[i + 1] - self.points[i]
         b = self.points[j] - self.points[j - 1]
-        turn = np.degrees(np.arctan2(b[1], b[0]) - np.arctan2(a[1], a[0]))
+        turn = np.degrees(el.atan2_v(b[1], b[0]) - el.atan2_v(a[1], a[0]))
         return float((turn + 180.0) % 360.0 - 180.0)
 
     def __len__(self) -> int:

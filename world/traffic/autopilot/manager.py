@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.errors import WorldError
 from world.geometry import Location, Rotation, Transform
 
@@ -271,7 +272,7 @@ def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) 
         arcs = np.arange(margin, paths.length[p] - margin + 1e-9, spacing)
         pts, tangents = paths.at(np.full(len(arcs), p), arcs)
         for point, tangent in zip(pts, tangents, strict=True):
-            yaw = float(np.degrees(np.arctan2(tangent[1], tangent[0])))
+            yaw = float(np.degrees(el.atan2_v(tangent[1], tangent[0])))
             out.append(
                 Transform(
                     Location(float(point[0]), float(point[1]), float(point[2]) + 0.5),

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from world import elementary as el
 from world.geometry import Location, Rotation, Transform
 from world.map.opendrive import OpenDrive, Road
 from world.map.opendrive.evaluation import RoadEvaluator
@@ -118,7 +119,7 @@ def _yaw(degrees: float) -> float:
 def _actor_transform(location: Location, facing: float, forward: float) -> Transform:
     rad = math.radians(facing)
     moved = Location(
-        location.x + forward * math.cos(rad), location.y + forward * math.sin(rad), location.z
+        location.x + forward * el.cos(rad), location.y + forward * el.sin(rad), location.z
     )
     return Transform(moved, Rotation(0.0, _yaw(facing + 90.0), 0.0))
 

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world import elementary as el
 
 __all__ = ["DEAD", "STEERED", "route", "steer"]
 
@@ -78,7 +79,7 @@ def steer(
         for i in range(m):
             at = offset[i] + min(progress[i], length[i] - 1)
             row = walker[i]
-            near = math.hypot(flat[at, 0] - pos[row, 0], flat[at, 1] - pos[row, 1])
+            near = el.hypot(flat[at, 0] - pos[row, 0], flat[at, 1] - pos[row, 1])
             if near < arrive_radius:
                 progress[i] += 1
                 moved = True
@@ -143,8 +144,8 @@ def _around_walkers(pos, walker, unit, walks, speed, out, look_ahead, clearance)
             if not cx * cx + cy * cy < clearance * clearance:
                 continue
             gap = math.sqrt(bx * bx + by * by)
-            angle = math.asin(clearance / gap) if gap > clearance else 0.5 * math.pi
-            cos, sin = math.cos(angle), math.sin(angle)
+            angle = el.asin(clearance / gap) if gap > clearance else 0.5 * math.pi
+            cos, sin = el.cos(angle), el.sin(angle)
             tx = (bx * cos - by * sin) / gap
             ty = (bx * sin + by * cos) / gap
             if out[i, 0] * ty - out[i, 1] * tx > 0.0:
@@ -177,7 +178,7 @@ def _around_vehicles(
                 continue
             c = cars[j]
             yaw = np.radians(rot[c, 1])
-            cos, sin = np.cos(yaw), np.sin(yaw)
+            cos, sin = el.cos(yaw), el.sin(yaw)
             sx = wx + unit[i, 0] * step_ahead - pos[c, 0]
             sy = wy + unit[i, 1] * step_ahead - pos[c, 1]
             lx = sx * cos + sy * sin

@@ -35,12 +35,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),
     "ControlLoss": (),
     "CrossingBicycleFlow": (FLOW[0], *FLOW[2:]),
-    "DynamicObjectCrossing": (
-        Param("distance", "float", 12.0),
-        DIRECTION,
-        Param("blocker_model", "str", "static.prop.vendingmachine"),
-        Param("crossing_angle", "float", 0.0),
-    ),
     "EnterActorFlow": FLOW,
     "EnterActorFlowV2": FLOW,
     "HazardAtSideLane": HAZARD,

@@ -73,5 +73,4 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
     "VehicleTurningRoute": (),
     "VehicleTurningRoutePedestrian": (),
-    "YieldToEmergencyVehicle": (Param("distance", "float", 140.0),),
 }

@@ -4,6 +4,7 @@ route files give them (values read off routes_devtest.xml), bad names refused cl
 from __future__ import annotations
 
 import pytest
+from runner_helpers import REPO
 
 from runner.routes import read_route_file
 from scenarios.base import ScenarioContext
@@ -97,3 +98,27 @@ def test_a_pending_type_fails_clearly_when_run():
     with pytest.raises(ScenarioNotImplementedError) as err:
         scenario.setup()
     assert str(err.value) == "scenario type ControlLoss is not implemented yet"
+
+
+def test_a_route_file_with_a_typo_is_refused_naming_route_and_scenario(tmp_path):
+    from runner.config import load_config
+    from runner.errors import ConfigError
+
+    (tmp_path / "r.xml").write_text(
+        '<routes><route id="3" town="Town01"><waypoints><position x="0" y="0" z="0"/>'
+        '<position x="9" y="0" z="0"/></waypoints><scenarios>'
+        '<scenario name="Accident_2" type="Accident"><trigger_point x="1" y="0" z="0" yaw="0"/>'
+        '<distanse value="90"/></scenario></scenarios></route></routes>',
+        encoding="utf-8",
+    )
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "name: x\nagent: {entry: runner.agents.dummy}\nmap: "
+        f"{REPO / 'configs' / 'maps' / 'town_small.xodr'}\nroutes: {{file: r.xml}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(config)
+    text = str(err.value)
+    assert text.startswith(f"{config}:4: routes.file: route 3, scenario Accident_2: ")
+    assert "parameter 'distanse': unknown parameter (valid parameters: distance" in text

@@ -31,6 +31,7 @@ class Trace:
     frames: list[int] = field(default_factory=list)
     ego: list[Sample] = field(default_factory=list)
     others: list[dict[int, Sample]] = field(default_factory=list)
+    lights: list[dict[int, str]] = field(default_factory=list)
 
     def of(self, actor_id: int) -> list[Sample | None]:
         return [o.get(actor_id) for o in self.others]
@@ -74,6 +75,12 @@ def run_scenario_route(
                         a.id: _sample(a)
                         for a in actors
                         if a.type_id.startswith(("vehicle.", "walker.", "static."))
+                    }
+                )
+                trace.lights.append(
+                    {
+                        light.id: str(light.get_state())
+                        for light in world.get_actors().filter("traffic.traffic_light")
                     }
                 )
                 if tick().stopping:

@@ -48,7 +48,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "MergerIntoSlowTrafficV2": FLOW,
     "NonSignalizedJunctionLeftTurn": JUNCTION_FLOW,
     "NonSignalizedJunctionRightTurn": JUNCTION_FLOW,
-    "OppositeVehicleRunningRedLight": (DIRECTION,),
     "OppositeVehicleTakingPriority": (DIRECTION,),
     "ParkedObstacle": ACCIDENT,
     "ParkedObstacleTwoWays": (*ACCIDENT, FREQUENCY),

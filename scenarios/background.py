@@ -8,7 +8,8 @@ scenarios use: `front_vehicles()` (the ones on the route ahead of the ego),
 `stop_front_vehicles()` / `start_front_vehicles()` (ScenarioRunner's StopFrontVehicles
 and StartFrontVehicles: a hard brake off the autopilot, then back on it),
 `clear_ahead(start, end)` / `clear_route(first, last)` (removes background vehicles from
-a stretch of the route, so a scenario's obstacle has the lane to itself) and
+a stretch of the route, so a scenario's obstacle has the lane to itself), `clear_near(location,
+radius)` and
 `stop_near(location, radius)` / `release()` (holds a junction's traffic, then lets it go).
 """
 
@@ -147,6 +148,15 @@ class BackgroundActivity:
         """Destroys the background vehicles on the route between plan indices `first` and
         `last` (a scenario's obstacles get the lane to themselves); returns them."""
         gone = self._on_route(first, last)
+        for vehicle in gone:
+            vehicle.destroy()
+        self._alive()
+        return gone
+
+    def clear_near(self, location: Location, radius: float) -> list[Any]:
+        """Destroys the background vehicles within `radius` m of `location` (a scenario
+        actor's place off the route); returns them."""
+        gone = [v for v in self._alive() if v.get_location().distance(location) < radius]
         for vehicle in gone:
             vehicle.destroy()
         self._alive()

@@ -68,7 +68,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "PriorityAtJunction": (),
     "SignalizedJunctionLeftTurn": JUNCTION_FLOW,
     "SignalizedJunctionRightTurn": JUNCTION_FLOW,
-    "StaticCutIn": (Param("distance", "float", 100.0), DIRECTION),
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
     "VehicleTurningRoute": (),
     "VehicleTurningRoutePedestrian": (),

@@ -2,7 +2,9 @@
 the config's top-level ones), their background traffic, seeds and criteria, and the
 monitor task on the main loop (scenarios/route_scenario.py has the rules).
 
-`prepare(...)` runs while the route loads (a bad scenario fails the load);
+`prepare(...)` runs while the route loads (a bad scenario fails the load, and so does a
+config route's own scenario whose trigger is off the route; a route file's and the
+config's top-level ones off the route are left out, as the leaderboard does);
 `attach(loop)` starts the monitor before the first tick. A route without kept
 scenarios gets nothing: no background activity, no task, the log unchanged.
 """
@@ -59,8 +61,11 @@ def prepare(
     config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
 ) -> RouteScenarios | None:
     """The route's kept scenarios with their background activity; None when none is kept."""
-    entries = [*route.definition.scenarios, *config.scenarios]
-    planned = plan_scenarios(entries, plan)
+    own = list(route.definition.scenarios)
+    inline = route.definition.town is None  # a config's own route (a route file names towns)
+    planned = plan_scenarios(own, plan, required=inline)
+    planned += plan_scenarios(config.scenarios, plan)
+    planned.sort(key=lambda p: p.index)
     if not planned:
         return None
 

@@ -83,20 +83,38 @@ class PlannedScenario:
     index: int
 
 
-def plan_scenarios(entries: Sequence[Mapping[str, Any]], plan: Sequence) -> list[PlannedScenario]:
+def plan_scenarios(
+    entries: Sequence[Mapping[str, Any]], plan: Sequence, *, required: bool = False
+) -> list[PlannedScenario]:
     """The entries whose trigger lies on the route, bound, in route order (then entry
-    order); a name defaults to <type>_<position in entries>."""
+    order); a name defaults to <type>_<position in entries>. With `required`, a trigger
+    off the route is an error (a route's own inline scenarios), not left out."""
     kept = []
     for position, entry in enumerate(entries):
         cls, params = bind_scenario(entry)
         trigger = trigger_transform(entry)
         index = match_trigger(trigger, plan)
         if index is None:
+            if required:
+                raise ScenarioError(_off_route(entry, trigger, plan))
             continue
         name = str(entry.get("name") or f"{cls.type_name}_{position}")
         kept.append(PlannedScenario(name, cls, params, trigger, index))
     kept.sort(key=lambda p: p.index)
     return kept
+
+
+def _off_route(entry: Mapping[str, Any], trigger: Transform, plan: Sequence) -> str:
+    t = trigger.location  # (+ 0.0 below: -0.0 prints as 0)
+    nearest = min(plan, key=lambda p: p[0].location.distance(t))[0]
+    n = nearest.location
+    return (
+        f"scenario {entry.get('name') or entry.get('type')}: its trigger "
+        f"({t.x:g}, {t.y:g}, {t.z:g}, yaw {trigger.rotation.yaw:g}) is not within "
+        f"{TRIGGER_XY:g} m (x-y), {TRIGGER_Z:g} m (z) and {TRIGGER_ANGLE:g} degrees of any "
+        f"route point; the nearest is ({n.x + 0.0:.2f}, {n.y + 0.0:.2f}, {n.z + 0.0:.2f}, "
+        f"yaw {nearest.rotation.yaw + 0.0:.1f})"
+    )
 
 
 class RouteProgress:

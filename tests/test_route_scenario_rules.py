@@ -8,8 +8,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import ClassVar
 
+import pytest
+
 from runner.loop import MainLoop
 from scenarios.base import Scenario, ScenarioContext
+from scenarios.errors import ScenarioError
 from scenarios.route_scenario import (
     PlannedScenario,
     RouteScenario,
@@ -63,6 +66,12 @@ def test_first_matching_point_and_scenarios_off_the_route():
     ]
     kept = plan_scenarios(entries, plan)
     assert [(p.name, p.index) for p in kept] == [("HardBreakRoute_2", 19), ("late", 79)]
+    with pytest.raises(ScenarioError) as err:
+        plan_scenarios(entries, plan, required=True)
+    assert str(err.value) == (
+        "scenario HardBreakRoute: its trigger (50, 5, 0, yaw 0) is not within 2 m (x-y), "
+        "2 m (z) and 10 degrees of any route point; the nearest is (50.00, 0.00, 0.00, yaw 0.0)"
+    )
 
 
 class FakeWorld:

@@ -73,3 +73,18 @@ def test_a_type_not_written_yet_fails_its_route_clearly(tmp_path):
         "task scenario ControlLoss_7 raised ScenarioNotImplementedError: "
         "scenario type ControlLoss is not implemented yet"
     )
+
+
+def test_a_config_route_scenario_off_its_route_fails_the_load(tmp_path):
+    trigger = {"x": 30.0, "y": 5.25, "yaw": 0.0}  # 3.5 m off the lane centre y = 1.75
+    outcome, _, _ = run_scenario_route(
+        tmp_path,
+        "off",
+        [[20.0, 1.75, 0.0], [60.0, 1.75, 0.0]],
+        [{"type": "HardBreakRoute", "trigger": trigger}],
+    )
+    assert outcome.failure.value == "scenario_load"
+    assert outcome.message.startswith(
+        "ScenarioError: scenario HardBreakRoute: its trigger (30, 5.25, 0, yaw 0) is not within"
+    )
+    assert outcome.message.endswith("the nearest is (30.00, 1.75, 0.00, yaw 0.0)")

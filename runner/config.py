@@ -25,7 +25,8 @@ from typing import Any
 from runner.errors import ConfigError
 from runner.routes import RouteDefinition, read_route_file, select_subset
 from runner.yaml_lines import KeyPath, LinedYaml, format_path, load_lined_yaml
-from scenarios.library import SCENARIO_TYPES
+from scenarios.errors import ScenarioParameterError, UnknownScenarioTypeError
+from scenarios.library import bind_scenario
 from world.errors import WorldError
 from world.weather import WEATHER_RANGES, WeatherParameters, weather_from_config
 
@@ -328,20 +329,20 @@ def _scenarios(c: _Checker, value: Any, key: KeyPath) -> list[dict]:
             raise c.fail(where, f"expected a scenario mapping with a 'type', found {_kind(item)}")
         if "type" not in item:
             raise c.fail(where, "missing required key 'type'")
-        kind = c.text(item["type"], (*where, "type"))
-        if kind not in SCENARIO_TYPES:
-            raise c.fail((*where, "type"), _unknown_scenario(kind))
+        c.text(item["type"], (*where, "type"))
+        try:
+            bind_scenario(item)
+        except UnknownScenarioTypeError as exc:
+            raise c.fail((*where, "type"), str(exc)) from None
+        except ScenarioParameterError as exc:
+            place = (*where, exc.parameter) if exc.parameter in item else where
+            raise c.fail(place, str(exc)) from None
         if "trigger" in item:
             trigger = c.mapping(item["trigger"], (*where, "trigger"), ("x", "y", "z", "yaw"))
             for axis, v in trigger.items():
                 c.number(v, (*where, "trigger", axis))
         out.append(dict(item))
     return out
-
-
-def _unknown_scenario(kind: str) -> str:
-    known = ", ".join(sorted(SCENARIO_TYPES)) or "none yet"
-    return f"unknown scenario type {kind!r} (lockstep's scenario library has: {known})"
 
 
 def _routes(
@@ -366,12 +367,14 @@ def _routes(
             if not use_scenarios:
                 d = RouteDefinition(d.id, d.town, d.points, d.weathers, (), d.source)
             for scenario in d.scenarios:
-                if scenario["type"] not in SCENARIO_TYPES:
+                try:
+                    bind_scenario(scenario)
+                except (UnknownScenarioTypeError, ScenarioParameterError) as exc:
                     raise c.fail(
                         (*key, "file"),
-                        f"route {d.id}: {_unknown_scenario(scenario['type'])}; "
+                        f"route {d.id}, scenario {scenario.get('name')}: {exc}; "
                         "scenarios: false leaves the file's scenarios out",
-                    )
+                    ) from None
             if d.town is not None and maps is not None:
                 route_map = maps(d.town, (*key, "file"))
             elif map_path is not None:

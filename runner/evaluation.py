@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner import route_scenarios
 from runner.agent_sensors import WORLD_SENSORS, AgentSensors, validate_sensor_configuration
 from runner.agents.base import AutonomousAgent
 from runner.config import Config, RouteSpec
@@ -184,7 +185,7 @@ def run_route(
     outcome = RouteOutcome(route_id, log_path)
     agent_entry = agent_entry or config.agent_entry
     agent_config = agent_config if agent_entry != config.agent_entry else config.agent_config
-    world = ego = agent = sensors = recorder = criteria = None
+    world = ego = agent = sensors = recorder = criteria = scenarios = None
 
     def finish(failure: Failure, message: str = "", trace: str = "") -> RouteOutcome:
         outcome.failure, outcome.message, outcome.traceback = failure, message, trace
@@ -214,8 +215,9 @@ def run_route(
                 consumer_seed(config.seed, "traffic", route.id, repetition),
             )
         criteria = _criteria(world, ego, plan)
+        scenarios = route_scenarios.prepare(config, route, repetition, world, ego, plan, criteria)
         scored = ScoredRoute([(tf.location.x, tf.location.y, tf.location.z) for tf, _ in plan])
-        scored.criteria = criteria.all()
+        scored.criteria = criteria  # live: scenario criteria join when their scenario asks
     except Exception as exc:
         return finish(Failure.SCENARIO_LOAD, f"{type(exc).__name__}: {exc}", traceback.format_exc())
     if session is not None:
@@ -284,6 +286,8 @@ def run_route(
         after_tick=after_tick,
         drain_ticks=config.drain_ticks,
     )
+    if scenarios is not None:
+        scenarios.attach(loop)
     if setup_tasks is not None:
         setup_tasks(loop, world, ego)
     result = loop.run(max_ticks)

@@ -39,7 +39,12 @@ CASES = {
     "syntax_error.yaml": (3, "YAML syntax", "expected ',' or '}'"),
     "record_not_bool.yaml": (4, "record.additional_data", "expected true or false"),
     "scenario_no_type.yaml": (8, "routes[0].scenarios[0]", "missing required key 'type'"),
-    "scenario_unknown_type.yaml": (8, "routes[0].scenarios[0].type", "'HardBreakRoute'"),
+    "scenario_unknown_type.yaml": (8, "routes[0].scenarios[0].type", "'HardBrakeRoute'"),
+    "scenario_unknown_parameter.yaml": (
+        8,
+        "routes[0].scenarios[0].distanse",
+        "parameter 'distanse': unknown parameter (valid parameters: distance (float, default",
+    ),
     "top_is_list.yaml": (1, "(top)", "expected a mapping with keys name"),
     "routes_empty.yaml": (4, "routes", "expected a list of routes or {file: ...}"),
     "maps_town_unknown.yaml": (5, "routes.file", "town 'Town01' is not in maps:"),

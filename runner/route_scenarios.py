@@ -1,0 +1,86 @@
+"""The runner's side of a route's scenarios: the kept scenarios of a route (its own and
+the config's top-level ones), their background traffic, seeds and criteria, and the
+monitor task on the main loop (scenarios/route_scenario.py has the rules).
+
+`prepare(...)` runs while the route loads (a bad scenario fails the load, and so does a
+config route's own scenario whose trigger is off the route; a route file's and the
+config's top-level ones off the route are left out, as the leaderboard does);
+`attach(loop)` starts the monitor before the first tick. A route without kept
+scenarios gets nothing: no background activity, no task, the log unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from runner.criteria import RouteCriteria, ScenarioTimeoutTest, YieldToEmergencyVehicleTest
+from runner.seeds import consumer_seed
+from scenarios.background import BackgroundActivity
+from scenarios.base import ScenarioContext
+from scenarios.route_scenario import RouteScenario, plan_scenarios
+
+__all__ = ["RouteScenarios", "ScenarioCriteriaSink", "prepare"]
+
+
+class ScenarioCriteriaSink:
+    """Adds a scenario's criteria to the route's, after the route criteria (the
+    leaderboard's order), as the scenarios ask for them."""
+
+    def __init__(self, criteria: RouteCriteria) -> None:
+        self.criteria = criteria
+
+    def scenario_timeout(self, scenario_name: str) -> Callable[[], None]:
+        test = ScenarioTimeoutTest(scenario_name)
+        self.criteria.add(test)
+        return test.mark_timed_out
+
+    def yield_to_emergency_vehicle(self, actor: Any) -> None:
+        self.criteria.add(YieldToEmergencyVehicleTest(actor))
+
+
+def _rng(seed: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+class RouteScenarios:
+    """A route's scenarios, ready to run on a main loop."""
+
+    def __init__(self, route_scenario: RouteScenario) -> None:
+        self.route_scenario = route_scenario
+
+    def attach(self, loop: Any) -> None:
+        self.route_scenario.ctx.start = loop.start
+        self.route_scenario.start = loop.start
+        loop.start(self.route_scenario.monitor, name="route scenario")
+
+
+def prepare(
+    config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
+) -> RouteScenarios | None:
+    """The route's kept scenarios with their background activity; None when none is kept."""
+    own = list(route.definition.scenarios)
+    inline = route.definition.town is None  # a config's own route (a route file names towns)
+    planned = plan_scenarios(own, plan, required=inline)
+    planned += plan_scenarios(config.scenarios, plan)
+    planned.sort(key=lambda p: p.index)
+    if not planned:
+        return None
+
+    def rng_for(name: str) -> np.random.Generator:
+        return _rng(consumer_seed(config.seed, "scenario", route.id, repetition, name))
+
+    ctx = ScenarioContext(world, ego, plan, criteria=ScenarioCriteriaSink(criteria))
+
+    def not_started(*_args: Any, **_kw: Any) -> None:
+        raise RuntimeError("route scenarios: attach(loop) before the loop runs")
+
+    route_scenario = RouteScenario(ctx, planned, rng_for, not_started)
+    background_rng = _rng(consumer_seed(config.seed, "background", route.id, repetition))
+    ctx.background = BackgroundActivity(
+        world, ego, plan, background_rng, route_scenario.route_index
+    )
+    ctx.background.spawn()
+    return RouteScenarios(route_scenario)

@@ -25,7 +25,8 @@ from typing import Any
 from runner.errors import ConfigError
 from runner.routes import RouteDefinition, read_route_file, select_subset
 from runner.yaml_lines import KeyPath, LinedYaml, format_path, load_lined_yaml
-from scenarios.errors import ScenarioParameterError, UnknownScenarioTypeError
+from scenarios.errors import ScenarioError, ScenarioParameterError, UnknownScenarioTypeError
+from scenarios.leaderboard1 import read_annotations
 from scenarios.library import bind_scenario
 from world.errors import WorldError
 from world.weather import WEATHER_RANGES, WeatherParameters, weather_from_config
@@ -65,6 +66,7 @@ class RouteSpec:
     definition: RouteDefinition
     map_path: Path
     weather: WeatherParameters
+    annotations: Path | None = None  # Leaderboard 1.0's scenarios file, placed on the route
 
     @property
     def id(self) -> str:
@@ -283,6 +285,7 @@ def _route_data(route: RouteSpec) -> dict:
         "waypoints": [list(p) for p in d.points],
         "weathers": [[pct, dict(values)] for pct, values in d.weathers],
         "scenarios": [dict(s) for s in d.scenarios],
+        "annotations": None if route.annotations is None else str(route.annotations),
     }
 
 
@@ -345,6 +348,20 @@ def _scenarios(c: _Checker, value: Any, key: KeyPath) -> list[dict]:
     return out
 
 
+def _route_file_scenarios(c: _Checker, value: Any) -> tuple[bool, Path | None]:
+    """A route file's `scenarios:`: true / false (the file's own scenarios or none), or a
+    Leaderboard 1.0 scenarios JSON placed along each route as the 1.0 leaderboard did."""
+    key: KeyPath = ("routes", "scenarios")
+    if isinstance(value, str):
+        path = c.file(value, key, "scenarios file")
+        try:
+            read_annotations(path)
+        except ScenarioError as exc:
+            raise c.fail(key, str(exc)) from None
+        return True, path
+    return c.boolean(value, key), None
+
+
 def _routes(
     c: _Checker,
     value: Any,
@@ -361,7 +378,7 @@ def _routes(
         subset = spec.get("subset")
         if subset is not None:
             subset = c.text(str(subset), (*key, "subset"))
-        use_scenarios = c.boolean(spec.get("scenarios", True), (*key, "scenarios"))
+        use_scenarios, annotations = _route_file_scenarios(c, spec.get("scenarios", True))
         out = []
         for d in read_route_file(path, subset):
             if not use_scenarios:
@@ -385,7 +402,7 @@ def _routes(
                     f"route {d.id} of town {d.town!r}: give maps: (a folder or a table) or map:",
                 )
             route_weather = _route_weather(weather, d)
-            out.append(RouteSpec(d, route_map, route_weather))
+            out.append(RouteSpec(d, route_map, route_weather, annotations))
         return out
     if not isinstance(value, list) or not value:
         raise c.fail(key, f"expected a list of routes or {{file: ...}}, found {_kind(value)}")
@@ -451,7 +468,15 @@ def config_from_manifest(manifest: dict, where: str) -> Config:
                 data["source"],
             )
             weather = WeatherParameters(**weathers[definition.id])
-            routes.append(RouteSpec(definition, Path(r["map"]), weather))
+            annotations = r.get("annotations")
+            routes.append(
+                RouteSpec(
+                    definition,
+                    Path(r["map"]),
+                    weather,
+                    None if annotations is None else Path(annotations),
+                )
+            )
         limits = data["limits"]
         return Config(
             Path(data["source"]),

@@ -11,7 +11,9 @@ scenarios gets nothing: no background activity, no task, the log unchanged.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ from runner.criteria import RouteCriteria, ScenarioTimeoutTest, YieldToEmergency
 from runner.seeds import consumer_seed
 from scenarios.background import BackgroundActivity
 from scenarios.base import ScenarioContext
+from scenarios.leaderboard1 import Annotation, place_scenarios, read_annotations
 from scenarios.route_scenario import RouteScenario, plan_scenarios
 
 __all__ = ["RouteScenarios", "ScenarioCriteriaSink", "prepare"]
@@ -57,6 +60,11 @@ class RouteScenarios:
         loop.start(self.route_scenario.monitor, name="route scenario")
 
 
+@functools.lru_cache(maxsize=4)
+def _annotations(path: Path) -> dict[str, list[Annotation]]:
+    return read_annotations(path)
+
+
 def prepare(
     config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
 ) -> RouteScenarios | None:
@@ -65,6 +73,9 @@ def prepare(
     inline = route.definition.town is None  # a config's own route (a route file names towns)
     planned = plan_scenarios(own, plan, required=inline)
     planned += plan_scenarios(config.scenarios, plan)
+    if route.annotations is not None:
+        placed = place_scenarios(route.definition.town, plan, _annotations(route.annotations))
+        planned += plan_scenarios(placed, plan)
     planned.sort(key=lambda p: p.index)
     if not planned:
         return None

@@ -15,10 +15,6 @@ FLOW = (
     Param("flow_speed", "float", 10.0),
     Param("source_dist_interval", "interval", (20.0, 50.0)),
 )
-JUNCTION_FLOW = (
-    Param("flow_speed", "float", 20.0),
-    Param("source_dist_interval", "interval", (25.0, 50.0)),
-)
 HAZARD = (
     Param("distance", "float", 100.0),
     SPEED,
@@ -53,8 +49,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "InvadingTurn": (Param("distance", "float", 100.0), Param("offset", "float", 0.25)),
     "MergerIntoSlowTraffic": FLOW,
     "MergerIntoSlowTrafficV2": FLOW,
-    "NonSignalizedJunctionLeftTurn": JUNCTION_FLOW,
-    "NonSignalizedJunctionRightTurn": JUNCTION_FLOW,
     "OppositeVehicleRunningRedLight": (DIRECTION,),
     "OppositeVehicleTakingPriority": (DIRECTION,),
     "ParkedObstacle": ACCIDENT,
@@ -74,8 +68,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     ),
     "PedestrianCrossing": (),
     "PriorityAtJunction": (),
-    "SignalizedJunctionLeftTurn": JUNCTION_FLOW,
-    "SignalizedJunctionRightTurn": JUNCTION_FLOW,
     "StaticCutIn": (Param("distance", "float", 100.0), DIRECTION),
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
     "VehicleTurningRoute": (),

@@ -140,6 +140,15 @@ class BackgroundActivity:
         self._alive()
         return gone
 
+    def clear_near(self, location: Location, radius: float) -> list[Any]:
+        """Destroys the background vehicles within `radius` m of `location` (a junction a
+        scenario needs to itself); returns them."""
+        gone = [v for v in self._alive() if v.get_location().distance(location) < radius]
+        for vehicle in gone:
+            vehicle.destroy()
+        self._alive()
+        return gone
+
     def stop_near(self, location: Location, radius: float) -> list[Any]:
         """Holds (brakes) the background vehicles within `radius` m of `location`."""
         held = [v for v in self._alive() if v.get_location().distance(location) < radius]

@@ -17,6 +17,10 @@ from scenarios.errors import ScenarioError
 
 __all__ = [
     "RouteJunction",
+    "clear_junction",
+    "crossing_point",
+    "downstream",
+    "entry_on",
     "entries_of",
     "exit_of",
     "light_of",
@@ -164,3 +168,31 @@ def light_of(world: Any, junction: Any, entry: Any) -> Any | None:
         return None
     where = entry.transform.location
     return min(lights, key=lambda light: light.get_location().distance(where))
+
+
+def crossing_point(a: Any, b: Any) -> Any | None:
+    """Where the lines through waypoints `a` and `b` along their headings cross (x-y;
+    z of `a`), or None when they are parallel."""
+    from world.geometry import Location
+
+    pa, da = a.transform.location, a.transform.get_forward_vector()
+    pb, db = b.transform.location, b.transform.get_forward_vector()
+    det = da.x * db.y - da.y * db.x
+    if abs(det) < 1e-9:
+        return None
+    t = ((pb.x - pa.x) * db.y - (pb.y - pa.y) * db.x) / det
+    return Location(pa.x + t * da.x, pa.y + t * da.y, pa.z)
+
+
+CLEAR_MARGIN = 15.0  # m around a junction's box
+
+
+def clear_junction(scenario: Any, route: RouteJunction) -> None:
+    """ScenarioRunner's HandleJunctionScenario, simplified: the background vehicles on the
+    route up to the junction's exit and those in or near the junction go."""
+    background = scenario.ctx.background
+    if background is None:
+        return
+    background.clear_ahead(0.0, float(route.leave_index - scenario.trigger_index))
+    box = route.junction.bounding_box
+    background.clear_near(box.location, max(box.extent.x, box.extent.y) + CLEAR_MARGIN)

@@ -50,7 +50,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "MergerIntoSlowTraffic": FLOW,
     "MergerIntoSlowTrafficV2": FLOW,
     "OppositeVehicleRunningRedLight": (DIRECTION,),
-    "OppositeVehicleTakingPriority": (DIRECTION,),
     "ParkedObstacle": ACCIDENT,
     "ParkedObstacleTwoWays": (*ACCIDENT, FREQUENCY),
     "ParkingCrossingPedestrian": (

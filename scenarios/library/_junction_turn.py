@@ -6,9 +6,10 @@ and drives straight on through the junction.
 The flow's source is 5 s of its speed back from its entry (or the previous junction,
 whichever is nearer), its sink 3 s of its speed past the junction; `flow_speed` is in
 m/s, as ScenarioRunner's; when the ego triggers it, vehicles already stand on the flow's
-entry lane (ScenarioRunner's initial actors) and the flow spawns more. Signalized: the lights of the junction are frozen, the flow's
-green and the ego's red for the first 5 s, then the ego's green too (every other light
-red); non-signalized: the lights are left alone. The scenario ends 10 m after the ego
+entry lane (ScenarioRunner's initial actors) and the flow spawns more. Signalized: the
+lights of the junction are frozen, the flow's green and the ego's red for the first 5 s,
+then the ego's green too (every other light red); non-signalized: the lights are left
+alone. The scenario ends 10 m after the ego
 leaves the junction (or after 240 s of waiting: a ScenarioTimeoutTest failure).
 """
 

@@ -66,7 +66,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
         SPEED,
     ),
     "PedestrianCrossing": (),
-    "PriorityAtJunction": (),
     "StaticCutIn": (Param("distance", "float", 100.0), DIRECTION),
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
     "VehicleTurningRoute": (),

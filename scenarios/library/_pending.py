@@ -27,7 +27,6 @@ CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 PENDING: dict[str, tuple[Param, ...]] = {
     "Accident": ACCIDENT,
     "AccidentTwoWays": (*ACCIDENT, FREQUENCY),
-    "BlockedIntersection": (),
     "ConstructionObstacle": CONSTRUCTION,
     "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),
     "ControlLoss": (),

@@ -67,7 +67,5 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "PedestrianCrossing": (),
     "StaticCutIn": (Param("distance", "float", 100.0), DIRECTION),
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
-    "VehicleTurningRoute": (),
-    "VehicleTurningRoutePedestrian": (),
     "YieldToEmergencyVehicle": (Param("distance", "float", 140.0),),
 }

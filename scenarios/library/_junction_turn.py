@@ -57,25 +57,31 @@ class JunctionTurn(Scenario):
     scenario_timeout = 240.0
     flow_side: ClassVar[str] = "opposite"
     signalized: ClassVar[bool] = False
+    flow_blueprint: ClassVar[str] = FLOW_BLUEPRINT
+    end_distance: ClassVar[float] = END_DISTANCE
 
     def setup(self) -> None:
         self.route = route_junction(self, self.name)
         junction = self.route.junction
-        speed = self.params["flow_speed"]
-        entry = entry_on(junction, self.route.entry, self.flow_side, self.name)
+        entry, self.source, self.sink = self._flow_path(junction)
         self.entry = entry
-        self.source = upstream(entry, SOURCE_SECONDS * speed)
-        self.sink = downstream(exit_of(entry, "straight"), SINK_SECONDS * speed)
         self.flow: list[Any] = []
         self.lights: list[Any] = []
         if self.signalized:
             self._lights(junction, entry)
 
+    def _flow_path(self, junction: Any) -> tuple[Any, Any, Any]:
+        """The flow's entry lane waypoint, its source and its sink."""
+        speed = self.params["flow_speed"]
+        entry = entry_on(junction, self.route.entry, self.flow_side, self.name)
+        source = upstream(entry, SOURCE_SECONDS * speed)
+        return entry, source, downstream(exit_of(entry, "straight"), SINK_SECONDS * speed)
+
     def _initial_flow(self) -> None:
         """Vehicles already on the flow's entry lane (ScenarioRunner's initial actors),
         gaps drawn from the flow's interval; nearest the source last, as the flow wants."""
         library = self.world.get_blueprint_library()
-        blueprint = library.find(FLOW_BLUEPRINT).copy()
+        blueprint = library.find(self.flow_blueprint).copy()
         blueprint.set_attribute("role_name", "scenario")
         tm = self.world.get_trafficmanager(TM_PORT)
         low, high = self.params["source_dist_interval"]
@@ -116,7 +122,9 @@ class JunctionTurn(Scenario):
         source = self.source.transform
         lifted = _lifted(source)
         self._initial_flow()
-        flow = partial(actor_flow, spawned=self.flow, until=lambda: self.done)
+        flow = partial(
+            actor_flow, blueprint=self.flow_blueprint, spawned=self.flow, until=lambda: self.done
+        )
         self.in_parallel(
             flow,
             self.world,
@@ -137,7 +145,7 @@ class JunctionTurn(Scenario):
             return wp is not None and wp.is_junction
 
         if self.wait_for_ego(in_junction) and self.wait_for_ego(lambda: not in_junction()):
-            drive_distance(self.ego, END_DISTANCE)
+            drive_distance(self.ego, self.end_distance)
         self.done = True
         step()
 

@@ -30,7 +30,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "ConstructionObstacle": CONSTRUCTION,
     "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),
     "ControlLoss": (),
-    "CrossingBicycleFlow": (FLOW[0], *FLOW[2:]),
     "DynamicObjectCrossing": (
         Param("distance", "float", 12.0),
         DIRECTION,

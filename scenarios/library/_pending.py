@@ -50,11 +50,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "OppositeVehicleRunningRedLight": (DIRECTION,),
     "ParkedObstacle": ACCIDENT,
     "ParkedObstacleTwoWays": (*ACCIDENT, FREQUENCY),
-    "ParkingCrossingPedestrian": (
-        Param("distance", "float", 12.0),
-        Param("crossing_angle", "float", 0.0),
-        DIRECTION,
-    ),
     "ParkingCutIn": (DIRECTION,),
     "ParkingExit": (
         Param("front_vehicle_distance", "float", 20.0),

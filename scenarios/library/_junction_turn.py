@@ -9,8 +9,8 @@ m/s, as ScenarioRunner's; when the ego triggers it, vehicles already stand on th
 entry lane (ScenarioRunner's initial actors) and the flow spawns more. Signalized: the
 lights of the junction are frozen, the flow's green and the ego's red for the first 5 s,
 then the ego's green too (every other light red); non-signalized: the lights are left
-alone. The scenario ends 10 m after the ego
-leaves the junction (or after 240 s of waiting: a ScenarioTimeoutTest failure).
+alone. The scenario ends 10 m after the ego leaves the junction (or after 240 s of
+waiting: a ScenarioTimeoutTest failure).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from scenarios.library._junctions import (
     downstream,
     entry_on,
     exit_of,
+    in_junction,
     light_of,
     route_junction,
     upstream,
@@ -138,13 +139,8 @@ class JunctionTurn(Scenario):
             self._set_lights(self.initial)
             wait(GREEN_DELAY)
             self._set_lights(self.later)
-        world_map = self.world.get_map()
-
-        def in_junction() -> bool:
-            wp = world_map.get_waypoint(self.ego.get_location())
-            return wp is not None and wp.is_junction
-
-        if self.wait_for_ego(in_junction) and self.wait_for_ego(lambda: not in_junction()):
+        inside = in_junction(self.world, self.ego)
+        if self.wait_for_ego(inside) and self.wait_for_ego(lambda: not inside()):
             drive_distance(self.ego, self.end_distance)
         self.done = True
         step()

@@ -10,10 +10,12 @@ plus 90 degrees), one heading to the ego's left comes from the "right".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scenarios.errors import ScenarioError
+from world.geometry import Location
 
 __all__ = [
     "RouteJunction",
@@ -23,6 +25,7 @@ __all__ = [
     "entries_of",
     "entry_on",
     "exit_of",
+    "in_junction",
     "light_of",
     "route_junction",
     "side_of",
@@ -173,8 +176,6 @@ def light_of(world: Any, junction: Any, entry: Any) -> Any | None:
 def crossing_point(a: Any, b: Any) -> Any | None:
     """Where the lines through waypoints `a` and `b` along their headings cross (x-y;
     z of `a`), or None when they are parallel."""
-    from world.geometry import Location
-
     pa, da = a.transform.location, a.transform.get_forward_vector()
     pb, db = b.transform.location, b.transform.get_forward_vector()
     det = da.x * db.y - da.y * db.x
@@ -196,3 +197,14 @@ def clear_junction(scenario: Any, route: RouteJunction) -> None:
     background.clear_ahead(0.0, float(route.leave_index - scenario.trigger_index))
     box = route.junction.bounding_box
     background.clear_near(box.location, max(box.extent.x, box.extent.y) + CLEAR_MARGIN)
+
+
+def in_junction(world: Any, actor: Any) -> Callable[[], bool]:
+    """A predicate: `actor` is on a junction lane now."""
+    world_map = world.get_map()
+
+    def check() -> bool:
+        wp = world_map.get_waypoint(actor.get_location())
+        return wp is not None and wp.is_junction
+
+    return check

@@ -28,6 +28,7 @@ from scenarios.library._junctions import (
     downstream,
     entry_on,
     exit_of,
+    in_junction,
     route_junction,
     upstream,
 )
@@ -81,11 +82,6 @@ class OppositeVehicleTakingPriority(Scenario):
             until=in_trigger_distance(self.adversary, sink, 2.0),
         )
         destroy_actor(self.adversary)
-        world_map = self.world.get_map()
-
-        def ego_in_junction() -> bool:
-            wp = world_map.get_waypoint(self.ego.get_location())
-            return wp is not None and wp.is_junction
-
-        wait_until(ego_in_junction)
-        wait_until(lambda: not ego_in_junction())
+        inside = in_junction(self.world, self.ego)
+        wait_until(inside)
+        wait_until(lambda: not inside())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from scenarios.base import Scenario
 from scenarios.behaviours import wait_until
 from scenarios.errors import ScenarioError
-from scenarios.library._junctions import light_of, route_junction
+from scenarios.library._junctions import in_junction, light_of, route_junction
 from world.actors.vehicle_state import TrafficLightState
 
 
@@ -29,14 +29,9 @@ class PriorityAtJunction(Scenario):
             green = light.id == self.ego_light.id
             light.set_state(TrafficLightState.Green if green else TrafficLightState.Red)
             light.freeze(True)
-        world_map = self.world.get_map()
-
-        def ego_in_junction() -> bool:
-            wp = world_map.get_waypoint(self.ego.get_location())
-            return wp is not None and wp.is_junction
-
-        wait_until(ego_in_junction)
-        wait_until(lambda: not ego_in_junction())
+        inside = in_junction(self.world, self.ego)
+        wait_until(inside)
+        wait_until(lambda: not inside())
 
     def cleanup(self) -> None:
         for light in getattr(self, "lights", []):

@@ -155,7 +155,7 @@ class BackgroundActivity:
 
     def clear_near(self, location: Location, radius: float) -> list[Any]:
         """Destroys the background vehicles within `radius` m of `location` (a scenario
-        actor's place off the route); returns them."""
+        actor's place off the route, a junction a scenario needs to itself); returns them."""
         gone = [v for v in self._alive() if v.get_location().distance(location) < radius]
         for vehicle in gone:
             vehicle.destroy()

@@ -15,10 +15,6 @@ FLOW = (
     Param("flow_speed", "float", 10.0),
     Param("source_dist_interval", "interval", (20.0, 50.0)),
 )
-JUNCTION_FLOW = (
-    Param("flow_speed", "float", 20.0),
-    Param("source_dist_interval", "interval", (25.0, 50.0)),
-)
 HAZARD = (
     Param("distance", "float", 100.0),
     SPEED,
@@ -30,11 +26,9 @@ CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
 PENDING: dict[str, tuple[Param, ...]] = {
     "AccidentTwoWays": (*ACCIDENT, FREQUENCY),
-    "BlockedIntersection": (),
     "ConstructionObstacle": CONSTRUCTION,
     "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),
     "ControlLoss": (),
-    "CrossingBicycleFlow": (FLOW[0], *FLOW[2:]),
     "EnterActorFlow": FLOW,
     "EnterActorFlowV2": FLOW,
     "HazardAtSideLane": HAZARD,
@@ -46,16 +40,8 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "InvadingTurn": (Param("distance", "float", 100.0), Param("offset", "float", 0.25)),
     "MergerIntoSlowTraffic": FLOW,
     "MergerIntoSlowTrafficV2": FLOW,
-    "NonSignalizedJunctionLeftTurn": JUNCTION_FLOW,
-    "NonSignalizedJunctionRightTurn": JUNCTION_FLOW,
-    "OppositeVehicleTakingPriority": (DIRECTION,),
     "ParkedObstacle": ACCIDENT,
     "ParkedObstacleTwoWays": (*ACCIDENT, FREQUENCY),
-    "ParkingCrossingPedestrian": (
-        Param("distance", "float", 12.0),
-        Param("crossing_angle", "float", 0.0),
-        DIRECTION,
-    ),
     "ParkingCutIn": (DIRECTION,),
     "ParkingExit": (
         Param("front_vehicle_distance", "float", 20.0),
@@ -65,10 +51,5 @@ PENDING: dict[str, tuple[Param, ...]] = {
         SPEED,
     ),
     "PedestrianCrossing": (),
-    "PriorityAtJunction": (),
-    "SignalizedJunctionLeftTurn": JUNCTION_FLOW,
-    "SignalizedJunctionRightTurn": JUNCTION_FLOW,
     "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
-    "VehicleTurningRoute": (),
-    "VehicleTurningRoutePedestrian": (),
 }

@@ -16,7 +16,7 @@ from runner.log_compare import compare_logs
 
 SOURCE_X, SINK_X, LANE_Y = 180.0, 35.0, -1.75  # the westbound lane of roads 2 and 1
 GAPS = (25.0, 40.0)
-FLOW_SPEED = 30.0  # km/h
+FLOW_SPEED = 8.0  # m/s
 WAYPOINTS = [[98.25, -60.0, 0.0], [25.0, -1.75, 0.0]]
 SCENARIOS = [
     {
@@ -28,7 +28,7 @@ SCENARIOS = [
         "source_dist_interval": list(GAPS),
     }
 ]
-STEP = FLOW_SPEED / 3.6 * 0.05  # m a flow car moves in a tick
+STEP = FLOW_SPEED * 0.05  # m a flow car moves in a tick
 
 
 @pytest.fixture(scope="module")

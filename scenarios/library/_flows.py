@@ -3,7 +3,8 @@ a lane walk from a flow's source toward its sink, the lanes of a waypoint's dire
 and `FlowScenario`, which runs flows until an end condition on the ego holds.
 
 A flow (scenarios.behaviours.actor_flow) spawns vehicles at its source whenever the last
-one is a gap drawn from `source_dist_interval` away and destroys them at its sink. With
+one is a gap drawn from `source_dist_interval` (m) away, drives them at `flow_speed`
+(m/s, as ScenarioRunner's ActorFlow) and destroys them at its sink. With
 `initial_actors` the stretch from source to sink is filled at the trigger as well (gaps
 drawn the same way), so the ego meets a running flow, as ScenarioRunner's
 ActorFlow(initial_actors=True) does. Flows end, and their vehicles go, with the
@@ -86,6 +87,10 @@ class FlowScenario(Scenario):
 
     parameters = FLOW_PARAMETERS
     scenario_timeout = FLOW_TIMEOUT
+    clear_ego_entry = True
+    """Whether the background vehicles on the ego's route up to the end of its next
+    junction go too (ScenarioRunner's clear_ego_entry and clear_junction), so that only
+    the flow is there for the ego to meet."""
 
     def setup(self) -> None:
         carla_map = self.world.get_map()
@@ -113,6 +118,8 @@ class FlowScenario(Scenario):
     # -- the behaviour --------------------------------------------------------------------------
 
     def behaviour(self) -> None:
+        if self.clear_ego_entry and self.ctx.background is not None:
+            self.ctx.background.clear_ahead(0.0, self._route_past_junction())
         done = False
         for source, sink, initial in self.flows():
             path = lane_walk(source, sink.transform.location)
@@ -123,13 +130,27 @@ class FlowScenario(Scenario):
         self.wait_for_ego(self.ended())
         done = True
 
+    def _route_past_junction(self) -> float:
+        """Metres of the route (1 m a point) from the trigger to the end of the first
+        junction after it (the whole rest of the route if there is none)."""
+        carla_map = self.world.get_map()
+        inside = False
+        rest = self.plan[self.trigger_index :]
+        for k, (tf, _) in enumerate(rest):
+            wp = carla_map.get_waypoint(tf.location)
+            if wp is not None and wp.is_junction:
+                inside = True
+            elif inside:
+                return float(k)
+        return float(len(rest))
+
     def _run_flow(self, source: Any, sink: Any, live: list, until: Callable[[], bool]) -> None:
         """One flow, from `source` to `sink`, `live` holding its vehicles, until `until()`."""
         actor_flow(
             self.world,
             lifted(source.transform),
             sink.transform.location,
-            self.params["flow_speed"],
+            self.params["flow_speed"] * 3.6,  # m/s, as ScenarioRunner's ActorFlow takes it
             self.params["source_dist_interval"],
             self.rng,
             blueprint=BLUEPRINT,
@@ -165,7 +186,7 @@ class FlowScenario(Scenario):
                 break
             actor = self.world.try_spawn_actor(bp, lifted(path[index].transform))
             if actor is not None:
-                follow_lane(actor, self.params["flow_speed"], ignore_lights=True)
+                follow_lane(actor, self.params["flow_speed"] * 3.6, ignore_lights=True)
                 tm = self.world.get_trafficmanager(TM_PORT)
                 tm.set_path(actor, [path[-1].transform.location])
                 placed.append(actor)

@@ -1,6 +1,6 @@
 """EnterActorFlow and EnterActorFlowV2 (ScenarioRunner's actor_flow.py): the ego enters a
 road through a junction and merges into a flow of vehicles driving from
-`start_actor_flow` to `end_actor_flow` at `flow_speed` (km/h), a gap drawn from
+`start_actor_flow` to `end_actor_flow` at `flow_speed` (m/s), a gap drawn from
 `source_dist_interval` (m) between them. EnterActorFlow runs one flow on each lane of the
 source's direction (paired with the sink's lanes, leftmost first); V2 (a highway entry
 with its own lane) one flow from the source lane. Both end when the ego comes within 2 m

@@ -2,13 +2,15 @@
 `other_actor_location` joins the ego's road at the junction ahead and cuts in front of
 the ego, driving slower (80 % of the ego's speed), so the ego has to brake.
 
-At the trigger the vehicle appears at its place (the junction's entries from its lane
-cleared of background traffic) and drives on the autopilot to 10 m past the junction's
-exit on the ego's side, its speed set each tick so it gets there when the ego reaches
-the junction's exit on its route (ScenarioRunner's SyncArrivalWithAgent, until 5 m from
-the target). Then it moves into the ego's lane if it is not there already (0.3 s on its
-own lane first), keeps 80 % of the ego's speed for the lane change (2 s) and 3 s more,
-and goes (destroyed), as ScenarioRunner's CutIn and ActorDestroy do."""
+At the trigger the background traffic near the vehicle's place and on the ego's route to
+170 m past the junction goes, and the vehicle appears at its place. It drives on the
+autopilot, not yielding to other vehicles, to 10 m past the junction's exit on the
+ego's side, its speed set each tick so it gets there when the ego reaches the junction's
+exit on its route (ScenarioRunner's SyncArrivalWithAgent, until 5 m from the target;
+never below 4 m/s, so an ego waiting for it at the junction lets it through). Then it
+moves into the ego's lane if it is not there already (0.3 s on its own lane first),
+keeps 80 % of the ego's speed for the lane change (2 s) and 3 s more, and goes
+(destroyed), as ScenarioRunner's CutIn and ActorDestroy do."""
 
 from __future__ import annotations
 
@@ -33,8 +35,10 @@ SPEED_FRACTION = 0.8
 SAME_LANE_TIME = 0.3
 CHANGE_TIME = 2.0
 OTHER_LANE_TIME = 3.0
+EXIT_SPACE = 170.0  # m past the junction's exit kept free of background vehicles
 CLEAR_RADIUS = 30.0  # m around the vehicle's place: background vehicles removed
-MIN_EGO_SPEED = 0.5  # m/s: below it the ego's arrival time is taken as unknown
+MIN_SPEED = 4.0  # m/s: the synchronised speed's floor, so an ego that waits for the
+# vehicle at the junction does not hold it there for ever
 WALK = 1.0
 
 
@@ -93,22 +97,28 @@ class HighwayCutIn(Scenario):
         return None
 
     def behaviour(self) -> None:
-        self._clear_entry()
+        self._clear()
         self.vehicle = self.spawn(BLUEPRINT, lifted(self.other_wp.transform))
-        follow_lane(self.vehicle, 0.0)
+        follow_lane(self.vehicle, 0.0, ignore_vehicles=True, ignore_lights=True)
         tm = self.world.get_trafficmanager(TM_PORT)
         tm.set_path(self.vehicle, [self.reference, self.target])
         wait_until(self._synchronise)
+        tm.ignore_vehicles_percentage(self.vehicle, 0.0)
         if not self._in_ego_lane():
             self._hold_speed(SAME_LANE_TIME)
             change_lane(self.vehicle, self._side_of_ego())
         self._hold_speed(CHANGE_TIME + OTHER_LANE_TIME)
         self.vehicle.destroy()
 
-    def _clear_entry(self) -> None:
+    def _clear(self) -> None:
+        """Removes the background vehicles near the vehicle's place and those on the ego's
+        route from here to EXIT_SPACE m past the junction (ScenarioRunner clears the
+        junction and extends the road exit so the cut-in has room)."""
         background = self.ctx.background
         if background is None:
             return
+        to_exit = self.ego.get_location().distance(self.reference)
+        background.clear_ahead(0.0, to_exit + EXIT_SPACE)
         here = self.other_wp.transform.location
         for vehicle in list(background.vehicles):
             if vehicle.is_alive and vehicle.get_location().distance(here) < CLEAR_RADIUS:
@@ -122,10 +132,8 @@ class HighwayCutIn(Scenario):
             return True
         ego_speed = speed_of(self.ego)
         ego_left = self.ego.get_location().distance(self.reference)
-        if ego_speed < MIN_EGO_SPEED:
-            speed = 0.0
-        else:
-            speed = left / max(ego_left / ego_speed, 0.1)
+        speed = left * ego_speed / max(ego_left, 0.1)
+        speed = max(speed, MIN_SPEED)
         tm = self.world.get_trafficmanager(TM_PORT)
         tm.set_desired_speed(self.vehicle, speed * 3.6)
         return False

@@ -1,6 +1,6 @@
 """InterurbanActorFlow and InterurbanAdvancedActorFlow (ScenarioRunner's actor_flow.py):
 junctions of interurban roads, where the ego turns across a flow of vehicles driving
-from `start_actor_flow` to `end_actor_flow` at `flow_speed` (km/h), a gap drawn from
+from `start_actor_flow` to `end_actor_flow` at `flow_speed` (m/s), a gap drawn from
 `source_dist_interval` (m) between them (no vehicles placed ahead of time: the flow
 starts at the trigger).
 

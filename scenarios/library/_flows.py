@@ -49,9 +49,12 @@ def same_direction_lanes(waypoint: Any) -> list[Any]:
     return lanes
 
 
-def lane_walk(source: Any, sink: Location, limit: float = 2000.0) -> list[Any]:
-    """Waypoints every WALK_STEP m from `source` along its lanes, at each fork the branch
-    ending nearest `sink`, until the walk is within WALK_STEP of `sink` (or ends)."""
+def lane_walk(source: Any, sink: Location) -> list[Any]:
+    """Waypoints every WALK_STEP m from `source` along its lanes until the walk is within
+    WALK_STEP of `sink` (or ends); at a fork, the branch whose lane ends nearest `sink`
+    (the traffic manager's rule for a path's junctions). At most three times the
+    straight distance, plus 200 m."""
+    limit = 3.0 * source.transform.location.distance(sink) + 200.0
     path = [source]
     travelled = 0.0
     while travelled < limit:
@@ -61,9 +64,18 @@ def lane_walk(source: Any, sink: Location, limit: float = 2000.0) -> list[Any]:
         options = here.next(WALK_STEP)
         if not options:
             break
-        path.append(min(options, key=lambda wp: wp.transform.location.distance(sink)))
+        if len(options) > 1:
+            options = sorted(
+                options, key=lambda wp: _lane_end(wp).transform.location.distance(sink)
+            )
+        path.append(options[0])
         travelled += WALK_STEP
     return path
+
+
+def _lane_end(wp: Any) -> Any:
+    ahead = wp.next_until_lane_end(WALK_STEP)
+    return ahead[-1] if ahead else wp
 
 
 def first_junction_id(path: list[Any]) -> int | str | None:

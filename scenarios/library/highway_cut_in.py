@@ -4,7 +4,7 @@ the ego, driving slower (80 % of the ego's speed), so the ego has to brake.
 
 At the trigger the background traffic near the vehicle's place and on the ego's route to
 170 m past the junction goes, and the vehicle appears at its place. It drives on the
-autopilot, not yielding to other vehicles, to 10 m past the junction's exit on the
+autopilot, not yielding to other vehicles or signs, to 10 m past the junction's exit on the
 ego's side, its speed set each tick so it gets there when the ego reaches the junction's
 exit on its route (ScenarioRunner's SyncArrivalWithAgent, until 5 m from the target;
 never below 4 m/s, so an ego waiting for it at the junction lets it through). Then it
@@ -101,6 +101,7 @@ class HighwayCutIn(Scenario):
         self.vehicle = self.spawn(BLUEPRINT, lifted(self.other_wp.transform))
         follow_lane(self.vehicle, 0.0, ignore_vehicles=True, ignore_lights=True)
         tm = self.world.get_trafficmanager(TM_PORT)
+        tm.ignore_signs_percentage(self.vehicle, 100.0)
         tm.set_path(self.vehicle, [self.reference, self.target])
         wait_until(self._synchronise)
         tm.ignore_vehicles_percentage(self.vehicle, 0.0)

@@ -39,14 +39,15 @@ BLUEPRINT = "vehicle.lincoln.mkz_2017"
 def same_direction_lanes(waypoint: Any) -> list[Any]:
     """The driving lanes of `waypoint`'s road and direction, from the leftmost (its own
     included; ScenarioRunner's get_same_dir_lanes)."""
-    lanes = [waypoint]
-    for side in ("get_left_lane", "get_right_lane"):
+    left: list[Any] = []
+    right: list[Any] = []
+    for side, found in (("get_left_lane", left), ("get_right_lane", right)):
         wp = getattr(waypoint, side)()
         while wp is not None and wp.lane_id * waypoint.lane_id > 0:
             if wp.lane_type == LaneType.Driving:
-                lanes.insert(0, wp) if side == "get_left_lane" else lanes.append(wp)
+                found.append(wp)
             wp = getattr(wp, side)()
-    return lanes
+    return [*reversed(left), waypoint, *right]
 
 
 def lane_walk(source: Any, sink: Location) -> list[Any]:
@@ -108,7 +109,6 @@ class FlowScenario(Scenario):
         carla_map = self.world.get_map()
         self.source_wp = self._waypoint(carla_map, "start_actor_flow")
         self.sink_wp = self._waypoint(carla_map, "end_actor_flow")
-        self.flow_vehicles: list[list[Any]] = []
 
     def _waypoint(self, carla_map: Any, name: str) -> Any:
         wp = carla_map.get_waypoint(self.params[name])
@@ -137,7 +137,6 @@ class FlowScenario(Scenario):
             path = lane_walk(source, sink.transform.location)
             self._clear(path)
             live = self._initial_actors(path) if initial else []
-            self.flow_vehicles.append(live)
             self.in_parallel(self._run_flow, source, sink, live, lambda: done)
         self.wait_for_ego(self.ended())
         done = True
@@ -172,7 +171,7 @@ class FlowScenario(Scenario):
         )
 
     def _clear(self, path: list[Any]) -> None:
-        """Destroys the background vehicles within a lane's half width of the flow's path."""
+        """Destroys the background vehicles within WALK_STEP of a point of the flow's path."""
         background = self.ctx.background
         if background is None:
             return

@@ -302,8 +302,9 @@ def actor_flow(
     """An endless flow (run it in its own task): a vehicle spawns at `source` whenever the
     last one is a distance drawn from `interval` (m, from `rng`) away, drives on the
     autopilot to `sink` at `speed_kmh` and is destroyed within `sink_distance` of it.
-    Returns when the route stops, or once `until()` (its vehicles destroyed then);
-    `spawned` collects the live vehicles."""
+    Returns when the route stops or, checked each tick, `until()` holds (its vehicles are
+    destroyed then); `spawned` collects the live vehicles (vehicles already in it, on the
+    autopilot, join the flow: the last is the one nearest the source)."""
     live: list = [] if spawned is None else spawned
     gap = float(rng.uniform(*interval))
     bp = world.get_blueprint_library().find(blueprint).copy()

@@ -296,18 +296,20 @@ def actor_flow(
     blueprint: str = "vehicle.lincoln.mkz_2017",
     sink_distance: float = 2.0,
     spawned: list | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> None:
     """An endless flow (run it in its own task): a vehicle spawns at `source` whenever the
     last one is a distance drawn from `interval` (m, from `rng`) away, drives on the
     autopilot to `sink` at `speed_kmh` and is destroyed within `sink_distance` of it.
-    Returns only when the route stops; `spawned` collects the live vehicles."""
+    Returns when the route stops, or once `until()` (its vehicles destroyed); `spawned`
+    collects the live vehicles."""
     live: list = [] if spawned is None else spawned
     gap = float(rng.uniform(*interval))
     bp = world.get_blueprint_library().find(blueprint).copy()
     if bp.has_attribute("role_name"):
         bp.set_attribute("role_name", "scenario")
     try:
-        while True:
+        while until is None or not until():
             for actor in list(live):
                 if not actor.is_alive:
                     live.remove(actor)

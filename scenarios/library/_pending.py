@@ -57,8 +57,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "NonSignalizedJunctionRightTurn": JUNCTION_FLOW,
     "OppositeVehicleRunningRedLight": (DIRECTION,),
     "OppositeVehicleTakingPriority": (DIRECTION,),
-    "ParkedObstacle": ACCIDENT,
-    "ParkedObstacleTwoWays": (*ACCIDENT, FREQUENCY),
     "ParkingCrossingPedestrian": (
         Param("distance", "float", 12.0),
         Param("crossing_angle", "float", 0.0),

@@ -7,9 +7,9 @@ own generator), all on the world's traffic manager with lane changes off. The kn
 scenarios use: `front_vehicles()` (the ones on the route ahead of the ego),
 `stop_front_vehicles()` / `start_front_vehicles()` (ScenarioRunner's StopFrontVehicles
 and StartFrontVehicles: a hard brake off the autopilot, then back on it),
-`clear_ahead(start, end)` (removes background vehicles from a stretch of the route, so a
-scenario's obstacle has the lane to itself) and `stop_near(location, radius)` /
-`release()` (holds the traffic of a junction, then lets it go).
+`clear_ahead(start, end)` / `clear_route(first, last)` (removes background vehicles from
+a stretch of the route, so a scenario's obstacle has the lane to itself) and
+`stop_near(location, radius)` / `release()` (holds a junction's traffic, then lets it go).
 """
 
 from __future__ import annotations
@@ -98,24 +98,30 @@ class BackgroundActivity:
         self.vehicles = [v for v in self.vehicles if v.is_alive]
         return self.vehicles
 
-    def _route_distance(self, actor: Any, start: float, end: float) -> float | None:
-        """The route distance ahead of the ego's route point at which `actor` is on the
-        route, if it is, between `start` and `end` m."""
-        first = self.route_index()
+    def _route_index_of(self, actor: Any, first: int) -> int | None:
+        """The plan index (from `first` on) of the route point `actor` is on, if it is on
+        the route (within 1.5 m of a point)."""
         points = self._points[first:]
         if len(points) == 0:
             return None
         loc = actor.get_location()
         gaps = ((points - np.array([loc.x, loc.y, loc.z])) ** 2).sum(axis=1)
         nearest = int(np.argmin(gaps))
-        if gaps[nearest] > ON_ROUTE * ON_ROUTE:
-            return None
-        along = float(nearest)  # the dense plan is about 1 m per point
-        return along if start <= along <= end else None
+        return first + nearest if gaps[nearest] <= ON_ROUTE * ON_ROUTE else None
+
+    def _on_route(self, first: int, last: int) -> list[Any]:
+        out = []
+        for vehicle in self._alive():
+            index = self._route_index_of(vehicle, first)
+            if index is not None and index <= last:
+                out.append(vehicle)
+        return out
 
     def front_vehicles(self, max_distance: float = 60.0) -> list[Any]:
-        """Background vehicles on the route ahead of the ego, within `max_distance` m."""
-        return [v for v in self._alive() if self._route_distance(v, 0.0, max_distance) is not None]
+        """Background vehicles on the route ahead of the ego, within `max_distance` m (the
+        dense plan's points are 1 m apart)."""
+        first = self.route_index()
+        return self._on_route(first, first + int(max_distance))
 
     # -- knobs ---------------------------------------------------------------------------------
 
@@ -133,8 +139,14 @@ class BackgroundActivity:
 
     def clear_ahead(self, start: float, end: float) -> list[Any]:
         """Destroys the background vehicles on the route between `start` and `end` m ahead
-        of the ego; returns how many went."""
-        gone = [v for v in self._alive() if self._route_distance(v, start, end) is not None]
+        of the ego; returns them."""
+        first = self.route_index()
+        return self.clear_route(first + int(start), first + int(end))
+
+    def clear_route(self, first: int, last: int) -> list[Any]:
+        """Destroys the background vehicles on the route between plan indices `first` and
+        `last` (a scenario's obstacles get the lane to themselves); returns them."""
+        gone = self._on_route(first, last)
         for vehicle in gone:
             vehicle.destroy()
         self._alive()

@@ -112,6 +112,22 @@ class Scenario:
         self.actors.append(actor)
         return actor
 
+    def random_blueprint(self, pattern: str, **attributes: str) -> str:
+        """A blueprint id matching `pattern` and `attributes` (e.g. base_type="car"),
+        drawn with the scenario's generator from the matches in id order."""
+        library = self.world.get_blueprint_library()
+        ids = sorted(
+            bp.id
+            for bp in library.filter(pattern)
+            if all(
+                bp.has_attribute(k) and bp.get_attribute(k).value == str(v)
+                for k, v in attributes.items()
+            )
+        )
+        if not ids:
+            raise ScenarioError(f"scenario {self.name}: no blueprint {pattern} with {attributes}")
+        return ids[int(self.rng.integers(len(ids)))]
+
     def wait_for_ego(self, predicate: Callable[[], bool], timeout: float | None = None) -> bool:
         """Ticks until `predicate()`; past `timeout` (default: the type's scenario_timeout)
         marks the scenario timed out and returns False."""

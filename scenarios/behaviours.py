@@ -115,8 +115,9 @@ def in_time_to_arrival(
 
 
 def is_in_front(actor: Any, other: Any, margin: float = 0.0) -> bool:
-    """True when `actor` is more than `margin` m ahead of `other` along other's heading."""
-    transform = other.get_transform()
+    """True when `actor` is more than `margin` m ahead of `other` (an actor or a
+    Transform) along other's heading."""
+    transform = other if isinstance(other, Transform) else other.get_transform()
     offset = actor.get_location() - transform.location
     return offset.dot(transform.get_forward_vector()) > margin
 

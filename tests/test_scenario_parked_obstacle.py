@@ -9,6 +9,7 @@ oncoming flow of the two-ways type). Two runs give identical logs."""
 from __future__ import annotations
 
 import pytest
+from flow_checks import check_oncoming_flow
 from scenario_runs import run_scenario_route
 
 from runner.log_compare import compare_logs
@@ -18,7 +19,6 @@ TRIGGER = {"x": 30.0, "y": 1.75, "yaw": 0.0}
 CAR_X, CAR_Y = 60.0, 1.75 + 0.7 * 3.5 / 2
 SIGN_Y = 4.5 + 0.3 * 3.5
 GAP = 35.0  # m, the two-ways flow's frequency [35, 35]
-TICK = 0.05
 
 
 def _scenario(kind: str, **params) -> list[dict]:
@@ -75,24 +75,10 @@ def test_parked_obstacle_blocks_the_lane(runs):
 def test_two_ways_blocks_the_lane_and_sends_oncoming_traffic(runs):
     outcome, trace, _ = runs[1][0]
     _check_blocked(outcome, trace)
-    flow_ids = sorted(
-        {s.id for o in trace.others for s in o.values() if s.role == "scenario" and s.y < 0.0}
-    )
-    assert len(flow_ids) >= 2
-    first_seen = []
-    for actor_id in flow_ids:
-        track = [(i, s) for i, s in enumerate(trace.of(actor_id)) if s is not None]
-        first_seen.append(track[0])
-        assert all(s.y == pytest.approx(-1.75, abs=0.3) for _, s in track)  # the oncoming lane
-        assert track[-1][1].x < track[0][1].x  # driving towards the ego (-x)
     # the flow starts 5 s after the ego comes within 50 m of the car (it already is at
-    # the trigger, x = 29), and each car spawns when the last is GAP m from the source
+    # the trigger, x = 29); each next car spawns when the last is GAP m from the source
     trigger_tick = next(i for i, e in enumerate(trace.ego) if e.x >= TRIGGER["x"] - 1.5)
-    assert (first_seen[0][0] - trigger_tick) * TICK == pytest.approx(5.0, abs=0.2)
-    source_x = first_seen[0][1].x
-    second_tick = first_seen[1][0]
-    leader = trace.others[second_tick - 1][flow_ids[0]]
-    assert source_x - leader.x == pytest.approx(GAP, abs=1.0)
+    check_oncoming_flow(trace, -1.75, trigger_tick, 5.0, GAP)
 
 
 def test_two_runs_identical_logs(runs):

@@ -1,17 +1,21 @@
 """What the lane-blocking scenarios share (ScenarioRunner's route_obstacles.py,
-construction_crash_vehicle.py, vehicle_opens_door.py): walking a lane in 1 m steps up to
-a junction, displacing a transform sideways, a random car, the warning prop at the road's
-side, and the oncoming flow of the two-ways variants (OppositeActorFlow)."""
+construction_crash_vehicle.py, vehicle_opens_door.py): walking a lane back in 1 m steps,
+the warning prop at the road's side, a parked vehicle's hand brake, the oncoming flow of
+the two-ways variants (OppositeActorFlow), and `LaneBlockScenario`, the behaviour they
+have in common (clear the lane, change the oncoming traffic once the ego is near, end
+when the ego is past the obstacle or on the scenario timeout)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from scenarios.base import Scenario
-from scenarios.behaviours import actor_flow, in_trigger_distance, wait_until
+from scenarios.behaviours import actor_flow, in_trigger_distance, is_in_front, wait_until
 from scenarios.errors import ScenarioError
+from scenarios.placement import move_forward, outermost_lane, shifted
 from world.actors.controls import VehicleControl
-from world.geometry import Location, Rotation, Transform
+from world.geometry import Location, Transform
 from world.map.lane_enums import LaneType
 
 SCENARIO_TIMEOUT = 240.0  # s, ScenarioRunner's _scenario_timeout of these types
@@ -20,18 +24,7 @@ WAIT_DURATION = 5.0  # s between that and the change
 END_DISTANCE = 50.0  # m past the obstacle at which the scenario ends
 FLOW_TIME_DISTANCE = 1.5  # s: OppositeActorFlow's source and sink at 1.5 * limit + 30 m
 FLOW_BASE_DISTANCE = 30.0
-
-
-def move_forward(wp: Any, distance: float) -> Any:
-    """`wp` moved `distance` m along its lane in 1 m steps, stopping before a junction."""
-    travelled = 0
-    while travelled < distance:
-        ahead = wp.next(1.0)
-        if not ahead or ahead[0].is_junction:
-            break
-        wp = ahead[0]
-        travelled += 1
-    return wp
+FLOW_LIFT = 0.5  # m above the lane, as vehicles spawn
 
 
 def move_backward(wp: Any, distance: float) -> Any:
@@ -53,53 +46,15 @@ def check_direction(name: str, direction: str) -> None:
         )
 
 
-def displaced(wp: Any, sideways: float, lift: float = 0.0, yaw: float = 0.0) -> Transform:
-    """The waypoint's transform moved `sideways` m to its right (negative: left), lifted
-    `lift` m and turned `yaw` degrees."""
-    tf = wp.transform
-    right = tf.get_right_vector()
-    loc = tf.location
-    where = Location(loc.x + sideways * right.x, loc.y + sideways * right.y, loc.z + lift)
-    rot = tf.rotation
-    return Transform(where, Rotation(rot.pitch, rot.yaw + yaw, rot.roll))
-
-
-def side_sign(direction: str) -> float:
-    """+1 for "right", -1 for "left": the sign of a sideways displacement."""
-    return 1.0 if direction == "right" else -1.0
-
-
-def random_car(scenario: Any) -> str:
-    """A generation-2 car's blueprint id drawn with the scenario's generator
-    (ScenarioRunner's attribute filter {base_type: car, generation: 2})."""
-    library = scenario.world.get_blueprint_library().filter("vehicle.*")
-    ids = sorted(
-        bp.id
-        for bp in library
-        if bp.has_attribute("base_type")
-        and bp.get_attribute("base_type").as_str() == "car"
-        and bp.has_attribute("generation")
-        and bp.get_attribute("generation").as_int() == 2
-    )
-    if not ids:
-        raise ScenarioError(f"scenario {scenario.name}: no generation-2 car in the library")
-    return ids[int(scenario.rng.integers(len(ids)))]
-
-
 def spawn_side_prop(scenario: Any, wp: Any, direction: str, blueprint: str) -> Any:
-    """The warning prop at the road's side: past the outermost driving or parking lane on
-    `direction`'s side, 0.3 of that lane's width further out, turned 90 degrees, physics
-    off."""
-    outer, beyond = wp, None
-    while True:
-        side = outer.get_right_lane() if direction == "right" else outer.get_left_lane()
-        if side is None or side.lane_type not in (LaneType.Driving, LaneType.Parking):
-            beyond = side
-            break
-        outer = side
-    base = beyond if beyond is not None else outer
-    shift = side_sign(direction) * 0.3 * outer.lane_width
-    prop = scenario.spawn(blueprint, displaced(base, shift, 0.2, 90.0))
+    """The warning prop at the road's side: on the lane past the outermost driving or
+    parking lane on `direction`'s side (a sidewalk, say), 0.3 of that lane's width further
+    out, turned 90 degrees, physics off."""
+    side = outermost_lane(wp, direction, (LaneType.Driving, LaneType.Parking))
+    step = side.get_right_lane() if direction == "right" else side.get_left_lane()
+    place = step if step is not None and step.lane_id * side.lane_id > 0 else side
+    where = shifted(place, 0.3 * side.lane_width, direction, lift=0.2, yaw=90)
+    prop = scenario.spawn(blueprint, where)
     prop.set_simulate_physics(False)
     return prop
 
@@ -110,10 +65,10 @@ def hold(vehicle: Any) -> None:
 
 
 def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]) -> list:
-    """Starts the oncoming flow on the lane left of `obstacle_wp` (driven towards the
-    ego): spawned 1.5 s * the ego's speed limit + 30 m ahead of the
-    obstacle, destroyed as far behind it, at the ego's speed limit, a gap drawn from
-    `interval` m each time. Returns the live list of the flow's vehicles."""
+    """Starts the oncoming flow on the lane left of `obstacle_wp` (driven towards the ego)
+    until `scenario.over`: spawned 1.5 s * the ego's speed limit + 30 m ahead of the
+    obstacle (short of a junction), destroyed as far behind it, at the ego's speed limit,
+    a gap drawn from `interval` m each time. Returns the live list of its vehicles."""
     reference_wp = obstacle_wp.get_left_lane()
     if reference_wp is None or reference_wp.lane_id * obstacle_wp.lane_id > 0:
         raise ScenarioError(f"scenario {scenario.name}: no oncoming lane left of the obstacle")
@@ -121,9 +76,8 @@ def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]
     reach = FLOW_TIME_DISTANCE * speed + FLOW_BASE_DISTANCE
     source = move_backward(reference_wp, reach).transform
     sink = move_forward(reference_wp, reach).transform.location
-    lifted = Transform(
-        Location(source.location.x, source.location.y, source.location.z + 0.5), source.rotation
-    )
+    loc = source.location
+    lifted = Transform(Location(loc.x, loc.y, loc.z + FLOW_LIFT), source.rotation)
     live: list = []
 
     def opposite_actor_flow() -> None:
@@ -142,11 +96,23 @@ def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]
     return live
 
 
-def is_past(actor: Any, tf: Transform) -> bool:
-    """ScenarioRunner's WaitUntilInFrontPosition without distance check: `actor` is ahead
-    of `tf` along its heading."""
-    loc, forward = actor.get_location(), tf.get_forward_vector()
-    return (loc.x - tf.location.x) * forward.x + (loc.y - tf.location.y) * forward.y > 0.0
+def when_near(
+    scenario: Any,
+    location: Location,
+    then: Callable[[], None],
+    distance: float = TRIGGER_DISTANCE,
+    delay: float = WAIT_DURATION,
+) -> None:
+    """Runs `then()` in its own task once the ego is within `distance` m of `location`
+    and `delay` s have passed, unless `scenario.over` first."""
+
+    def near_then() -> None:
+        over = lambda: getattr(scenario, "over", False)  # noqa: E731
+        close = in_trigger_distance(scenario.ego, location, distance)
+        if wait_until(lambda: over() or close()) and not over() and not wait_until(over, delay):
+            then()
+
+    scenario.in_parallel(near_then)
 
 
 class LaneBlockScenario(Scenario):
@@ -154,9 +120,9 @@ class LaneBlockScenario(Scenario):
     `obstacle_wp` (its lane point), `near` (where the trigger distance is measured from),
     `end_wp` (past it the scenario ends) and `clear_distance` (m of the route ahead cleared
     of background cars). The behaviour clears the lane, then once the ego is within
-    `trigger_distance` of `near` and `wait_duration` s later starts `on_near()` (the
-    two-ways types: the oncoming flow), and ends when the ego is past `end_wp` or after
-    the scenario timeout (ScenarioTimeoutTest)."""
+    `trigger_distance` of `near` and `wait_duration` s later runs `on_near()` in its own
+    task (the two-ways types: the oncoming flow), and ends when the ego is past `end_wp`
+    or after the scenario timeout (ScenarioTimeoutTest)."""
 
     scenario_timeout = SCENARIO_TIMEOUT
     trigger_distance = TRIGGER_DISTANCE
@@ -172,59 +138,18 @@ class LaneBlockScenario(Scenario):
         return self.world.get_map().get_waypoint(self.trigger.location)
 
     def on_near(self) -> None:
-        """Runs in its own task once the ego is near: the oncoming flow when two-ways."""
+        """The oncoming flow when two-ways (ScenarioRunner's OppositeActorFlow)."""
         if self.two_ways:
             self.flow = opposite_flow(self, self.obstacle_wp, self.params["frequency"])
 
     def behaviour(self) -> None:
         self.over = False
         self.flow: list = []
-        if self.ctx.background is not None:
+        if self.ctx.background is not None:  # ScenarioRunner's LeaveSpaceInFront
             self.ctx.background.clear_ahead(0.0, self.clear_distance)
 
-        def near_then_change() -> None:
-            close = in_trigger_distance(self.ego, self.near, self.trigger_distance)
-            if not wait_until(lambda: self.over or close()):
-                return
-            if not wait_until(lambda: self.over, self.wait_duration):
-                self.on_near()
-
-        self.in_parallel(near_then_change)
+        when_near(self, self.near, self.on_near, self.trigger_distance, self.wait_duration)
         try:
-            self.wait_for_ego(lambda: is_past(self.ego, self.end_wp.transform))
+            self.wait_for_ego(lambda: is_in_front(self.ego, self.end_wp.transform))
         finally:
             self.over = True
-
-
-def heading_gap(a: float, b: float) -> float:
-    """Degrees between two yaws, 0..180."""
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
-def lateral_offset(wp: Any, location: Location) -> float:
-    """m of `location` to the right of `wp`'s lane centre (negative: left)."""
-    tf = wp.transform
-    right = tf.get_right_vector()
-    dx, dy = location.x - tf.location.x, location.y - tf.location.y
-    return dx * right.x + dy * right.y
-
-
-__all__ = [
-    "END_DISTANCE",
-    "SCENARIO_TIMEOUT",
-    "TRIGGER_DISTANCE",
-    "WAIT_DURATION",
-    "LaneBlockScenario",
-    "check_direction",
-    "displaced",
-    "heading_gap",
-    "hold",
-    "is_past",
-    "lateral_offset",
-    "move_backward",
-    "move_forward",
-    "opposite_flow",
-    "random_car",
-    "side_sign",
-    "spawn_side_prop",
-]

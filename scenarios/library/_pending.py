@@ -29,7 +29,6 @@ ACCIDENT = (Param("distance", "float", 120.0), DIRECTION, SPEED)
 CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
 PENDING: dict[str, tuple[Param, ...]] = {
-    "AccidentTwoWays": (*ACCIDENT, FREQUENCY),
     "BlockedIntersection": (),
     "ConstructionObstacle": CONSTRUCTION,
     "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),

@@ -11,14 +11,11 @@ from scenarios.library._blockers import (
     END_DISTANCE,
     LaneBlockScenario,
     check_direction,
-    displaced,
     hold,
-    move_forward,
-    random_car,
-    side_sign,
     spawn_side_prop,
 )
 from scenarios.library._pending import ACCIDENT, FREQUENCY
+from scenarios.placement import move_forward, shifted
 from world.actors.vehicle_state import VehicleLightState
 
 OFFSET = 0.7  # of half the lane width, towards `direction`
@@ -36,10 +33,10 @@ class ParkedObstacle(LaneBlockScenario):
         start = self.start_wp()
         spawn_side_prop(self, start, direction, "static.prop.warningaccident")
         self.obstacle_wp = move_forward(start, self.params["distance"])
-        shift = side_sign(direction) * OFFSET * self.obstacle_wp.lane_width / 2.0
+        shift = OFFSET * self.obstacle_wp.lane_width / 2.0
         self.car = self.spawn(
-            random_car(self),
-            displaced(self.obstacle_wp, shift, SPAWN_LIFT),
+            self.random_blueprint("vehicle.*", base_type="car", generation=2),
+            shifted(self.obstacle_wp, shift, direction, lift=SPAWN_LIFT),
             role_name="scenario no lights",
         )
         self.car.set_light_state(VehicleLightState(self.car.get_light_state() | LIGHTS))

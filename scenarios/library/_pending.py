@@ -30,8 +30,6 @@ CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
 PENDING: dict[str, tuple[Param, ...]] = {
     "BlockedIntersection": (),
-    "ConstructionObstacle": CONSTRUCTION,
-    "ConstructionObstacleTwoWays": (*CONSTRUCTION, FREQUENCY),
     "ControlLoss": (),
     "CrossingBicycleFlow": (FLOW[0], *FLOW[2:]),
     "DynamicObjectCrossing": (

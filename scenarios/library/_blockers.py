@@ -121,8 +121,8 @@ class LaneBlockScenario(Scenario):
     `end_wp` (past it the scenario ends) and `clear_distance` (m of the route ahead cleared
     of background cars). The behaviour clears the lane, then once the ego is within
     `trigger_distance` of `near` and `wait_duration` s later runs `on_near()` in its own
-    task (the two-ways types: the oncoming flow), and ends when the ego is past `end_wp`
-    or after the scenario timeout (ScenarioTimeoutTest)."""
+    task (the two-ways types: the oncoming flow; `start_changes()` starts it), and ends
+    when the ego is past `end_wp` or after the scenario timeout (ScenarioTimeoutTest)."""
 
     scenario_timeout = SCENARIO_TIMEOUT
     trigger_distance = TRIGGER_DISTANCE
@@ -137,6 +137,11 @@ class LaneBlockScenario(Scenario):
     def start_wp(self) -> Any:
         return self.world.get_map().get_waypoint(self.trigger.location)
 
+    def start_changes(self) -> None:
+        """What happens beside the obstacle while the scenario waits for the ego: `on_near`
+        once the ego is near (a type with its own trigger overrides this)."""
+        when_near(self, self.near, self.on_near, self.trigger_distance, self.wait_duration)
+
     def on_near(self) -> None:
         """The oncoming flow when two-ways (ScenarioRunner's OppositeActorFlow)."""
         if self.two_ways:
@@ -148,7 +153,7 @@ class LaneBlockScenario(Scenario):
         if self.ctx.background is not None:  # ScenarioRunner's LeaveSpaceInFront
             self.ctx.background.clear_ahead(0.0, self.clear_distance)
 
-        when_near(self, self.near, self.on_near, self.trigger_distance, self.wait_duration)
+        self.start_changes()
         try:
             self.wait_for_ego(lambda: is_in_front(self.ego, self.end_wp.transform))
         finally:

@@ -71,7 +71,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "SignalizedJunctionLeftTurn": JUNCTION_FLOW,
     "SignalizedJunctionRightTurn": JUNCTION_FLOW,
     "StaticCutIn": (Param("distance", "float", 100.0), DIRECTION),
-    "VehicleOpensDoorTwoWays": (Param("distance", "float", 50.0), DIRECTION, SPEED, FREQUENCY),
     "VehicleTurningRoute": (),
     "VehicleTurningRoutePedestrian": (),
     "YieldToEmergencyVehicle": (Param("distance", "float", 140.0),),

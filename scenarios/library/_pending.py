@@ -59,13 +59,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
         DIRECTION,
     ),
     "ParkingCutIn": (DIRECTION,),
-    "ParkingExit": (
-        Param("front_vehicle_distance", "float", 20.0),
-        Param("behind_vehicle_distance", "float", 10.0),
-        DIRECTION,
-        Param("flow_distance", "float", 25.0),
-        SPEED,
-    ),
     "PedestrianCrossing": (),
     "PriorityAtJunction": (),
     "SignalizedJunctionLeftTurn": JUNCTION_FLOW,

@@ -59,6 +59,14 @@ def spawn_side_prop(scenario: Any, wp: Any, direction: str, blueprint: str) -> A
     return prop
 
 
+def clear_stretch(scenario: Any, span: float) -> None:
+    """Background cars on the route from the trigger to `span` m past it go, so the
+    scenario's actors have that stretch of the lane to themselves."""
+    background = scenario.ctx.background
+    if background is not None:
+        background.clear_route(scenario.trigger_index, scenario.trigger_index + int(span))
+
+
 def hold(vehicle: Any) -> None:
     """A parked vehicle: the hand brake on."""
     vehicle.apply_control(VehicleControl(hand_brake=True))
@@ -98,13 +106,13 @@ def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]
 
 def when_near(
     scenario: Any,
-    location: Location,
+    location: Location | Any,
     then: Callable[[], None],
     distance: float = TRIGGER_DISTANCE,
     delay: float = WAIT_DURATION,
 ) -> None:
-    """Runs `then()` in its own task once the ego is within `distance` m of `location`
-    and `delay` s have passed, unless `scenario.over` first."""
+    """Runs `then()` in its own task once the ego is within `distance` m of `location` (or
+    an actor) and `delay` s have passed, unless `scenario.over` first."""
 
     def near_then() -> None:
         over = lambda: getattr(scenario, "over", False)  # noqa: E731

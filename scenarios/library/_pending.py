@@ -40,8 +40,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     ),
     "EnterActorFlow": FLOW,
     "EnterActorFlowV2": FLOW,
-    "HazardAtSideLane": HAZARD,
-    "HazardAtSideLaneTwoWays": (*HAZARD, Param("frequency", "float", 100.0)),
     "HighwayCutIn": (Param("other_actor_location", "location"),),
     "HighwayExit": FLOW,
     "InterurbanActorFlow": FLOW,

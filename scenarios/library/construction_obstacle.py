@@ -17,6 +17,7 @@ from scenarios.library._blockers import (
     END_DISTANCE,
     LaneBlockScenario,
     check_direction,
+    clear_stretch,
     spawn_side_prop,
 )
 from scenarios.library._pending import CONSTRUCTION, FREQUENCY
@@ -84,6 +85,7 @@ class ConstructionObstacle(LaneBlockScenario):
     def setup(self) -> None:
         direction = self.params["direction"]
         check_direction(self.name, direction)
+        clear_stretch(self, self.params["distance"] + 20.0)
         start = self.start_wp()
         spawn_side_prop(self, start, direction, SIGN)
         ahead = start.next(self.params["distance"])

@@ -11,6 +11,7 @@ from scenarios.library._blockers import (
     END_DISTANCE,
     LaneBlockScenario,
     check_direction,
+    clear_stretch,
     hold,
     spawn_side_prop,
 )
@@ -30,6 +31,7 @@ class ParkedObstacle(LaneBlockScenario):
     def setup(self) -> None:
         direction = self.params["direction"]
         check_direction(self.name, direction)
+        clear_stretch(self, self.params["distance"] + 20.0)
         start = self.start_wp()
         spawn_side_prop(self, start, direction, "static.prop.warningaccident")
         self.obstacle_wp = move_forward(start, self.params["distance"])

@@ -14,6 +14,7 @@ from scenarios.library._blockers import (
     END_DISTANCE,
     LaneBlockScenario,
     check_direction,
+    clear_stretch,
     hold,
     opposite_flow,
 )
@@ -34,6 +35,7 @@ class VehicleOpensDoorTwoWays(LaneBlockScenario):
     def setup(self) -> None:
         direction = self.params["direction"]
         check_direction(self.name, direction)
+        clear_stretch(self, self.params["distance"] + 20.0)
         ahead = self.start_wp().next(self.params["distance"])
         if not ahead:
             raise ScenarioError(f"scenario {self.name}: no place for the parked car")

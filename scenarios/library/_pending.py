@@ -44,7 +44,6 @@ PENDING: dict[str, tuple[Param, ...]] = {
     "HighwayExit": FLOW,
     "InterurbanActorFlow": FLOW,
     "InterurbanAdvancedActorFlow": FLOW,
-    "InvadingTurn": (Param("distance", "float", 100.0), Param("offset", "float", 0.25)),
     "MergerIntoSlowTraffic": FLOW,
     "MergerIntoSlowTrafficV2": FLOW,
     "NonSignalizedJunctionLeftTurn": JUNCTION_FLOW,

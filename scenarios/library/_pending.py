@@ -30,7 +30,6 @@ CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
 PENDING: dict[str, tuple[Param, ...]] = {
     "BlockedIntersection": (),
-    "ControlLoss": (),
     "CrossingBicycleFlow": (FLOW[0], *FLOW[2:]),
     "DynamicObjectCrossing": (
         Param("distance", "float", 12.0),

@@ -166,3 +166,18 @@ class LaneBlockScenario(Scenario):
             self.wait_for_ego(lambda: is_in_front(self.ego, self.end_wp.transform))
         finally:
             self.over = True
+
+
+def odometer(actor: Any, distance: float) -> Callable[[], bool]:
+    """A predicate: True once `actor` has moved `distance` m (its path, tick by tick)."""
+    travelled = 0.0
+    last = actor.get_location()
+
+    def far_enough() -> bool:
+        nonlocal travelled, last
+        here = actor.get_location()
+        travelled += here.distance(last)
+        last = here
+        return travelled >= distance
+
+    return far_enough

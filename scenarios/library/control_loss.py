@@ -12,7 +12,7 @@ from typing import Any
 
 from scenarios.base import Scenario
 from scenarios.behaviours import in_trigger_distance, wait_until
-from scenarios.library.parking_exit import odometer
+from scenarios.library._blockers import odometer
 from world.actors.controls import VehicleControl
 from world.geometry import Transform
 

@@ -12,13 +12,12 @@ the route's first point."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from scenarios.base import Scenario
 from scenarios.behaviours import destroy_actor, drive_distance, follow_lane
 from scenarios.errors import ScenarioError
-from scenarios.library._blockers import SCENARIO_TIMEOUT, check_direction, hold
+from scenarios.library._blockers import SCENARIO_TIMEOUT, check_direction, hold, odometer
 from scenarios.library._pending import DIRECTION, SPEED
 from scenarios.params import Param
 from scenarios.placement import shifted
@@ -92,18 +91,3 @@ class ParkingExit(Scenario):
 
         self.in_parallel(side_car_drives_off)
         self.wait_for_ego(odometer(self.ego, self.params["front_vehicle_distance"] + END_MARGIN))
-
-
-def odometer(actor: Any, distance: float) -> Callable[[], bool]:
-    """A predicate: True once `actor` has moved `distance` m (its path, tick by tick)."""
-    travelled = 0.0
-    last = actor.get_location()
-
-    def far_enough() -> bool:
-        nonlocal travelled, last
-        here = actor.get_location()
-        travelled += here.distance(last)
-        last = here
-        return travelled >= distance
-
-    return far_enough

@@ -255,6 +255,8 @@ def run_route(
             return None  # the sensors measure in the first tick; the agent starts after it
         control = agent.run_step(sensors.input_data(info.frame), info.elapsed_seconds)
         control.manual_gear_shift = False
+        if scenarios is not None:
+            control = scenarios.ego_control(control)
         return control
 
     route_seconds = config.route_seconds

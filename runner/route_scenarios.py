@@ -54,6 +54,12 @@ class RouteScenarios:
     def __init__(self, route_scenario: RouteScenario) -> None:
         self.route_scenario = route_scenario
 
+    def ego_control(self, control: Any) -> Any:
+        """The agent's control through the scenarios' ego control filters."""
+        for adjust in list(self.route_scenario.ctx.ego_control_filters):
+            control = adjust(control)
+        return control
+
     def attach(self, loop: Any) -> None:
         self.route_scenario.ctx.start = loop.start
         self.route_scenario.start = loop.start

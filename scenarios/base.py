@@ -31,8 +31,9 @@ __all__ = ["Scenario", "ScenarioContext"]
 class ScenarioContext:
     """What every scenario of a route shares: the world, the ego, the route's dense plan
     ((Transform, RoadOption) pairs), the background activity (None: no background
-    traffic), the sink for scenario criteria, and `start(fn, *args, name=...)` that runs
-    a function as another task (the main loop's start), for behaviours in parallel."""
+    traffic), the sink for scenario criteria, `start(fn, *args, name=...)` that runs
+    a function as another task (the main loop's start), for behaviours in parallel, and
+    the filters the agent's control passes through on its way to the ego."""
 
     world: Any
     ego: Any
@@ -40,6 +41,10 @@ class ScenarioContext:
     background: Any = None
     criteria: CriteriaSink = field(default_factory=NullCriteria)
     start: Callable[..., Any] | None = None
+    ego_control_filters: list[Callable[[Any], Any]] = field(default_factory=list)
+    """Functions of the agent's VehicleControl giving the one the ego gets, applied in
+    order each tick after the agent's step (ScenarioRunner's AddNoiseToRouteEgo changes
+    the agent's control this way)."""
 
 
 class Scenario:

@@ -92,12 +92,15 @@ def test_bad_names_are_named_with_the_valid_ones():
 
 
 def test_a_pending_type_fails_clearly_when_run():
-    cls = SCENARIO_TYPES["ControlLoss"]
+    if not PENDING:
+        pytest.skip("every type is implemented")
+    name = sorted(PENDING)[0]  # any type still pending
+    cls = SCENARIO_TYPES[name]
     ctx = ScenarioContext(None, None, [])
-    scenario = cls(ctx, "ControlLoss_1", Transform(Location()), {}, None)
+    scenario = cls(ctx, f"{name}_1", Transform(Location()), {}, None)
     with pytest.raises(ScenarioNotImplementedError) as err:
         scenario.setup()
-    assert str(err.value) == "scenario type ControlLoss is not implemented yet"
+    assert str(err.value) == f"scenario type {name} is not implemented yet"
 
 
 def test_a_route_file_with_a_typo_is_refused_naming_route_and_scenario(tmp_path):

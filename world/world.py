@@ -52,6 +52,8 @@ from world.weather import WeatherParameters
 
 __all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
 
+FLAT_PROP_HEIGHT = 0.2  # m: a prop lower than this (debris, tiles, litter) is driven over
+
 # A world is one episode: its id (carla.World.id, WorldSnapshot.id) is fixed, so it is the
 # same in every run.
 EPISODE_ID = 1
@@ -540,7 +542,9 @@ class World:
         a.extent[row], a.box_loc[row] = body.extent, body.box_loc
         a.mass[row] = body.mass
         a.body[row] = kind in (ActorType.Vehicle, ActorType.Walker)
-        a.static_collider[row] = type_id.startswith("static.prop.")
+        a.static_collider[row] = (
+            type_id.startswith("static.prop.") and 2.0 * float(body.extent[2]) >= FLAT_PROP_HEIGHT
+        )
         if kind == ActorType.Vehicle:
             vrow = self._vehicles.add_row()
             self._vehicles.actor[vrow] = row

@@ -256,7 +256,9 @@ def run_route(
         control = agent.run_step(sensors.input_data(info.frame), info.elapsed_seconds)
         control.manual_gear_shift = False
         if scenarios is not None:
-            control = scenarios.ego_control(control)
+            filtered = scenarios.ego_control(control)  # run always: the filters draw noise
+            if not getattr(agent, "replays_applied_controls", False):
+                control = filtered
         return control
 
     route_seconds = config.route_seconds

@@ -6,6 +6,7 @@ writes results.json with a driving score and logs `lockstep check` finds identic
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -17,6 +18,12 @@ from scenarios.leaderboard1 import LEADERBOARD2_TYPE, place_scenarios, read_anno
 
 ROUTES = "routes/leaderboard-1.0/routes_devtest.xml"
 SCENARIOS = "routes/leaderboard-1.0/all_towns_traffic_scenarios_public.json"
+# what a type's set-up leaves in the log's info text: its debris, or actors it spawned
+EVIDENCE = {
+    "ControlLoss": "static.prop.dirtdebris01",
+    "DynamicObjectCrossing": "role_name = scenario",
+    "VehicleTurningRoute": "role_name = scenario",
+}
 
 
 def write_config(folder, shared, subset: str, route_seconds: float) -> object:
@@ -77,9 +84,18 @@ def test_devtest_route_runs_with_its_scenarios(shared, tmp_path, subset, town):
     assert placed, f"the 1.0 file places scenarios on devtest route {subset}"
     assert {p["type"] for p in placed} <= names
     log = tmp_path / "run" / outcomes[0].log_path.name
-    assert "role_name = scenario" in query_info(log.read_bytes(), show_all=False)
+    first = min(placed, key=lambda p: _route_index(p["trigger"], route))  # set up at the start
+    assert EVIDENCE[first["type"]] in query_info(log.read_bytes(), show_all=False)
     checks = check_run(tmp_path / "run")
-    assert [str(c) for c in checks] == [f"{route.id}: identical"]
+    assert [str(c) for c in checks] == [f"RouteScenario_{route.id}_rep0: identical"]
+
+
+def _route_index(trigger: dict, route) -> float:
+    """How far along the key points a trigger lies (the key point nearest it)."""
+    points = route.definition.points
+    return min(
+        range(len(points)), key=lambda i: math.dist(points[i][:2], (trigger["x"], trigger["y"]))
+    )
 
 
 def _plan(route) -> list:

@@ -61,6 +61,10 @@ def logged_controls(path: str | Path, role_name: str = "hero") -> list[VehicleCo
 class LoggedAgent(AutonomousAgent):
     """Replays a log's ego controls, frame by frame."""
 
+    # the log holds the controls the ego got, after any scenario's control filters (a
+    # ControlLoss's noise): the re-run applies them as they are
+    replays_applied_controls = True
+
     def setup(self, path_to_conf_file: str | None) -> None:
         if path_to_conf_file is None:
             raise AgentError("logged agent: agent.config must name the log to replay")

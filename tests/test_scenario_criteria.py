@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from scenario_runs import run_scenario_route
 
 from runner.criteria import ScenarioTimeoutTest
@@ -61,17 +62,22 @@ def test_a_scenario_timeout_is_scored_after_the_route_criteria():
 
 
 def test_a_type_not_written_yet_fails_its_route_clearly(tmp_path):
+    from scenarios.library._pending import PENDING
+
+    if not PENDING:
+        pytest.skip("every scenario type is written")
+    name = sorted(PENDING)[0]
     trigger = {"x": 30.0, "y": 1.75, "yaw": 0.0}
     outcome, _, _ = run_scenario_route(
         tmp_path,
         "pending",
         [[20.0, 1.75, 0.0], [60.0, 1.75, 0.0]],
-        [{"type": "ControlLoss", "name": "ControlLoss_7", "trigger": trigger}],
+        [{"type": name, "name": f"{name}_7", "trigger": trigger}],
     )
     assert outcome.failure.value == "simulation_runtime"
     assert outcome.message == (
-        "task scenario ControlLoss_7 raised ScenarioNotImplementedError: "
-        "scenario type ControlLoss is not implemented yet"
+        f"task scenario {name}_7 raised ScenarioNotImplementedError: "
+        f"scenario type {name} is not implemented yet"
     )
 
 

@@ -38,7 +38,7 @@ class RouteCheck:
 
 def check_run(run_dir: str | Path, agent: bool = False) -> list[RouteCheck]:
     """Re-simulates every recorded route repetition of `run_dir`; one RouteCheck each."""
-    run_dir = Path(run_dir)
+    run_dir = Path(run_dir).resolve()  # the logged agent's spec names the log from scratch
     manifest = read_manifest(run_dir)
     config = config_from_manifest(manifest, str(run_dir / "manifest.yaml"))
     by_id = {r.id: r for r in config.routes}

@@ -80,6 +80,14 @@ def test_check_says_identical(first_run, capsys):
     assert "RouteScenario_0_rep0: identical" in out
 
 
+def test_check_takes_a_relative_run_directory(first_run, monkeypatch, capsys):
+    """As the README types it: `lockstep check runs/quickstart` from the checkout."""
+    _, folder = first_run
+    monkeypatch.chdir(folder)
+    assert main(["check", "a"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "identical"
+
+
 def _hero_position_offset(reader: LogReader, frame_number: int) -> tuple[int, int, float]:
     """(byte offset of the hero's location.x, hero id, value) in the given frame's Position."""
     hero = next(

@@ -26,12 +26,7 @@ MATH_FUNCTIONS = {
     "cbrt", "erf", "erfc", "gamma", "lgamma", "dist",
 }  # fmt: skip
 # file -> (names allowed there, why): libm only where nothing of a run depends on the bits
-ALLOWED: dict[str, tuple[set[str], str]] = {
-    "recorder/picture/frame_drawing.py": (
-        {"numpy.cos", "numpy.sin"},
-        "box corners of a picture: pixels feed no state, no log and no score",
-    ),
-}
+ALLOWED: dict[str, tuple[set[str], str]] = {}
 
 
 def _aliases(tree: ast.Module) -> tuple[set[str], set[str], dict[str, str]]:

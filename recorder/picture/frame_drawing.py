@@ -15,6 +15,7 @@ import numpy as np
 from recorder.picture.log_scenes import KIND_VEHICLE, KIND_WALKER, NOT_AN_ACTOR, LogScenes, Scene
 from recorder.picture.palette import INDEX, LIGHT_COLOURS, nearest_index
 from recorder.picture.view import View
+from world.elementary import cos_v, sin_v
 
 COLLISION_SHOW = 1.0  # seconds a collision stays marked
 COLLISION_RADIUS = 2.5  # m
@@ -29,9 +30,9 @@ def box_corners(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """World corners (N, 4, 2), centres (N, 2) and front middles (N, 2) of N boxes: an actor
     at `xy` turned by `yaw_deg`, its box of half `extent` (N, 2) at `centre` (N, 2) in the
-    actor's frame. (A picture only: numpy's cos and sin do not feed any state.)"""
-    yaw = np.radians(yaw_deg)
-    c, s = np.cos(yaw)[:, None], np.sin(yaw)[:, None]
+    actor's frame."""
+    yaw = np.radians(np.asarray(yaw_deg, dtype=np.float64))
+    c, s = cos_v(yaw)[:, None], sin_v(yaw)[:, None]
 
     def world(local: np.ndarray) -> np.ndarray:  # (N, K, 2) local -> world
         lx, ly = local[..., 0], local[..., 1]

@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from recorder.errors import RecorderError
+from world.file_kinds import file_kind
 
 LogBytes = bytes | bytearray | memoryview | mmap.mmap
 _PAGE = mmap.PAGESIZE
@@ -24,7 +25,7 @@ def regular_file(path: str | Path, what: str = "file") -> os.stat_result:
     """The stat of `path` if it is a regular file, else a RecorderError naming what it is."""
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise RecorderError(f"{path}: not a regular file ({_kind(info.st_mode)}); a {what} is")
+        raise RecorderError(f"{path}: not a regular file ({file_kind(info.st_mode)}); a {what} is")
     return info
 
 
@@ -34,7 +35,7 @@ def map_log(path: str | Path) -> LogBytes:
     with open(path, "rb") as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):  # replaced between the two looks
-            raise RecorderError(f"{path}: not a regular file ({_kind(info.st_mode)})")
+            raise RecorderError(f"{path}: not a regular file ({file_kind(info.st_mode)})")
         if info.st_size == 0:
             return b""
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
@@ -70,16 +71,3 @@ class PageReleaser:
             return
         self._mapping.madvise(mmap.MADV_DONTNEED, self._done, stop - self._done)
         self._done = stop
-
-
-def _kind(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISFIFO, "a pipe"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return name
-    return "not a file"

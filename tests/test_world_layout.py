@@ -21,12 +21,19 @@ TOP_MODULES = {
     "state",
     "geometry",
     "elementary",
+    "file_kinds",
     "errors",
     "enums",
     "debug",
     "probes",
 }
-PLAIN_TYPES = {"world.geometry", "world.elementary", "world.enums", "world.errors"}
+PLAIN_TYPES = {
+    "world.geometry",
+    "world.elementary",
+    "world.enums",
+    "world.errors",
+    "world.file_kinds",
+}
 # imported before any compiled kernel, in every wing: where numba keeps them (no world import)
 KERNEL_CACHE = "world.physics.compiled_cache"
 WINGS = {"map", "actors", "physics", "traffic", "sensors"}

@@ -12,6 +12,7 @@ import os
 import stat
 from pathlib import Path
 
+from world.file_kinds import file_kind
 from world.map.opendrive.errors import OpenDriveError
 
 __all__ = [
@@ -65,24 +66,10 @@ def read_map_bytes(path: str | Path) -> bytes:
 def _check_regular(info: os.stat_result, source: str) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise OpenDriveError(
-            f"expected a regular OpenDRIVE file, found {_kind(info.st_mode)}", source=source
+            f"expected a regular OpenDRIVE file, found {file_kind(info.st_mode)}", source=source
         )
     if info.st_size > MAX_FILE_BYTES:
         raise OpenDriveError(
             f"expected at most {MAX_FILE_BYTES} bytes (512 MiB), found {info.st_size}",
             source=source,
         )
-
-
-def _kind(mode: int) -> str:
-    """What a non-regular file is, in words."""
-    for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISFIFO, "a pipe"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return name
-    return "a file that is not regular"

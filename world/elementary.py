@@ -23,7 +23,7 @@ asin/acos outside [-1, 1] give nan; log(0) = -inf, log(x < 0) = nan; exp overflo
 above 709.78 and flushes to 0 below -745.13.
 
 Each function comes twice: the scalar one (a numba kernel, callable from other kernels and
-from Python) and the array one named with a trailing `_v` (a numpy ufunc compiled from the
+from Python) and the array one named with a trailing `_v` (a compiled loop over the
 very same scalar code, so both agree bit for bit; float32 arrays are computed in float64 and
 rounded once, as numpy returns float32 for them: the kernels always run in float64).
 """
@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, vectorize
+from numba import njit
 
 import world.physics.compiled_cache  # noqa: F401  (numba's cache folder, before any kernel)
 
@@ -380,66 +380,113 @@ def log(x: float) -> float:
     return k * _LN2_HI - ((hfsq - (s * (hfsq + r) + k * _LN2_LO)) - f)
 
 
-# float32 first: numpy takes the first loop its inputs cast to safely
-_unary = vectorize(["float32(float32)", "float64(float64)"], cache=True)
-_binary = vectorize(["float32(float32, float32)", "float64(float64, float64)"], cache=True)
+# -- the array forms ------------------------------------------------------------------------
+# Plain compiled loops behind a thin wrapper rather than numba ufuncs: numba rebuilds a ufunc's
+# wrapper through LLVM in every process (about 0.1 s each, a second for the ten), while a
+# cached loop loads in milliseconds, and only when first called.
 
 
-@_unary
+@_kernel
+def _unary_loop(which: int, x: np.ndarray, out: np.ndarray) -> None:
+    for i in range(x.size):
+        v = x[i]
+        if which == 0:
+            out[i] = sin(v)
+        elif which == 1:
+            out[i] = cos(v)
+        elif which == 2:
+            out[i] = tan(v)
+        elif which == 3:
+            out[i] = atan(v)
+        elif which == 4:
+            out[i] = asin(v)
+        elif which == 5:
+            out[i] = acos(v)
+        elif which == 6:
+            out[i] = exp(v)
+        else:
+            out[i] = log(v)
+
+
+@_kernel
+def _binary_loop(which: int, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    for i in range(a.size):
+        out[i] = atan2(a[i], b[i]) if which == 0 else hypot(a[i], b[i])
+
+
+def _float_type(*args) -> type:
+    """The type numpy's float32-then-float64 loops would give: float32 when every argument
+    casts to it safely (float32 arrays, small integers, Python scalars beside them)."""
+    kind = np.result_type(*args)
+    return np.float32 if np.can_cast(kind, np.float32, "safe") else np.float64
+
+
+def _unary(which: int, x) -> np.ndarray:
+    a = np.asarray(x)
+    out_type = _float_type(x)
+    flat = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
+    out = np.empty(flat.size)
+    _unary_loop(which, flat, out)
+    result = out.reshape(a.shape).astype(out_type, copy=False)
+    return result[()] if a.ndim == 0 else result
+
+
+def _binary(which: int, x, y) -> np.ndarray:
+    out_type = _float_type(x, y)
+    a, b = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    out = np.empty(a.size)
+    _binary_loop(
+        which, np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), out
+    )
+    result = out.reshape(a.shape).astype(out_type, copy=False)
+    return result[()] if a.ndim == 0 else result
+
+
 def sin_v(x):
     """sin over an array (radians)."""
-    return sin(np.float64(x))
+    return _unary(0, x)
 
 
-@_unary
 def cos_v(x):
     """cos over an array (radians)."""
-    return cos(np.float64(x))
+    return _unary(1, x)
 
 
-@_unary
 def tan_v(x):
     """tan over an array (radians)."""
-    return tan(np.float64(x))
+    return _unary(2, x)
 
 
-@_unary
 def atan_v(x):
     """atan over an array."""
-    return atan(np.float64(x))
+    return _unary(3, x)
 
 
-@_binary
 def atan2_v(y, x):
     """atan2(y, x) over arrays (broadcast as numpy does)."""
-    return atan2(np.float64(y), np.float64(x))
+    return _binary(0, y, x)
 
 
-@_unary
 def asin_v(x):
     """asin over an array."""
-    return asin(np.float64(x))
+    return _unary(4, x)
 
 
-@_unary
 def acos_v(x):
     """acos over an array."""
-    return acos(np.float64(x))
+    return _unary(5, x)
 
 
-@_binary
 def hypot_v(x, y):
     """hypot(x, y) over arrays (broadcast as numpy does)."""
-    return hypot(np.float64(x), np.float64(y))
+    return _binary(1, x, y)
 
 
-@_unary
 def exp_v(x):
     """exp over an array."""
-    return exp(np.float64(x))
+    return _unary(6, x)
 
 
-@_unary
 def log_v(x):
     """log over an array."""
-    return log(np.float64(x))
+    return _unary(7, x)

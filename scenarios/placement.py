@@ -9,7 +9,7 @@ from typing import Any
 from world.geometry import Location, Rotation, Transform
 from world.map.lane_enums import LaneType
 
-__all__ = ["move_forward", "outermost_lane", "shifted", "side_lane"]
+__all__ = ["move_forward", "outer_part", "outermost_lane", "shifted", "side_lane"]
 
 
 def move_forward(wp: Any, distance: float) -> Any:
@@ -60,3 +60,10 @@ def shifted(
     where = Location(loc.x + sign * offset * right.x, loc.y + sign * offset * right.y, loc.z + lift)
     rot = tf.rotation
     return Transform(where, Rotation(rot.pitch, rot.yaw + sign * yaw, rot.roll))
+
+
+def outer_part(wp: Any, actor: Any, direction: str, lift: float = 0.0) -> Location:
+    """Where `actor` stands at the outer part of `wp`'s lane (toward `direction`): a quarter
+    of (lane width - its half width) off the centre, as ScenarioRunner parks its cars."""
+    inward = (wp.lane_width - actor.bounding_box.extent.y) / 4.0
+    return shifted(wp, inward, direction, lift=lift).location

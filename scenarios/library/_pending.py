@@ -19,6 +19,4 @@ HAZARD = (
 ACCIDENT = (Param("distance", "float", 120.0), DIRECTION, SPEED)
 CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
-PENDING: dict[str, tuple[Param, ...]] = {
-    "PedestrianCrossing": (),
-}
+PENDING: dict[str, tuple[Param, ...]] = {}

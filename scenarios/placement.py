@@ -9,7 +9,15 @@ from typing import Any
 from world.geometry import Location, Rotation, Transform
 from world.map.lane_enums import LaneType
 
-__all__ = ["move_forward", "outermost_lane", "shifted", "side_lane"]
+__all__ = [
+    "crosswalks",
+    "inside",
+    "move_forward",
+    "outer_part",
+    "outermost_lane",
+    "shifted",
+    "side_lane",
+]
 
 
 def move_forward(wp: Any, distance: float) -> Any:
@@ -60,3 +68,38 @@ def shifted(
     where = Location(loc.x + sign * offset * right.x, loc.y + sign * offset * right.y, loc.z + lift)
     rot = tf.rotation
     return Transform(where, Rotation(rot.pitch, rot.yaw + sign * yaw, rot.roll))
+
+
+def outer_part(wp: Any, actor: Any, direction: str, lift: float = 0.0) -> Location:
+    """Where `actor` stands at the outer part of `wp`'s lane (toward `direction`): a quarter
+    of (lane width - its half width) off the centre, as ScenarioRunner parks its cars."""
+    inward = (wp.lane_width - actor.bounding_box.extent.y) / 4.0
+    return shifted(wp, inward, direction, lift=lift).location
+
+
+def crosswalks(world_map: Any) -> list[list[Location]]:
+    """The map's crosswalk outlines, one polygon (its distinct corners) each:
+    `Map.get_crosswalks()` gives them one after another, each closed by repeating its
+    first corner."""
+    polygons: list[list[Location]] = []
+    corners: list[Location] = []
+    for corner in world_map.get_crosswalks():
+        if len(corners) >= 3 and corner.distance(corners[0]) < 1e-6:
+            polygons.append(corners)
+            corners = []
+        else:
+            corners.append(corner)
+    return polygons
+
+
+def inside(polygon: list[Location], where: Location) -> bool:
+    """Whether `where` lies inside `polygon` seen from above (even-odd rule)."""
+    found = False
+    last = polygon[-1]
+    for corner in polygon:
+        if (corner.y > where.y) != (last.y > where.y):
+            t = (where.y - corner.y) / (last.y - corner.y)
+            if where.x < corner.x + t * (last.x - corner.x):
+                found = not found
+        last = corner
+    return found

@@ -76,6 +76,7 @@ def test_bad_arguments_are_one_line_errors(tmp_path, capsys):
     assert len(err) == 5
     assert "--blocks: expected WxH" in err[0]
     assert "lanes: expected a count 1..3" in err[1]
-    assert "--preset: expected one of town_medium, town_small, found 'nowhere'" in err[2]
+    known = "town_medium, town_parking, town_small"
+    assert f"--preset: expected one of {known}, found 'nowhere'" in err[2]
     assert "missing.xodr" in err[3]
     assert "bad.xodr" in err[4]

@@ -192,6 +192,8 @@ def test_bad_spec_names_the_parameter():
         TownSpec(lanes=4)
     with pytest.raises(TownSpecError, match="block_size"):
         generate_town(0, 2, 2, 45.0, 3, curves=True)
+    with pytest.raises(TownSpecError, match=r"parking: expected a chance 0\.\.1, found 1\.5"):
+        TownSpec(parking=1.5)
     assert issubclass(TownSpecError, LockstepError)
 
 
@@ -218,3 +220,72 @@ def test_signs_stand_where_the_rules_put_them():
                 assert towards.get("elementType") == "junction"
             checked += 1
     assert checked == 34
+
+
+def test_parking_lanes_do_not_change_the_other_seeded_choices():
+    plain = ET.fromstring(render_town(TownSpec(seed=7)))
+    parked = ET.fromstring(render_town(TownSpec(seed=7, parking=0.5)))
+    assert [r.get("length") for r in _roads(plain)] == [r.get("length") for r in _roads(parked)]
+    assert [(s.get("type"), s.get("s"), s.get("t")) for s in plain.iter("signal")] == [
+        (s.get("type"), s.get("s"), s.get("t")) for s in parked.iter("signal")
+    ]
+    assert not [lane for lane in plain.iter("lane") if lane.get("type") == "parking"]
+    # parking 0.5 on seed 7 gives three of the town's eight streets between two junctions
+    # parking lanes (lanes -2 and 2 of a one-lane street; its sidewalks become -3 and 3)
+    assert len([lane for lane in parked.iter("lane") if lane.get("type") == "parking"]) == 6
+
+
+def test_parking_lane_worked_by_hand():
+    # town_parking: a street with parking lanes is 100 - 2 * 9 = 82 m long. Its parking lanes
+    # (2.5 m) have no width for 8 m at each end, widen over 5 m (a cubic flat at both ends,
+    # c = 3 * 2.5 / 5^2 = 0.3, d = -2 * 2.5 / 5^3 = -0.04), are full from 13 m to 69 m and
+    # narrow back until 74 m. The sidewalk beyond keeps its 2 m and height, and links through
+    # each junction to the corner's sidewalk, as a street without parking does.
+    root = ET.fromstring(render_town(TOWN_PRESETS["town_parking"]))
+    roads = {r.get("id"): r for r in _roads(root)}
+    parked = [r for r in _roads(root) if any(la.get("type") == "parking" for la in r.iter("lane"))]
+    assert len(parked) == 3
+    walks = 0
+    for road in parked:
+        assert float(road.get("length")) == pytest.approx(82.0)
+        lanes = {int(la.get("id")): la for la in road.iter("lane")}
+        assert {k: lanes[k].get("type") for k in (-3, -2, -1, 1, 2, 3)} == {
+            -3: "sidewalk",
+            -2: "parking",
+            -1: "driving",
+            1: "driving",
+            2: "parking",
+            3: "sidewalk",
+        }
+        for side in (-2, 2):
+            widths = [
+                float(w.get(k))
+                for w in lanes[side].findall("width")
+                for k in ("sOffset", "a", "b", "c", "d")
+            ]
+            records = [  # (sOffset, a, b, c, d)
+                (0, 0, 0, 0, 0),
+                (8, 0, 0, 0.3, -0.04),
+                (13, 2.5, 0, 0, 0),
+                (69, 2.5, 0, -0.3, 0.04),
+                (74, 0, 0, 0, 0),
+            ]
+            assert widths == pytest.approx([v for record in records for v in record])
+            assert float(lanes[3 if side > 0 else -3].find("width").get("a")) == 2.0
+        # the corner sidewalks (lane -2 of the outermost right turns) continue the sidewalks
+        for junction in root.findall("junction"):
+            for connection in junction.findall("connection"):
+                if connection.get("incomingRoad") != road.get("id"):
+                    continue
+                connecting = roads[connection.get("connectingRoad")]
+                for link in connection.findall("laneLink"):
+                    kind = {int(la.get("id")): la.get("type") for la in connecting.iter("lane")}[
+                        int(link.get("to"))
+                    ]
+                    assert abs(int(link.get("from"))) == (3 if kind == "sidewalk" else 1)
+                    walks += kind == "sidewalk"
+    assert walks > 0
+    # the header's bounds reach past the parking lanes of the outer streets that have them
+    header = root.find("header")
+    assert (header.get("north"), header.get("east")) == ("208", "208")  # 200 + 3.5 + 2.5 + 2
+    assert (header.get("south"), header.get("west")) == ("-5.5", "-5.5")

@@ -14,7 +14,7 @@ from world.map.map import Map
 MAPS = Path(__file__).resolve().parent.parent / "configs" / "maps"
 
 
-@pytest.fixture(scope="module", params=["town_small", "town_medium"])
+@pytest.fixture(scope="module", params=["town_small", "town_medium", "town_parking"])
 def town(request) -> tuple[Map, ET.Element]:
     path = MAPS / f"{request.param}.xodr"
     return Map.from_file(path), ET.parse(path).getroot()

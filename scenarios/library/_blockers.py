@@ -13,7 +13,7 @@ from typing import Any
 from scenarios.base import Scenario
 from scenarios.behaviours import actor_flow, in_trigger_distance, is_in_front, wait_until
 from scenarios.errors import ScenarioError
-from scenarios.placement import move_forward, outermost_lane, shifted
+from scenarios.placement import move_forward, outer_part, outermost_lane, shifted
 from world.actors.controls import VehicleControl
 from world.geometry import Location, Transform
 from world.map.lane_enums import LaneType
@@ -25,6 +25,7 @@ END_DISTANCE = 50.0  # m past the obstacle at which the scenario ends
 FLOW_TIME_DISTANCE = 1.5  # s: OppositeActorFlow's source and sink at 1.5 * limit + 30 m
 FLOW_BASE_DISTANCE = 30.0
 FLOW_LIFT = 0.5  # m above the lane, as vehicles spawn
+PARK_LIFT = 0.5  # m above the lane, a parked car
 
 
 def move_backward(wp: Any, distance: float) -> Any:
@@ -70,6 +71,18 @@ def clear_stretch(scenario: Any, span: float) -> None:
 def hold(vehicle: Any) -> None:
     """A parked vehicle: the hand brake on."""
     vehicle.apply_control(VehicleControl(hand_brake=True))
+
+
+def park_car(
+    scenario: Any, wp: Any, direction: str, role_name: str = "scenario no lights", **attributes
+) -> Any:
+    """A car (a generation 2 car, drawn with the scenario's generator; `attributes` narrow
+    the draw) spawned on `wp`'s lane and moved to its outer part toward `direction`
+    (placement.outer_part), as ScenarioRunner parks cars on a parking lane or sidewalk."""
+    blueprint = scenario.random_blueprint("vehicle.*", base_type="car", generation=2, **attributes)
+    car = scenario.spawn(blueprint, shifted(wp, 0.0, lift=PARK_LIFT), role_name=role_name)
+    car.set_location(outer_part(wp, car, direction, PARK_LIFT))
+    return car
 
 
 def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]) -> list:

@@ -19,7 +19,4 @@ HAZARD = (
 ACCIDENT = (Param("distance", "float", 120.0), DIRECTION, SPEED)
 CONSTRUCTION = (Param("distance", "float", 100.0), SPEED, DIRECTION)
 
-PENDING: dict[str, tuple[Param, ...]] = {
-    "ParkingCutIn": (DIRECTION,),
-    "PedestrianCrossing": (),
-}
+PENDING: dict[str, tuple[Param, ...]] = {}

@@ -12,20 +12,24 @@ the route's first point."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from scenarios.base import Scenario
 from scenarios.behaviours import destroy_actor, drive_distance, follow_lane
 from scenarios.errors import ScenarioError
-from scenarios.library._blockers import SCENARIO_TIMEOUT, check_direction, hold, odometer
+from scenarios.library._blockers import (
+    SCENARIO_TIMEOUT,
+    check_direction,
+    hold,
+    odometer,
+    park_car,
+)
 from scenarios.library._pending import DIRECTION, SPEED
 from scenarios.params import Param
-from scenarios.placement import shifted
+from scenarios.placement import outer_part, shifted
 from world.geometry import Location
 
 SIDE_END_DISTANCE = 50.0  # m the car beside the ego drives before it is taken away
 END_MARGIN = 15.0  # m past the front car's distance: the ego has merged
-SPAWN_LIFT = 0.5  # m, the parked cars
+SPAWN_LIFT = 0.5  # m, the car beside the ego
 EGO_LIFT = 0.05  # m, ScenarioRunner's: just clear of the ground
 
 
@@ -40,20 +44,6 @@ class ParkingExit(Scenario):
     )
     scenario_timeout = SCENARIO_TIMEOUT
 
-    def _outer(self, wp: Any, actor: Any, lift: float) -> Location:
-        """Where `actor` stands at the outer side of `wp`'s lane."""
-        inward = (wp.lane_width - actor.bounding_box.extent.y) / 4.0
-        return shifted(wp, inward, self.params["direction"], lift=lift).location
-
-    def _parked(self, wp: Any) -> Any:
-        blueprint = self.random_blueprint("vehicle.*", base_type="car", generation=2)
-        car = self.spawn(
-            blueprint, shifted(wp, 0.0, lift=SPAWN_LIFT), role_name="scenario no lights"
-        )
-        car.set_location(self._outer(wp, car, SPAWN_LIFT))
-        hold(car)
-        return car
-
     def setup(self) -> None:
         direction = self.params["direction"]
         check_direction(self.name, direction)
@@ -65,9 +55,11 @@ class ParkingExit(Scenario):
         behind = parking.previous(self.params["behind_vehicle_distance"])
         if not front or not behind:
             raise ScenarioError(f"scenario {self.name}: no room for the parked cars")
-        self.front_car = self._parked(front[0])
-        self.behind_car = self._parked(behind[0])
-        self.ego.set_location(self._outer(parking, self.ego, EGO_LIFT))
+        self.front_car = park_car(self, front[0], direction)
+        hold(self.front_car)
+        self.behind_car = park_car(self, behind[0], direction)
+        hold(self.behind_car)
+        self.ego.set_location(outer_part(parking, self.ego, direction, EGO_LIFT))
         self._leave_gap(self.ego.get_location(), self.params["flow_distance"])
         blueprint = self.random_blueprint("vehicle.*", base_type="car", generation=2)
         self.side_car = self.spawn(blueprint, shifted(reference, 0.0, lift=SPAWN_LIFT))

@@ -65,11 +65,22 @@ def build_town(spec: TownSpec) -> OpenDrive:
 
 
 def _header(layout: Layout) -> Header:
-    """Name, bounds (the outer sidewalk edges of the outermost streets, which enclose every
-    road: corners and turns curve inwards) and CARLA's default geographic origin."""
+    """Name, bounds (the outer sidewalk edges of the outermost streets, past their parking
+    lanes where they have them, which enclose every road: corners and turns curve inwards)
+    and CARLA's default geographic origin."""
     spec = layout.spec
-    edge_x = [n * spec.lane_width + spec.sidewalk_width for n in layout.col_lanes]
-    edge_y = [n * spec.lane_width + spec.sidewalk_width for n in layout.row_lanes]
+
+    def edge(lanes: int, axis: str, line: int) -> float:
+        parked = any(
+            street.parking
+            for street in layout.streets
+            if street.axis == axis and street.start[1 if axis == "h" else 0] == line
+        )
+        parking = spec.parking_width if parked else 0.0
+        return lanes * spec.lane_width + parking + spec.sidewalk_width
+
+    edge_x = [edge(n, "v", i) for i, n in enumerate(layout.col_lanes)]
+    edge_y = [edge(n, "h", j) for j, n in enumerate(layout.row_lanes)]
     return Header(
         rev_major=1,
         rev_minor=4,

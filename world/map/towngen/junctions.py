@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from world.map.opendrive.model import Connection, Junction, LaneLink, Road, RoadLink
-from world.map.towngen.layout import ARM_HEADING, Layout, Node, arm_point
+from world.map.towngen.layout import ARM_HEADING, Layout, Node, Street, arm_point
 from world.map.towngen.path import PathBuilder
 from world.map.towngen.records import NO_MARK, lane, road
 from world.map.towngen.roads import smooth_shift
@@ -93,6 +93,12 @@ def node_end_of(arm: str) -> str:
     return "start" if arm in ("E", "N") else "end"
 
 
+def _sidewalk_of(outer_lane: int, street: Street) -> int:
+    """The id of the sidewalk beside driving lane `outer_lane` (past the parking lane, if any)."""
+    step = 1 + int(street.parking)
+    return outer_lane + (step if outer_lane > 0 else -step)
+
+
 def build_junction(
     layout: Layout, node: Node, junction_id: str, street_ids: list[str], next_id
 ) -> tuple[Junction, list[Road]]:
@@ -126,8 +132,8 @@ def build_junction(
             and movement.lane_out == street_out.lanes
         )
         if outermost:
-            walk_from = lane_from + (1 if lane_from > 0 else -1)
-            walk_to = lane_to + (1 if lane_to > 0 else -1)
+            walk_from = _sidewalk_of(lane_from, street_in)
+            walk_to = _sidewalk_of(lane_to, street_out)
             walk = lane(
                 -2,
                 "sidewalk",

@@ -1,5 +1,6 @@
 """The town's plan: crossings (nodes) on a grid, street segments between them, and every seeded
-choice (lanes per street line, speed limits, junction control, crossing heights).
+choice (lanes per street line, speed limits, junction control, crossing heights, parking
+lanes).
 
 Each kind of choice draws from its own generator spawned from the seed, so turning hills on
 does not change the lanes or the junction control of a town.
@@ -8,7 +9,7 @@ does not change the lanes or the junction control of a town.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,6 +23,8 @@ SIGNALISED, STOP, YIELD, PLAIN, ROUNDED = "signalised", "stop", "yield", "plain"
 CONTROL_KINDS = (SIGNALISED, STOP, YIELD)
 MIN_STREET_LENGTH = 20.0
 CORNER_LEAD = 2.0  # straight metres between a rounded corner's spiral and the street
+PARKING_CLEAR = 8.0  # m at each street end without a parking lane (crosswalk, lights, signs)
+PARKING_TAPER = 5.0  # m over which a parking lane widens from nothing to its full width
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Street:
     end: tuple[int, int]
     lanes: int
     speed_kmh: int
+    parking: bool = False  # a parking lane each side (narrowing to nothing at both ends)
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,8 @@ class Layout:
 def plan_town(spec: TownSpec) -> Layout:
     """Draws every seeded choice and places the nodes and streets."""
     bx, by = spec.blocks_x, spec.blocks_y
-    lanes_rng, speed_rng, kind_rng, hill_rng = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(spec.seed).spawn(4)
+    lanes_rng, speed_rng, kind_rng, hill_rng, parking_rng = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(spec.seed).spawn(5)
     )
     low, high = spec.lane_range
     row_lanes = [int(n) for n in lanes_rng.integers(low, high + 1, size=by + 1)]
@@ -137,7 +141,22 @@ def plan_town(spec: TownSpec) -> Layout:
                 f"town spec: block_size: expected streets of at least {MIN_STREET_LENGTH:g} m "
                 f"between junctions, found {length:.2f} m (make block_size larger)"
             )
+    if spec.parking > 0.0:
+        draws = parking_rng.random(len(streets))
+        streets = [
+            replace(street, parking=bool(draw < spec.parking) and _parkable(layout, street))
+            for street, draw in zip(streets, draws, strict=True)
+        ]
+        layout = replace(layout, streets=streets)
     return layout
+
+
+def _parkable(layout: Layout, street: Street) -> bool:
+    """A street may get parking lanes when it runs between two junctions (a rounded corner's
+    road has none to join) and is long enough for them to reach their full width."""
+    ends = (layout.nodes[street.start], layout.nodes[street.end])
+    room = 2.0 * (PARKING_CLEAR + PARKING_TAPER)
+    return all(node.kind != ROUNDED for node in ends) and street_length(layout, street) > room
 
 
 def street_length(layout: Layout, street: Street) -> float:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
-from world.map.opendrive.model import Lane, LineGeometry, Road, RoadLink, RoadMark
+from world.map.opendrive.model import CubicRecord, Lane, LineGeometry, Road, RoadLink, RoadMark
 from world.map.towngen.layout import (
     ARM_HEADING,
     CORNER_LEAD,
+    PARKING_CLEAR,
+    PARKING_TAPER,
     ROUNDED,
     Layout,
     Node,
@@ -26,9 +28,14 @@ def joined_lane(my_end: str, other_end: str, lane_id: int) -> int:
     return lane_id if my_end != other_end else -lane_id
 
 
-def street_lanes(lanes: int, spec: TownSpec, links: dict[str, RoadLink]) -> list[Lane]:
-    """`lanes` driving lanes each way and a raised sidewalk outside them. `links` holds, for
-    this road's "start" and "end", the road link of each end that meets a road directly."""
+def street_lanes(
+    lanes: int, spec: TownSpec, links: dict[str, RoadLink], parked_length: float | None = None
+) -> list[Lane]:
+    """`lanes` driving lanes each way and a raised sidewalk outside them; with `parked_length`
+    (the street's length) a parking lane between them each way. `links` holds, for this road's
+    "start" and "end", the road link of each end that meets a road directly (only streets
+    without parking lanes do: those with them run between junctions)."""
+    parking = parked_length is not None
 
     def joined(end: str, lane_id: int) -> int | None:
         link = links.get(end)
@@ -38,6 +45,13 @@ def street_lanes(lanes: int, spec: TownSpec, links: dict[str, RoadLink]) -> list
 
     def make(lane_id: int) -> Lane:
         index = abs(lane_id)
+        if parking and index == lanes + 1:
+            return Lane(
+                id=lane_id,
+                type="parking",
+                widths=parking_widths(spec.parking_width, parked_length),
+                road_marks=[NO_MARK],
+            )
         if index > lanes:
             kind, width, road_mark, height = (
                 "sidewalk",
@@ -58,7 +72,23 @@ def street_lanes(lanes: int, spec: TownSpec, links: dict[str, RoadLink]) -> list
             height,
         )
 
-    return [make(k) for k in range(-lanes - 1, lanes + 2) if k != 0]
+    outer = lanes + 1 + int(parking)
+    return [make(k) for k in range(-outer, outer + 1) if k != 0]
+
+
+def parking_widths(width: float, length: float) -> list[CubicRecord]:
+    """A parking lane's width along a street `length` m long: nothing for PARKING_CLEAR m at
+    each end (where the crosswalks, lights and signs are), widening smoothly to `width` over
+    PARKING_TAPER m and narrowing back the same way, so the street meets its junctions as a
+    street without parking does."""
+    full = PARKING_CLEAR + PARKING_TAPER
+    return [
+        CubicRecord(0.0, 0.0),
+        CubicRecord(PARKING_CLEAR, *smooth_shift(0.0, width, PARKING_TAPER)),
+        CubicRecord(full, width),
+        CubicRecord(length - full, *smooth_shift(width, 0.0, PARKING_TAPER)),
+        CubicRecord(length - PARKING_CLEAR, 0.0),
+    ]
 
 
 def center_mark(lanes: int) -> RoadMark:
@@ -87,7 +117,7 @@ def build_street(layout: Layout, street: Street, road_id: str, links: dict[str, 
         f"Street {street.axis.upper()} {street.start[0]},{street.start[1]}",
         "-1",
         [geometry],
-        street_lanes(street.lanes, layout.spec, links),
+        street_lanes(street.lanes, layout.spec, links, length if street.parking else None),
         center_mark(street.lanes),
         street.speed_kmh,
         smooth_shift(start.z, end.z, length),

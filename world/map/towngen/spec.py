@@ -21,6 +21,8 @@ class TownSpec:
     per street line (all segments of one grid line share it, so straight-through lanes match).
     `curves` rounds the four outer corners with line-spiral-arc-spiral-line roads; `hills` lifts
     each crossing to a seeded height (0..hill_height m) joined by smooth street profiles.
+    `parking` is the chance (0..1), drawn per street between two junctions, that the street has
+    a parking lane `parking_width` m wide on each side, between its driving lanes and sidewalks.
     """
 
     seed: int = 0
@@ -40,6 +42,8 @@ class TownSpec:
     hill_height: float = 6.0
     speed_limits: tuple[int, ...] = (30, 40, 50, 60)
     junction_weights: tuple[float, float, float] = field(default=(0.5, 0.25, 0.25))
+    parking: float = 0.0
+    parking_width: float = 2.5
 
     def __post_init__(self) -> None:
         _check(isinstance(self.seed, int) and self.seed >= 0, "seed", "an integer >= 0", self.seed)
@@ -69,6 +73,8 @@ class TownSpec:
             "three weights >= 0 (signalised, stop, yield) with a positive sum",
             self.junction_weights,
         )
+        _check(0.0 <= self.parking <= 1.0, "parking", "a chance 0..1", self.parking)
+        _check(self.parking_width > 0.0, "parking_width", "> 0", self.parking_width)
         radius, spiral = self.corner_geometry
         _check(spiral * (1.0 / radius) <= 1.5, "spiral_length", "<= 1.5 * corner_radius", spiral)
 

@@ -46,6 +46,11 @@ class CollisionRecorder:
         """The ids of the collision sensors whose registries are held, in id order."""
         return sorted(self._registries)
 
+    @property
+    def watching(self) -> bool:
+        """Whether some collision sensor is recorded (then every frame collects)."""
+        return bool(self._registries)
+
     def watch(self, sensor_id: int) -> None:
         """Starts the registry of a newly recorded collision sensor."""
         self._registries.setdefault(sensor_id, set())

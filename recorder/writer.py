@@ -6,7 +6,8 @@ FrameStart is written with duration -1; when the next frame starts, the previous
 duration is patched in place, so the last frame keeps -1 and a crash leaves a readable log up to
 the last complete frame. Lower-level `begin_frame`, `write_packet`, `write_raw_packet` and
 `end_frame` write any packet sequence (JSON build uses them to reproduce any log exactly);
-`write_frame_in` writes a frame the live recorder laid out in its own buffer, in one write.
+`write_frame_in` writes a frame the live recorder laid out in the writer's frame buffer, in one
+write.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ FRAME_START_SIZE = _FRAME_START_PACKET.size
 FRAME_END_SIZE = _PACKET_HEAD.size
 _DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
 _PENDING_LIMIT = 1 << 16  # bytes a file of our own buffers before writing them
+_FRAME_BUFFER = 1 << 18  # the frame buffer's first size: frames laid out back to back
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.
 MAIN_ORDER = (
@@ -132,10 +134,12 @@ class LogWriter:
         self._fd = self._file.fileno() if self._owned else -1
         self._pending = bytearray()
         self._written = 0
-        # write_frame_in's last buffer and that frame after its duration (None when the last
-        # frame was written otherwise)
-        self._last_buffer: np.ndarray | None = None
-        self._last_frame: np.ndarray | None = None
+        # write_frame_in's frames, laid out back to back in `frame_buffer` from `frame_at`
+        # on; the last one stays before the next (whose write starts inside it), from
+        # `_last_at` (-1 once anything else was written after it)
+        self.frame_buffer = np.zeros(_FRAME_BUFFER, np.uint8)
+        self.frame_at = 0
+        self._last_at = -1
         self._write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
         self._write(pack_string(map_name))
 
@@ -235,39 +239,63 @@ class LogWriter:
         self._write(_PACKET_HEAD.pack(packet_id, len(body)))
         self._write(body)
 
-    def write_frame_in(self, delta: float, frame: np.ndarray, body_end: int) -> int:
-        """A whole frame from a buffer laid out by the caller, in one write: FrameStart (as
-        `begin_frame`) goes into `frame[:FRAME_START_SIZE]`, the packets are
-        `frame[FRAME_START_SIZE:body_end]`, FrameEnd goes into the `FRAME_END_SIZE` bytes
-        after them. Returns the frame id.
+    def make_frame_room(self, size: int) -> None:
+        """Room for a frame of up to `size` bytes at `frame_at` in `frame_buffer`, the last
+        frame kept right before it: moved to the front, or the buffer grown, when the
+        room after it is short."""
+        if self.frame_at + size <= len(self.frame_buffer):
+            return
+        last = self._last_at if self._last_at >= 0 else self.frame_at
+        kept = self.frame_buffer[last : self.frame_at]
+        if len(kept) + size > len(self.frame_buffer):
+            grown = np.zeros(2 * (len(kept) + size), np.uint8)
+            grown[: len(kept)] = kept
+            self.frame_buffer = grown
+        else:
+            self.frame_buffer[: len(kept)] = kept.copy()
+        self._last_at = 0 if self._last_at >= 0 else -1
+        self.frame_at = len(kept)
 
-        The next call writes this frame again from its duration on (then no longer -1), in
-        the same write as its own frame: leave `frame` as it is until then and lay the next
-        frame out in another buffer (the recorder alternates two; given the same buffer
-        again, the duration is patched by a write of its own)."""
+    def grow_frame(self, end: int) -> None:
+        """Room in `frame_buffer` up to `end` and FrameEnd after it, keeping what it holds
+        where it is (for a frame that turned out longer than the room made for it)."""
+        if end + FRAME_END_SIZE > len(self.frame_buffer):
+            grown = np.zeros(2 * (end + FRAME_END_SIZE), np.uint8)
+            grown[:end] = self.frame_buffer[:end]
+            self.frame_buffer = grown
+
+    def write_frame_in(self, delta: float, body_end: int) -> int:
+        """A whole frame laid out by the caller in `frame_buffer`, in one write: FrameStart (as
+        `begin_frame`) goes into the `FRAME_START_SIZE` bytes at `frame_at`, the packets are
+        `frame_buffer[frame_at + FRAME_START_SIZE : body_end]`, FrameEnd goes into the
+        `FRAME_END_SIZE` bytes after them. Returns the frame id.
+
+        To a file of our own the write starts at the last frame's duration when that frame
+        was the last thing written: that frame again, its -1 now `delta`, then this frame
+        (a log cut anywhere in it still reads to a whole frame). The next frame goes right
+        after this one (`frame_at`; see `make_frame_room`)."""
         if self._in_frame:
             raise RecorderError(f"frame {self.frame_id} is not ended")
+        buffer, at = self.frame_buffer, self.frame_at
         self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
         self.frame_id += 1
         _FRAME_START_PACKET.pack_into(
-            frame, 0, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
+            buffer, at, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
         )
-        _PACKET_HEAD.pack_into(frame, body_end, PacketId.FrameEnd, 0)
+        _PACKET_HEAD.pack_into(buffer, body_end, PacketId.FrameEnd, 0)
         end = body_end + _PACKET_HEAD.size
-        start, previous = self._position, self._previous_duration_at
+        start, previous, last = self._position, self._previous_duration_at, self._last_at
         self._previous_duration_at = start + _DURATION_AT
-        last = self._last_frame
-        if self._fd >= 0 and last is not None and self._last_buffer is not frame:
-            # one write from the last frame's duration on: that frame again, its -1 now
-            # `delta`, then this frame (a log cut anywhere in it still reads to a whole frame)
+        if self._fd >= 0 and last >= 0:
+            _F64.pack_into(buffer, last + _DURATION_AT, delta)
             self._drain()
-            self._write_at(previous, (_F64.pack(delta), last, frame[:end]), start + end - previous)
-            self._position = self._written = start + end
+            self._write_at(previous, buffer[last + _DURATION_AT : end])
+            self._position = self._written = start + end - at
         else:
             if previous > 0:
                 self._patch(previous, _F64.pack(delta))
-            self._write(frame[:end])
-        self._last_buffer, self._last_frame = frame, frame[_DURATION_AT + 8 : end]
+            self._write(buffer[at:end])
+        self._last_at, self.frame_at = at, end
         self.frames_written += 1
         return self.frame_id
 
@@ -287,7 +315,7 @@ class LogWriter:
 
     def _write(self, raw: bytes | np.ndarray) -> None:
         """Appends to the log; the writer keeps the position (no tell per frame)."""
-        self._last_frame = None
+        self._last_at = -1
         if self._fd >= 0:
             self._pending += memoryview(raw)
             if len(self._pending) >= _PENDING_LIMIT:
@@ -299,18 +327,18 @@ class LogWriter:
     def _drain(self) -> None:
         """Hands the pending bytes of a file of our own to the OS."""
         if self._pending:
-            self._write_at(self._written, (self._pending,), len(self._pending))
+            self._write_at(self._written, self._pending)
             self._written += len(self._pending)
             self._pending.clear()
 
-    def _write_at(self, offset: int, parts: tuple, size: int) -> None:
-        """`parts` (buffers) back to back from `offset` in a file of our own, in one call
-        when the OS takes them all (it does for files, short of a full disk)."""
-        done = os.pwritev(self._fd, parts, offset)
-        if done < size:
-            rest = b"".join(bytes(part) for part in parts)[done:]
+    def _write_at(self, offset: int, raw: bytes | bytearray | memoryview) -> None:
+        """`raw` from `offset` in a file of our own, in one call when the OS takes it all (it
+        does for files, short of a full disk)."""
+        done = os.pwrite(self._fd, raw, offset)
+        if done < len(raw):
+            rest = memoryview(raw)[done:]
             while rest:
-                done = os.pwrite(self._fd, rest, offset + size - len(rest))
+                done = os.pwrite(self._fd, rest, offset + len(raw) - len(rest))
                 rest = rest[done:]
 
     def _patch(self, offset: int, raw: bytes) -> None:

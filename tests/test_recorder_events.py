@@ -264,3 +264,43 @@ def test_kinematics_is_left_out_of_frames_without_vehicles_or_walkers():
     first, second = _frames(rec)
     assert PacketId.Kinematics not in [p.id for p in first.packets()]
     assert [k.id for k in second.records(PacketId.Kinematics)] == [car.id]
+
+
+def test_tables_growing_and_actors_going_while_recording_keep_every_frame_true():
+    # Spawns past the world tables' first sizes replace their arrays; each frame still holds
+    # every live car (and the spectator) where the world has it, and each spawn or destroy
+    # gets its event, also in frames where nothing else changed.
+    world = flat_world()
+    spectator = world.get_spectator()
+    cars = [world.spawn_actor(blueprint(CAR), at(0.0, 0.0, 0.5))]
+    rec = Recorder()
+    rec.start(world, None, "flat", additional_data=True)
+    expected, spawned, destroyed = [], {}, {}
+    for k in range(60):
+        if k % 2 == 0 and k < 50:
+            cars.append(world.spawn_actor(blueprint(CAR), at(10.0 * k, 8.0, 0.5, yaw=3.0 * k)))
+            spawned[k] = cars[-1].id
+        if k in (31, 45):
+            gone = cars.pop(3)
+            destroyed[k] = gone.id
+            gone.destroy()
+        world.tick()
+        rec.record(world)
+        # what the world holds after the tick, in id order
+        expected.append({a.id: a.get_transform().location for a in [spectator, *cars]})
+    frames = _frames(rec)
+    assert len(frames) == 60 and len(cars) == 24
+    for k, (frame, want) in enumerate(zip(frames, expected, strict=True)):
+        positions = frame.records(PacketId.Position)
+        assert [p.id for p in positions] == list(want), f"frame {k + 1}"
+        for p in positions:
+            loc = want[p.id]
+            assert p.location == tuple(float(np.float32(v * 100.0)) for v in (loc.x, loc.y, loc.z))
+        assert [a.id for a in frame.records(PacketId.AnimVehicle)] == list(want)[1:]
+        added = [a.id for a in frame.records(PacketId.EventAdd)]
+        assert added == ([spectator.id, cars[0].id] if k == 0 else []) + (
+            [spawned[k]] if k in spawned else []
+        )
+        assert [d.id for d in frame.records(PacketId.EventDel)] == (
+            [destroyed[k]] if k in destroyed else []
+        )

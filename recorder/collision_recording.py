@@ -40,20 +40,18 @@ class CollisionRecorder:
     def __init__(self) -> None:
         self.next_id = 0
         self._registries: dict[int, set[tuple[int, int, int]]] = {}
+        # whether some collision sensor is recorded (then every frame collects)
+        self.watching = False
 
     @property
     def sensors(self) -> list[int]:
         """The ids of the collision sensors whose registries are held, in id order."""
         return sorted(self._registries)
 
-    @property
-    def watching(self) -> bool:
-        """Whether some collision sensor is recorded (then every frame collects)."""
-        return bool(self._registries)
-
     def watch(self, sensor_id: int) -> None:
         """Starts the registry of a newly recorded collision sensor."""
         self._registries.setdefault(sensor_id, set())
+        self.watching = True
 
     def collect(self, world: Any, hero: dict[int, bool]) -> np.ndarray:
         """The Collision records of the tick just made, and each sensor's registry updated."""
@@ -99,3 +97,4 @@ class CollisionRecorder:
         """Drops the registries of destroyed sensors (the ids of the frame's deletions)."""
         for actor_id in gone_ids.tolist():
             self._registries.pop(int(actor_id), None)
+        self.watching = bool(self._registries)

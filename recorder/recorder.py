@@ -211,8 +211,7 @@ class Recorder:
         if posed:
             end = self._put_walker_bones(world, tables, bones_at)
         writer.write_frame_in(delta, end)
-        writer.flush()
-        if self._sidecar is not None:
+        if self._sidecar is not None and self._sidecar.pending:
             self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
         self._frames += 1
         return writer.frame_id

@@ -40,7 +40,16 @@ from numba.extending import intrinsic
 from recorder.packet_ids import PacketId
 from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE
 
-__all__ = ["CHANGED", "COLUMNS", "NO_ROOM", "SLOTS", "TOO_MANY", "pack_frame"]
+__all__ = [
+    "CHANGED",
+    "COLUMNS",
+    "NO_ROOM",
+    "SIGNATURE",
+    "SLOTS",
+    "TOO_MANY",
+    "compiled_pack_frame",
+    "pack_frame",
+]
 
 if sys.byteorder != "little":  # the log is little-endian and the stores are native
     raise ImportError("recorder.tick_packing packs records on little-endian machines only")
@@ -517,3 +526,34 @@ def pack_frame(
         end, posed = _bare_bones(buf, bones_at, alive, walker_owner, bones, walkers)
     _remember(columns, n, vehicles)
     return end, bones_at, 1 if posed else 0
+
+
+# pack_frame's argument types: the writer's frame buffer, where the frame starts, check,
+# the visual and platform times, the laid-out blocks (read-only bytes) and where their runs
+# start, additional data, the address table, the actor, walker and vehicle rows, frozen
+SIGNATURE = (
+    types.Array(types.uint8, 1, "C"),
+    types.intp,
+    types.boolean,
+    types.float64,
+    types.float64,
+    types.Array(types.uint8, 1, "C", readonly=True),
+    types.intp,
+    types.intp,
+    types.intp,
+    types.boolean,
+    types.Array(types.int64, 1, "C"),
+    types.intp,
+    types.intp,
+    types.intp,
+    types.boolean,
+)
+
+
+def compiled_pack_frame():
+    """pack_frame compiled (or loaded from the cache) for SIGNATURE, to be called directly:
+    numba's dispatcher, finding the compiled version from the types of fifteen arguments at
+    every call, costs more than the packing. The caller passes arguments of these types
+    only (the wrapper converts Python scalars; arrays must be of these dtypes, dimensions
+    and layouts)."""
+    return pack_frame.compile(SIGNATURE)

@@ -49,6 +49,7 @@ class FramePacker:
         from recorder import tick_packing  # numba: compiled when a recorder starts
 
         self._kernels = tick_packing
+        self._pack_frame = tick_packing.compiled_pack_frame()
         self._lights = lights
         if lights is None:
             self._light_columns: dict[str, np.ndarray] = {
@@ -102,7 +103,7 @@ class FramePacker:
         lights = self._lights
         frozen = False if lights is None else lights.frozen
         while True:
-            end, at, posed = self._kernels.pack_frame(
+            arguments = (
                 writer.frame_buffer,
                 writer.frame_at,
                 check,
@@ -116,6 +117,7 @@ class FramePacker:
                 vehicles.n,
                 frozen,
             )
+            end, at, posed = self._pack_frame(*arguments)
             if end >= 0 or end == CHANGED:
                 return end, at, posed == 1
             if end == self._kernels.TOO_MANY:

@@ -36,7 +36,6 @@ FRAME_START_SIZE = _FRAME_START_PACKET.size
 FRAME_END_SIZE = _PACKET_HEAD.size
 _DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
 _PENDING_LIMIT = 1 << 16  # bytes a file of our own buffers before writing them
-_FRAME_BUFFER = 1 << 18  # the frame buffer's first size: frames laid out back to back
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.
 MAIN_ORDER = (
@@ -110,6 +109,7 @@ class LogWriter:
         version: int = 1,
         magic: str = MAGIC,
         additional_data: bool = False,
+        frame_buffer_size: int = 1 << 18,
     ):
         if target is None:
             self._file: BinaryIO = io.BytesIO()
@@ -137,7 +137,8 @@ class LogWriter:
         # write_frame_in's frames, laid out back to back in `frame_buffer` from `frame_at`
         # on; the last one stays before the next (whose write starts inside it), from
         # `_last_at` (-1 once anything else was written after it)
-        self.frame_buffer = np.zeros(_FRAME_BUFFER, np.uint8)
+        self.frame_buffer = np.zeros(frame_buffer_size, np.uint8)
+        self._frame_view = memoryview(self.frame_buffer)  # its bytes, cheaper to hand over
         self.frame_at = 0
         self._last_at = -1
         self._write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
@@ -250,7 +251,7 @@ class LogWriter:
         if len(kept) + size > len(self.frame_buffer):
             grown = np.zeros(2 * (len(kept) + size), np.uint8)
             grown[: len(kept)] = kept
-            self.frame_buffer = grown
+            self.frame_buffer, self._frame_view = grown, memoryview(grown)
         else:
             self.frame_buffer[: len(kept)] = kept.copy()
         self._last_at = 0 if self._last_at >= 0 else -1
@@ -262,7 +263,7 @@ class LogWriter:
         if end + FRAME_END_SIZE > len(self.frame_buffer):
             grown = np.zeros(2 * (end + FRAME_END_SIZE), np.uint8)
             grown[:end] = self.frame_buffer[:end]
-            self.frame_buffer = grown
+            self.frame_buffer, self._frame_view = grown, memoryview(grown)
 
     def write_frame_in(self, delta: float, body_end: int) -> int:
         """A whole frame laid out by the caller in `frame_buffer`, in one write: FrameStart (as
@@ -272,29 +273,35 @@ class LogWriter:
 
         To a file of our own the write starts at the last frame's duration when that frame
         was the last thing written: that frame again, its -1 now `delta`, then this frame
-        (a log cut anywhere in it still reads to a whole frame). The next frame goes right
-        after this one (`frame_at`; see `make_frame_room`)."""
+        (a log cut anywhere in it still reads to a whole frame); the frame is handed to the
+        OS before this returns. The next frame goes right after this one (`frame_at`; see
+        `make_frame_room`)."""
         if self._in_frame:
             raise RecorderError(f"frame {self.frame_id} is not ended")
-        buffer, at = self.frame_buffer, self.frame_at
+        view, at = self._frame_view, self.frame_at
         self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
         self.frame_id += 1
         _FRAME_START_PACKET.pack_into(
-            buffer, at, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
+            view, at, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
         )
-        _PACKET_HEAD.pack_into(buffer, body_end, PacketId.FrameEnd, 0)
+        _PACKET_HEAD.pack_into(view, body_end, PacketId.FrameEnd, 0)
         end = body_end + _PACKET_HEAD.size
         start, previous, last = self._position, self._previous_duration_at, self._last_at
         self._previous_duration_at = start + _DURATION_AT
         if self._fd >= 0 and last >= 0:
-            _F64.pack_into(buffer, last + _DURATION_AT, delta)
-            self._drain()
-            self._write_at(previous, buffer[last + _DURATION_AT : end])
+            _F64.pack_into(view, last + _DURATION_AT, delta)
+            if self._pending:
+                self._drain()
+            raw = view[last + _DURATION_AT : end]
+            if os.pwrite(self._fd, raw, previous) < len(raw):
+                self._write_at(previous, raw)  # the rest of a short write (a full disk)
             self._position = self._written = start + end - at
         else:
             if previous > 0:
                 self._patch(previous, _F64.pack(delta))
-            self._write(buffer[at:end])
+            self._write(view[at:end])
+            if self._fd >= 0:
+                self._drain()
         self._last_at, self.frame_at = at, end
         self.frames_written += 1
         return self.frame_id

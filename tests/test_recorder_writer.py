@@ -175,8 +175,8 @@ def test_frames_laid_out_in_the_buffer_equal_frames_written_packet_by_packet(
     for delta, records in zip(deltas, rows, strict=True):
         reference.write_frame(delta, {P.Position: records})
     path = tmp_path / "laid_out.log"
-    with LogWriter(path if to_file else None, map_name="m", date=3) as w:
-        w.frame_buffer = np.zeros(buffer_size, np.uint8)
+    target = path if to_file else None
+    with LogWriter(target, map_name="m", date=3, frame_buffer_size=buffer_size) as w:
         for k, (delta, records) in enumerate(zip(deltas, rows, strict=True)):
             end = _lay_out_frame(w, records)
             assert w.write_frame_in(delta, end) == k + 1

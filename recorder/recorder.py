@@ -46,7 +46,7 @@ from recorder.world_events import (
     physics_control_record,
     traffic_light_time_record,
 )
-from recorder.world_records import CHANGED, KIND_SENSOR, FramePacker
+from recorder.world_records import CHANGED, KIND_SENSOR, POSED, WRITTEN, FramePacker
 from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter
 
 __all__ = ["RECORDER_VERSION", "Recorder"]
@@ -184,9 +184,10 @@ class Recorder:
         """Writes the frame of the world's last tick; returns the log's frame number.
 
         A frame with nothing to find in Python (no event queued, no collision sensor
-        watched, the weather untouched) is packed in one compiled call that also compares
-        the world with the last frame; only when that finds a change, or there is something
-        else, are the events found and packed in Python, and the frame packed again."""
+        watched, the weather untouched) is packed and written by one compiled call that
+        also compares the world with the last frame; only when that finds a change, or
+        there is something else, are the events found and packed in Python, and the frame
+        packed again."""
         writer, events, packer = self._writer, self._events, self._packer
         if writer is None or events is None or packer is None:
             raise RecorderError("record: the recorder is not started (call start first)")
@@ -194,23 +195,25 @@ class Recorder:
             raise RecorderError("record: this recorder records another world")
         stamp = world.get_snapshot().timestamp
         delta = stamp.delta_seconds if self._frames > 0 else 0.0
-        writer.visual_time = stamp.elapsed_seconds
-        if self.additional_data:
-            writer.platform_time = time.monotonic() - self._started_at
+        platform = time.monotonic() - self._started_at if self.additional_data else 0.0
+        times = (delta, stamp.elapsed_seconds, platform)
         tables = world.state_tables()
-        end = CHANGED
+        answer = CHANGED
         if (
             self._pending is None
             and not self._extra
             and not self._collisions.watching
             and world.weather_sets == events.weather_sets
         ):
-            end, bones_at, posed = packer.pack(writer, tables, self.additional_data, True, _QUIET)
-        if end == CHANGED:
-            end, bones_at, posed = self._pack_with_events(world)
-        if posed:
+            answer, end, bones_at = packer.pack(
+                writer, tables, times, self.additional_data, True, _QUIET
+            )
+        if answer == CHANGED:
+            answer, end, bones_at = self._pack_with_events(world, times)
+        if answer == POSED:
             end = self._put_walker_bones(world, tables, bones_at)
-        writer.write_frame_in(delta, end)
+        if answer != WRITTEN:
+            writer.write_frame_in(delta, end)
         if self._sidecar is not None and self._sidecar.pending:
             self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
         self._frames += 1
@@ -294,7 +297,7 @@ class Recorder:
 
     # -- one frame ----------------------------------------------------------------------------
 
-    def _pack_with_events(self, world: Any) -> tuple[int, int, bool]:
+    def _pack_with_events(self, world: Any, times: tuple) -> tuple[int, int, int]:
         """The frame with its events: found by comparing the world with the last frame, the
         collisions the sensors heard, the records queued, packed in Python; then the frame
         packed around them."""
@@ -331,6 +334,7 @@ class Recorder:
         return packer.pack(
             writer,
             world.state_tables(),
+            times,
             self.additional_data,
             False,
             _blocks(laid_out, reported, boxes, controls),

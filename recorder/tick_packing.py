@@ -33,20 +33,25 @@ import math
 import sys
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from recorder import writer as _writer
 from recorder.packet_ids import PacketId
-from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE
+from recorder.writer import DURATION_AT, FRAME_END_SIZE, FRAME_START_SIZE
 
 __all__ = [
     "CHANGED",
     "COLUMNS",
+    "LAID_OUT",
     "NO_ROOM",
+    "POSED",
     "SIGNATURE",
     "SLOTS",
     "TOO_MANY",
+    "WRITTEN",
     "compiled_pack_frame",
     "pack_frame",
 ]
@@ -54,10 +59,23 @@ __all__ = [
 if sys.byteorder != "little":  # the log is little-endian and the stores are native
     raise ImportError("recorder.tick_packing packs records on little-endian machines only")
 
-# pack_frame's status (the first of what it returns, when it is not the body's end)
+# pack_frame's answer (the first of the three values it returns)
+WRITTEN = 0  # the frame is in the log (handed to the OS) and the writer's stream advanced
+LAID_OUT = 1  # the body is laid out up to the second value: the writer writes the frame
+POSED = 2  # as LAID_OUT, and a walker has bones posed: WalkerBones goes at the third value
 CHANGED = -1  # the world changed since the last frame: find the events, then pack again
 NO_ROOM = -2  # the buffer lacks room after `at`: the second value is the bytes needed
 TOO_MANY = -3  # a packet would hold more than 65535 records: the second value is how many
+
+# the writer's stream slots (recorder.writer.STREAM_SLOTS)
+_STREAM_FD = _writer._FD
+_STREAM_FRAME_ID = _writer._FRAME_ID
+_STREAM_FRAMES_WRITTEN = _writer._FRAMES_WRITTEN
+_STREAM_POSITION = _writer._POSITION
+_STREAM_PREVIOUS_DURATION_AT = _writer._PREVIOUS_DURATION_AT
+_STREAM_LAST_AT = _writer._LAST_AT
+_STREAM_FRAME_AT = _writer._FRAME_AT
+_STREAM_ELAPSED = _writer._ELAPSED
 
 # The world's columns pack_frame reads: (table, column, dtype, row shape), in their order
 # in the address table; then the recorder's own arrays and counts.
@@ -130,6 +148,8 @@ SLOTS = (
     _CONTROLLERS,
 ) = range(len(COLUMNS), len(COLUMNS) + len(SLOTS))
 
+_FRAME_START = int(PacketId.FrameStart)
+_FRAME_END = int(PacketId.FrameEnd)
 _VISUAL_TIME = int(PacketId.VisualTime)
 _POSITION = int(PacketId.Position)
 _STATE = int(PacketId.State)
@@ -194,6 +214,22 @@ def _memcpy(typingctx, dst, at, src, start, count):
         source = builder.gep(src_array.data, [args[3]])
         cgutils.raw_memcpy(builder, to, source, args[4], 1)
         return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def _pwrite(typingctx, fd, buf, start, count, offset):
+    """C's pwrite(fd, &buf[start], count, offset): the bytes the OS took, or -1."""
+    sig = types.int64(types.int64, buf, types.intp, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        size = ir.IntType(64)
+        kind = ir.FunctionType(size, [ir.IntType(32), ir.IntType(8).as_pointer(), size, size])
+        function = cgutils.get_or_insert_function(builder.module, kind, "pwrite")
+        array = context.make_array(signature.args[1])(context, builder, args[1])
+        place = builder.gep(array.data, [args[2]])
+        return builder.call(function, [builder.trunc(args[0], ir.IntType(32)), place, *args[3:]])
 
     return sig, codegen
 
@@ -423,12 +459,55 @@ def _bare_bones(buf, at, alive, owner, bones, walkers):
 
 
 @njit(cache=True)
+def _finish(buf, stream, delta, body_end):
+    """FrameStart and FrameEnd around the body, the last frame's -1 made `delta` and both
+    handed to the OS in one write from that duration on (LogWriter.write_frame_in's work,
+    for a file of the writer's own whose last write was the last frame); the stream
+    advanced. Otherwise, or when the OS takes less than the whole, (LAID_OUT, body_end, 0):
+    the writer writes the frame (and raises the OS's error)."""
+    fd, last, previous = (
+        stream[_STREAM_FD],
+        stream[_STREAM_LAST_AT],
+        stream[_STREAM_PREVIOUS_DURATION_AT],
+    )
+    if fd < 0 or (last < 0 and previous > 0):
+        return LAID_OUT, body_end, 0
+    at, position = stream[_STREAM_FRAME_AT], stream[_STREAM_POSITION]
+    times = stream.view(np.float64)
+    elapsed = 0.0 if stream[_STREAM_FRAMES_WRITTEN] == 0 else times[_STREAM_ELAPSED] + delta
+    frame_id = stream[_STREAM_FRAME_ID] + 1
+    _u8(buf, at, _FRAME_START)
+    _u32(buf, at + 1, FRAME_START_SIZE - _HEAD)
+    _store(buf, at + _HEAD, np.uint64(frame_id))
+    _store(buf, at + DURATION_AT, np.float64(-1.0))
+    _store(buf, at + DURATION_AT + 8, np.float64(elapsed))
+    _u8(buf, body_end, _FRAME_END)
+    _u32(buf, body_end + 1, 0)
+    end = body_end + FRAME_END_SIZE
+    start, offset = at, position
+    if last >= 0:
+        _store(buf, last + DURATION_AT, np.float64(delta))
+        start, offset = last + DURATION_AT, previous
+    if _pwrite(fd, buf, start, end - start, offset) != end - start:
+        return LAID_OUT, body_end, 0
+    stream[_STREAM_FRAME_ID] = frame_id
+    times[_STREAM_ELAPSED] = elapsed
+    stream[_STREAM_FRAMES_WRITTEN] += 1
+    stream[_STREAM_PREVIOUS_DURATION_AT] = position + DURATION_AT
+    stream[_STREAM_POSITION] = position + end - at
+    stream[_STREAM_LAST_AT] = at
+    stream[_STREAM_FRAME_AT] = end
+    return WRITTEN, 0, 0
+
+
+@njit(cache=True)
 def pack_frame(
     buf,
-    at,
-    check,
+    stream,
+    delta,
     visual_time,
     platform_time,
+    check,
     blocks,
     extra_at,
     boxes_at,
@@ -440,16 +519,19 @@ def pack_frame(
     vehicles,
     light_frozen,
 ):
-    """The frame's packets from VisualTime to WalkerBones into `buf` from `at +
-    FRAME_START_SIZE`, from the world's columns at `columns` (`n` actor rows, `walkers`,
-    `vehicles` in use), when (`check`) the world is as the last frame packed left it.
+    """The tick's frame laid out in the writer's frame buffer `buf` where its `stream`
+    says the next frame goes, and written: the packets from VisualTime to WalkerBones
+    from the world's columns at `columns` (`n` actor rows, `walkers`, `vehicles` in use),
+    when (`check`) the world is as the last frame packed left it; then FrameStart,
+    FrameEnd, the last frame's duration `delta` and the one write (`_finish`).
 
     `blocks` holds the packets the caller laid out: EventAdd to VehicleDoor up to
     `extra_at`, SceneLight to Weather up to `boxes_at`, BoundingBox and TriggerVolume up
-    to `controls_at`, PhysicsControl and TrafficLightTime after. Returns (the body's end,
-    where WalkerBones starts, whether a live walker has bones posed), or (CHANGED, 0, 0),
-    (NO_ROOM, bytes needed from `at`, 0) or (TOO_MANY, records, 0), having written
-    nothing."""
+    to `controls_at`, PhysicsControl and TrafficLightTime after. Returns (WRITTEN, 0, 0),
+    (LAID_OUT, the body's end, 0), (POSED, the body's end, where WalkerBones starts), or
+    (CHANGED, 0, 0), (NO_ROOM, bytes needed, 0) or (TOO_MANY, records, 0), having
+    written nothing."""
+    at = stream[_STREAM_FRAME_AT]
     alive = carray(_address(columns[_ALIVE]), n, np.bool_)
     doors = carray(_address(columns[_DOORS]), vehicles, np.uint8)
     if check and _changed(columns, alive, n, doors, vehicles):
@@ -512,7 +594,7 @@ def pack_frame(
     p = _vehicle_lights(buf, p, alive, vehicle_owner, vehicle_lights, vehicles)
     _memcpy(buf, p, blocks, extra_at, boxes_at - extra_at)
     p += boxes_at - extra_at
-    end, bones_at, posed = p, p, False
+    body_end, posed = p, False
     if additional:
         vel = carray(_address(columns[_VEL]), (n, 3), np.float64)
         angvel = carray(_address(columns[_ANGVEL]), (n, 3), np.float64)
@@ -521,22 +603,26 @@ def pack_frame(
         p += controls_at - boxes_at
         p = _time(buf, p, _PLATFORM_TIME, platform_time)
         _memcpy(buf, p, blocks, controls_at, len(blocks) - controls_at)
-        bones_at = p + len(blocks) - controls_at
+        p += len(blocks) - controls_at
         bones = carray(_address(columns[_WALKER_BONES_POSED]), walkers, np.int32)
-        end, posed = _bare_bones(buf, bones_at, alive, walker_owner, bones, walkers)
+        body_end, posed = _bare_bones(buf, p, alive, walker_owner, bones, walkers)
     _remember(columns, n, vehicles)
-    return end, bones_at, 1 if posed else 0
+    if posed:
+        return POSED, body_end, p
+    return _finish(buf, stream, delta, body_end)
 
 
-# pack_frame's argument types: the writer's frame buffer, where the frame starts, check,
-# the visual and platform times, the laid-out blocks (read-only bytes) and where their runs
-# start, additional data, the address table, the actor, walker and vehicle rows, frozen
+# pack_frame's argument types: the writer's frame buffer and stream, the last frame's
+# duration, the visual and platform times, check, the laid-out blocks (read-only bytes) and
+# where their runs start, additional data, the address table, the actor, walker and vehicle
+# rows, frozen
 SIGNATURE = (
     types.Array(types.uint8, 1, "C"),
-    types.intp,
+    types.Array(types.int64, 1, "C"),
+    types.float64,
+    types.float64,
+    types.float64,
     types.boolean,
-    types.float64,
-    types.float64,
     types.Array(types.uint8, 1, "C", readonly=True),
     types.intp,
     types.intp,

@@ -25,6 +25,9 @@ __all__ = [
     "KIND_TRAFFIC_SIGN",
     "KIND_VEHICLE",
     "KIND_WALKER",
+    "LAID_OUT",
+    "POSED",
+    "WRITTEN",
     "FramePacker",
 ]
 
@@ -32,7 +35,10 @@ __all__ = [
 KIND_OTHER, KIND_VEHICLE, KIND_WALKER = 0, 1, 2
 KIND_TRAFFIC_LIGHT, KIND_TRAFFIC_SIGN, KIND_SENSOR = 3, 4, 5
 
-CHANGED = -1  # FramePacker.pack's answer when the world changed since the last frame
+# FramePacker.pack's answers (recorder.tick_packing's, which is imported when a recorder
+# starts): the frame is written; laid out (the writer writes it); laid out with a walker's
+# bones posed (the caller puts WalkerBones first); the world changed since the last frame
+WRITTEN, LAID_OUT, POSED, CHANGED = 0, 1, 2, -1
 
 
 class FramePacker:
@@ -49,6 +55,8 @@ class FramePacker:
         from recorder import tick_packing  # numba: compiled when a recorder starts
 
         self._kernels = tick_packing
+        answers = (tick_packing.WRITTEN, tick_packing.LAID_OUT, tick_packing.POSED)
+        assert (*answers, tick_packing.CHANGED) == (WRITTEN, LAID_OUT, POSED, CHANGED)
         self._pack_frame = tick_packing.compiled_pack_frame()
         self._lights = lights
         if lights is None:
@@ -79,20 +87,23 @@ class FramePacker:
         self,
         writer: Any,
         tables: Any,
+        times: tuple[float, float, float],
         additional: bool,
         check: bool,
         blocks: tuple[np.ndarray, int, int, int],
-    ) -> tuple[int, int, bool]:
-        """Lays out the frame's packets from VisualTime on at `writer.frame_at` in
-        `writer.frame_buffer` (made room for as needed), the times from the writer.
+    ) -> tuple[int, int, int]:
+        """Lays the frame out in `writer.frame_buffer` where the writer's stream says the
+        next frame goes (made room for as needed) and, when it can, writes it: `times` are
+        the last frame's duration and the visual and platform times.
 
         With `check`, first compares the world with the last frame packed (actor rows,
-        alive flags, doors) and returns (CHANGED, 0, False), having written nothing, when
-        they differ. `blocks` are the laid-out packets EventAdd..VehicleDoor,
-        SceneLight..Weather, BoundingBox..TriggerVolume and PhysicsControl..TrafficLightTime
-        as one uint8 array and where the last three start. Returns the body's end, where
-        WalkerBones starts and whether a walker has bones posed (then the caller puts
-        WalkerBones there)."""
+        alive flags, doors) and answers CHANGED, having written nothing, when they differ.
+        `blocks` are the laid-out packets EventAdd..VehicleDoor, SceneLight..Weather,
+        BoundingBox..TriggerVolume and PhysicsControl..TrafficLightTime as one uint8 array
+        and where the last three start. Answers as tick_packing.pack_frame: WRITTEN, or
+        LAID_OUT with the body's end (the caller has the writer write the frame), or POSED
+        with the body's end and where WalkerBones starts (the caller puts WalkerBones there
+        first), or CHANGED."""
         actors, vehicles, walkers = tables
         if tables != self._tables or self._capacities != (
             actors.capacity,
@@ -103,12 +114,11 @@ class FramePacker:
         lights = self._lights
         frozen = False if lights is None else lights.frozen
         while True:
-            arguments = (
+            answer, at, bones_at = self._pack_frame(
                 writer.frame_buffer,
-                writer.frame_at,
+                writer.stream,
+                *times,
                 check,
-                writer.visual_time,
-                writer.platform_time,
                 *blocks,
                 additional,
                 self._columns,
@@ -117,12 +127,11 @@ class FramePacker:
                 vehicles.n,
                 frozen,
             )
-            end, at, posed = self._pack_frame(*arguments)
-            if end >= 0 or end == CHANGED:
-                return end, at, posed == 1
-            if end == self._kernels.TOO_MANY:
+            if answer >= 0 or answer == CHANGED:
+                return answer, at, bones_at
+            if answer == self._kernels.TOO_MANY:
                 raise RecorderError(f"{at} records of one packet exceed a uint16 count")
-            assert end == self._kernels.NO_ROOM
+            assert answer == self._kernels.NO_ROOM
             writer.make_frame_room(at)
 
     def _take_columns(self, tables: Any) -> None:

@@ -304,3 +304,40 @@ def test_tables_growing_and_actors_going_while_recording_keep_every_frame_true()
         assert [d.id for d in frame.records(PacketId.EventDel)] == (
             [destroyed[k]] if k in destroyed else []
         )
+
+
+@pytest.mark.parametrize("refused", [False, True])
+def test_a_recording_to_a_file_equals_the_same_recording_in_memory(tmp_path, monkeypatch, refused):
+    # To a file the compiled pass writes a frame itself; in memory, with a walker's bones
+    # posed, or when the OS refuses that write (`refused`: a descriptor that is no file),
+    # the log writer writes it. The bytes are the same.
+    import recorder.recorder as recorder_module
+    from recorder.writer import STREAM_SLOTS
+    from world.actors.controls import WalkerBoneControlIn, WalkerControl
+
+    def run(path):
+        clock = iter(range(1000))
+        monkeypatch.setattr(recorder_module.time, "monotonic", lambda: next(clock) / 8)
+        world = flat_world()
+        cars = [world.spawn_actor(blueprint(CAR), at(12.0 * k, 0.0, 0.5)) for k in range(3)]
+        walker = world.spawn_actor(blueprint("walker.pedestrian.0001"), at(0.0, 9.0, 1.0))
+        walker.apply_control(WalkerControl(Vector3D(1.0, 0.0, 0.0), 1.3))
+        rec = Recorder()
+        rec.start(world, path, "flat", additional_data=True, date=5)
+        if refused and path is not None:
+            rec._writer.stream[STREAM_SLOTS.index("fd")] = 1 << 30
+        for k in range(24):
+            if k == 5:
+                cars.append(world.spawn_actor(blueprint(CAR), at(50.0, 4.0, 0.5)))
+            if k == 9:
+                cars.pop(0).destroy()
+            if k == 14:
+                pose = Transform(Location(0.0, 0.1, 0.9), Rotation(0.0, 0.0, 20.0))
+                walker.set_bones(WalkerBoneControlIn([("crl_hips__C", pose)]))
+            rec.tick(world)
+        rec.stop()
+        return rec.bytes()
+
+    on_disk, in_memory = run(tmp_path / "run.log"), run(None)
+    assert len(open_log(on_disk).frames) == 24
+    assert on_disk == in_memory

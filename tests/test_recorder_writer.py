@@ -60,6 +60,21 @@ def test_durations_patched_when_the_next_frame_starts(tmp_path):
     assert index.elapsed.tolist() == [0.0, 0.25, 0.375]
 
 
+def test_frames_longer_than_what_the_writer_keeps_back_are_written_in_order(tmp_path):
+    # 3000 Position records are 84 kB a frame, more than a file writer holds before handing
+    # bytes to the OS; the file is the in-memory log, durations patched in place.
+    rows = [PositionRecord(k + 1, (float(k), 2.0, 3.0), (0.0, 0.0, 90.0)) for k in range(3000)]
+    logs = []
+    for target in (tmp_path / "long.log", None):
+        with LogWriter(target, map_name="m", date=0) as w:
+            for delta in (0.0, 0.05, 0.1):
+                w.write_frame(delta, {P.Position: rows})
+            logs.append(w.getvalue() if target is None else b"")
+    data = (tmp_path / "long.log").read_bytes()
+    assert len(data) > 3 * 84_000 and data == logs[1]
+    assert LogReader(data).frame_index.duration.tolist() == [0.05, 0.1, -1.0]
+
+
 def test_a_crash_leaves_the_complete_frames_readable(tmp_path):
     path = tmp_path / "crash.log"
     w = LogWriter(path, map_name="m", date=0)

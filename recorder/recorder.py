@@ -214,10 +214,10 @@ class Recorder:
             end = self._put_walker_bones(world, tables, bones_at)
         if answer != WRITTEN:
             writer.write_frame_in(delta, end)
+        self._frames += 1  # the log's frame ids count the frames from 1
         if self._sidecar is not None and self._sidecar.pending:
-            self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
-        self._frames += 1
-        return writer.frame_id
+            self._sidecar.frame_recorded(self._frames, writer.elapsed, world)
+        return self._frames
 
     def stop(self) -> None:
         """Ends the recording and closes the file (the last frame keeps duration -1)."""

@@ -374,11 +374,13 @@ class LogWriter:
 
     def _write(self, raw: bytes | np.ndarray) -> None:
         """Appends to the log; the writer keeps the position (no tell per frame)."""
-        self._last_at = -1
-        self._position += len(raw)
+        stream = self.stream
+        stream[_LAST_AT] = -1
+        stream[_POSITION] += len(raw)
         if self._fd >= 0:
+            if not self._pending:
+                stream[_FD] = -1  # no compiled write while bytes before it wait
             self._pending += memoryview(raw)
-            self.stream[_FD] = -1  # no compiled write while bytes before it wait
             if len(self._pending) >= _PENDING_LIMIT:
                 self._drain()
         else:

@@ -9,8 +9,11 @@ live plain actor, vehicle and walker, in actor id order), State (the traffic lig
 AnimVehicle, AnimWalker, VehicleLight and, with additional data, Kinematics (vehicles and
 walkers), PlatformTime and the WalkerBones of walkers with no bones posed; the event
 packets come as one block the caller laid out (a constant when the frame has no event).
-The buffer's first bytes are left for FrameStart and some after the body for FrameEnd,
-which the log writer fills in before its one write.
+Then, to a file of the writer's own, it does the writer's part too: FrameStart and
+FrameEnd around the body, this frame's delta into the last frame's duration (the last
+frame lies right before it in the buffer) and the one write of both from that duration
+on, advancing the writer's state (`LogWriter.stream`). Otherwise the writer writes the
+frame (LogWriter.write_frame_in).
 
 The kernel reads the world's columns through a table of their addresses (`columns`, built
 by recorder.world_records.FramePacker, which keeps a reference to every column and takes
@@ -38,9 +41,8 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from recorder import writer as _writer
 from recorder.packet_ids import PacketId
-from recorder.writer import DURATION_AT, FRAME_END_SIZE, FRAME_START_SIZE
+from recorder.writer import DURATION_AT, FRAME_END_SIZE, FRAME_START_SIZE, STREAM_SLOTS
 
 __all__ = [
     "CHANGED",
@@ -67,15 +69,15 @@ CHANGED = -1  # the world changed since the last frame: find the events, then pa
 NO_ROOM = -2  # the buffer lacks room after `at`: the second value is the bytes needed
 TOO_MANY = -3  # a packet would hold more than 65535 records: the second value is how many
 
-# the writer's stream slots (recorder.writer.STREAM_SLOTS)
-_STREAM_FD = _writer._FD
-_STREAM_FRAME_ID = _writer._FRAME_ID
-_STREAM_FRAMES_WRITTEN = _writer._FRAMES_WRITTEN
-_STREAM_POSITION = _writer._POSITION
-_STREAM_PREVIOUS_DURATION_AT = _writer._PREVIOUS_DURATION_AT
-_STREAM_LAST_AT = _writer._LAST_AT
-_STREAM_FRAME_AT = _writer._FRAME_AT
-_STREAM_ELAPSED = _writer._ELAPSED
+# the writer's state (LogWriter.stream), by slot
+_STREAM_FD = STREAM_SLOTS.index("fd")
+_STREAM_FRAME_ID = STREAM_SLOTS.index("frame_id")
+_STREAM_FRAMES_WRITTEN = STREAM_SLOTS.index("frames_written")
+_STREAM_POSITION = STREAM_SLOTS.index("position")
+_STREAM_PREVIOUS_DURATION_AT = STREAM_SLOTS.index("previous_duration_at")
+_STREAM_LAST_AT = STREAM_SLOTS.index("last_at")
+_STREAM_FRAME_AT = STREAM_SLOTS.index("frame_at")
+_STREAM_ELAPSED = STREAM_SLOTS.index("elapsed")
 
 # The world's columns pack_frame reads: (table, column, dtype, row shape), in their order
 # in the address table; then the recorder's own arrays and counts.

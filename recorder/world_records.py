@@ -5,8 +5,9 @@ every plain actor, vehicle and walker; AnimVehicle and VehicleLight for vehicles
 AnimWalker for walkers; Kinematics (additional data) for vehicles and walkers together;
 State for the traffic lights. `FramePacker` hands the tables' columns to one compiled
 call (recorder.tick_packing.pack_frame), which lays the whole frame out, with the event
-packets the recorder packed, in the log writer's frame buffer: no Python loop runs over
-the actors, and a frame with no event costs no Python work per packet.
+packets the recorder packed, in the log writer's frame buffer and, to a file, writes it:
+no Python loop runs over the actors, and a frame with no event costs no Python work per
+packet.
 """
 
 from __future__ import annotations

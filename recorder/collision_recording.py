@@ -40,6 +40,8 @@ class CollisionRecorder:
     def __init__(self) -> None:
         self.next_id = 0
         self._registries: dict[int, set[tuple[int, int, int]]] = {}
+        # whether some collision sensor is recorded (then every frame collects)
+        self.watching = False
 
     @property
     def sensors(self) -> list[int]:
@@ -49,6 +51,7 @@ class CollisionRecorder:
     def watch(self, sensor_id: int) -> None:
         """Starts the registry of a newly recorded collision sensor."""
         self._registries.setdefault(sensor_id, set())
+        self.watching = True
 
     def collect(self, world: Any, hero: dict[int, bool]) -> np.ndarray:
         """The Collision records of the tick just made, and each sensor's registry updated."""
@@ -94,3 +97,4 @@ class CollisionRecorder:
         """Drops the registries of destroyed sensors (the ids of the frame's deletions)."""
         for actor_id in gone_ids.tolist():
             self._registries.pop(int(actor_id), None)
+        self.watching = bool(self._registries)

@@ -42,27 +42,27 @@ class SidecarWriter:
 
     def __init__(self, log: str | Path) -> None:
         self.path = sidecar_path(log)
-        self._pending: list[Any] = []
+        self.pending: list[Any] = []  # drawings not yet written
         self._file: Any = None
         # an earlier run's drawings belong to the log this recording overwrites
         self.path.unlink(missing_ok=True)
 
     def __call__(self, shape: Any) -> None:
-        self._pending.append(shape)
+        self.pending.append(shape)
 
     def frame_recorded(self, log_frame: int, log_elapsed: float, world: Any) -> None:
         """Writes the drawings made since the last frame, now that `log_frame` shows them."""
-        if not self._pending:
+        if not self.pending:
             return
         stamp = world.get_snapshot().timestamp
         frame_shift = log_frame - int(stamp.frame)
         time_shift = log_elapsed - float(stamp.elapsed_seconds)
         lines = []
-        for shape in self._pending:
+        for shape in self.pending:
             if not shape.alive_at(int(stamp.frame), float(stamp.elapsed_seconds)):
                 continue
             lines.append(json.dumps(_line(shape, log_frame, frame_shift, time_shift)) + "\n")
-        self._pending = []
+        self.pending = []
         if not lines:
             return
         if self._file is None:

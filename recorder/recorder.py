@@ -46,7 +46,7 @@ from recorder.world_events import (
     physics_control_record,
     traffic_light_time_record,
 )
-from recorder.world_records import KIND_SENSOR, FramePacker
+from recorder.world_records import CHANGED, KIND_SENSOR, POSED, WRITTEN, FramePacker
 from recorder.writer import OMITTED_WHEN_EMPTY, LogWriter
 
 __all__ = ["RECORDER_VERSION", "Recorder"]
@@ -74,7 +74,7 @@ _BOX_PACKETS = (PacketId.BoundingBox, PacketId.TriggerVolume)
 _CONTROL_PACKETS = (PacketId.PhysicsControl, PacketId.TrafficLightTime)
 
 
-def _laid_out(packets: tuple[PacketId, ...], records: tuple) -> np.ndarray:
+def _laid_out(packets: tuple[PacketId, ...], records: tuple) -> bytes:
     """The packets (id byte, size, body) of these records, as CARLA writes them: those
     CARLA omits when empty left out, the others with a count of 0."""
     parts = []
@@ -84,13 +84,23 @@ def _laid_out(packets: tuple[PacketId, ...], records: tuple) -> np.ndarray:
         body = CODECS[pid].pack_body(rows)
         parts.append(_HEAD.pack(pid, len(body)))
         parts.append(body)
-    return np.frombuffer(b"".join(parts), np.uint8)
+    return b"".join(parts)
 
 
 _NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS = (
     _laid_out(group, ((),) * len(group))  # the runs of a frame with none of these records
     for group in (_EVENT_PACKETS, _EXTRA_PACKETS, _BOX_PACKETS, _CONTROL_PACKETS)
 )
+
+
+def _blocks(events: bytes, extra: bytes, boxes: bytes, controls: bytes) -> tuple:
+    """The four runs of laid-out packets as FramePacker.pack takes them: one uint8 array and
+    where the last three start."""
+    cuts = np.cumsum([len(events), len(extra), len(boxes)]).tolist()
+    return (np.frombuffer(events + extra + boxes + controls, np.uint8), *cuts)
+
+
+_QUIET = _blocks(_NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS)  # a frame with no event
 
 
 def _actor_id(actor: Any) -> int:
@@ -106,7 +116,7 @@ class Recorder:
         self._world: Any = None
         self._events: WorldEvents | None = None
         self._collisions = CollisionRecorder()
-        self._pending = FrameEvents()
+        self._pending: FrameEvents | None = None  # events found before the next frame
         self._extra: dict[PacketId, list] = {}
         self._bytes: bytes | None = None
         self._started_at = 0.0
@@ -156,11 +166,10 @@ class Recorder:
         self._collisions = CollisionRecorder()
         self._extra = {}
         self._events = WorldEvents(world, self.additional_data)
-        if self._packer is None:
-            self._packer = FramePacker()
         self._pending = self._events.existing()
         self._watch_sensors(self._pending)
         self._traffic_lights = traffic_light_views(world) if self._has_traffic(world) else None
+        self._packer = FramePacker(self._traffic_lights)
         self._watch_drawings(world)
         self._started_at = time.monotonic()
         return "" if path is None else str(path)
@@ -172,31 +181,43 @@ class Recorder:
         return frame
 
     def record(self, world: Any) -> int:
-        """Writes the frame of the world's last tick; returns the log's frame number."""
-        writer, events = self._writer, self._events
-        if writer is None or events is None:
+        """Writes the frame of the world's last tick; returns the log's frame number.
+
+        A frame with nothing to find in Python (no event queued, no collision sensor
+        watched, the weather untouched) is packed and written by one compiled call that
+        also compares the world with the last frame; only when that finds a change, or
+        there is something else, are the events found and packed in Python, and the frame
+        packed again."""
+        writer, events, packer = self._writer, self._events, self._packer
+        if writer is None or events is None or packer is None:
             raise RecorderError("record: the recorder is not started (call start first)")
         if world is not self._world:
             raise RecorderError("record: this recorder records another world")
-        frame_events = events.changes(self._pending)
-        self._pending = FrameEvents()
-        self._watch_sensors(frame_events)
-        collisions = self._collisions.collect(world, events.heroes)
-        if len(frame_events.gone_rows):
-            self._collisions.release(frame_events.gone_rows + 1)
         stamp = world.get_snapshot().timestamp
         delta = stamp.delta_seconds if self._frames > 0 else 0.0
-        writer.visual_time = stamp.elapsed_seconds
-        if self.additional_data:
-            writer.platform_time = time.monotonic() - self._started_at
-        assert self._packer is not None
-        body_end = self._lay_out(world, frame_events, collisions)
-        writer.write_frame_in(delta, self._packer.frame, body_end)
-        writer.flush()
-        if self._sidecar is not None:
-            self._sidecar.frame_recorded(writer.frame_id, writer.elapsed, world)
-        self._frames += 1
-        return writer.frame_id
+        platform = time.monotonic() - self._started_at if self.additional_data else 0.0
+        times = (delta, stamp.elapsed_seconds, platform)
+        tables = world.state_tables()
+        answer = CHANGED
+        if (
+            self._pending is None
+            and not self._extra
+            and not self._collisions.watching
+            and world.weather_sets == events.weather_sets
+        ):
+            answer, end, bones_at = packer.pack(
+                writer, tables, times, self.additional_data, True, _QUIET
+            )
+        if answer == CHANGED:
+            answer, end, bones_at = self._pack_with_events(world, times)
+        if answer == POSED:
+            end = self._put_walker_bones(world, tables, bones_at)
+        if answer != WRITTEN:
+            writer.write_frame_in(delta, end)
+        self._frames += 1  # the log's frame ids count the frames from 1
+        if self._sidecar is not None and self._sidecar.pending:
+            self._sidecar.frame_recorded(self._frames, writer.elapsed, world)
+        return self._frames
 
     def stop(self) -> None:
         """Ends the recording and closes the file (the last frame keeps duration -1)."""
@@ -276,14 +297,24 @@ class Recorder:
 
     # -- one frame ----------------------------------------------------------------------------
 
-    def _lay_out(self, world: Any, ev: FrameEvents, collisions: np.ndarray) -> int:
-        """Lays the frame's packets out in the packer's buffer; returns the body's end."""
-        writer, packer = self._writer, self._packer
-        assert writer is not None and packer is not None
+    def _pack_with_events(self, world: Any, times: tuple) -> tuple[int, int, int]:
+        """The frame with its events: found by comparing the world with the last frame, the
+        collisions the sensors heard, the records queued, packed in Python; then the frame
+        packed around them."""
+        writer, events, packer = self._writer, self._events, self._packer
+        assert writer is not None and events is not None and packer is not None
+        ev = events.changes(self._pending or FrameEvents())
+        self._pending = None
+        self._watch_sensors(ev)
+        collisions = self._collisions.collect(world, events.heroes)
+        if len(ev.gone_rows):
+            self._collisions.release(ev.gone_rows + 1)
         extra, self._extra = self._extra, {}
-        events, reported, boxes, controls = _NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS
+        laid_out, reported, boxes, controls = _NO_EVENTS, _NO_EXTRA, _NO_BOXES, _NO_CONTROLS
         if ev.adds or len(ev.dels) or len(ev.parents) or len(collisions) or len(ev.doors):
-            events = _laid_out(_EVENT_PACKETS, (ev.adds, ev.dels, ev.parents, collisions, ev.doors))
+            laid_out = _laid_out(
+                _EVENT_PACKETS, (ev.adds, ev.dels, ev.parents, collisions, ev.doors)
+            )
         if extra or ev.weather:
             reported = _laid_out(
                 _EXTRA_PACKETS,
@@ -300,18 +331,26 @@ class Recorder:
                         ev.light_times + extra.get(PacketId.TrafficLightTime, []),
                     ),
                 )
-        tables = world.state_tables()
-        end, bones_at, posed = packer.pack(
-            tables,
-            self._traffic_lights,
+        return packer.pack(
+            writer,
+            world.state_tables(),
+            times,
             self.additional_data,
-            (writer.visual_time, writer.platform_time),
-            (events, reported, boxes, controls),
+            False,
+            _blocks(laid_out, reported, boxes, controls),
         )
-        if self.additional_data and posed:
-            bones = self._walker_bones(world, tables.actors, tables.walkers)
-            body = CODECS[PacketId.WalkerBones].pack_body(bones)
-            end = packer.put(bones_at, _HEAD.pack(PacketId.WalkerBones, len(body)) + body)
+
+    def _put_walker_bones(self, world: Any, tables: Any, at: int) -> int:
+        """WalkerBones with every live walker's posed bones at `at` of the frame buffer, in
+        place of the bare one; returns the body's end."""
+        writer = self._writer
+        assert writer is not None
+        bones = self._walker_bones(world, tables.actors, tables.walkers)
+        body = CODECS[PacketId.WalkerBones].pack_body(bones)
+        raw = _HEAD.pack(PacketId.WalkerBones, len(body)) + body
+        end = at + len(raw)
+        writer.grow_frame(end)
+        writer.frame_buffer[at:end] = np.frombuffer(raw, np.uint8)
         return end
 
     def _walker_bones(self, world: Any, actors: Any, walkers: Any) -> list[WalkerBonesRecord]:

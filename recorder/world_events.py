@@ -197,6 +197,11 @@ class WorldEvents:
 
     # -- every frame -----------------------------------------------------------------------
 
+    @property
+    def weather_sets(self) -> int:
+        """The world's set_weather count when the weather was last looked at."""
+        return self._weather_sets
+
     def changes(self, out: FrameEvents) -> FrameEvents:
         """Adds `out` the adds, deletions, parents, doors and weather since the last frame."""
         world = self._world

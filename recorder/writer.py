@@ -6,7 +6,9 @@ FrameStart is written with duration -1; when the next frame starts, the previous
 duration is patched in place, so the last frame keeps -1 and a crash leaves a readable log up to
 the last complete frame. Lower-level `begin_frame`, `write_packet`, `write_raw_packet` and
 `end_frame` write any packet sequence (JSON build uses them to reproduce any log exactly);
-`write_frame_in` writes a frame the live recorder laid out in its own buffer, in one write.
+`write_frame_in` writes a frame the live recorder laid out in the writer's frame buffer, in one
+write; the recorder's compiled pass (recorder.tick_packing) makes that same write itself when it
+can, reading and advancing the writer's state in `stream`.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _U64 = struct.Struct("<Q")
 _FRAME_START_PACKET = struct.Struct("<BIQdd")
 FRAME_START_SIZE = _FRAME_START_PACKET.size
 FRAME_END_SIZE = _PACKET_HEAD.size
-_DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
+DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
 _PENDING_LIMIT = 1 << 16  # bytes a file of our own buffers before writing them
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.
@@ -76,6 +78,46 @@ OMITTED_WHEN_EMPTY = frozenset(
 
 Records = Sequence[Any] | np.ndarray
 
+# The writer's frame-by-frame state, in one int64 array (`LogWriter.stream`) that the live
+# recorder's compiled pass reads and advances when it writes a frame itself
+# (recorder.tick_packing): the file descriptor (-1: not a file of our own, or bytes wait to
+# be handed to the OS before the next frame), the last frame's id, the frames written, the
+# log's length, where the last frame's duration lies in the log, where the last frame lies in
+# the frame buffer (-1: not the last thing written), where the next frame goes there, and
+# the elapsed time (float64 bits).
+STREAM_SLOTS = (
+    "fd",
+    "frame_id",
+    "frames_written",
+    "position",
+    "previous_duration_at",
+    "last_at",
+    "frame_at",
+    "elapsed",
+)
+(
+    _FD,
+    _FRAME_ID,
+    _FRAMES_WRITTEN,
+    _POSITION,
+    _PREVIOUS_DURATION_AT,
+    _LAST_AT,
+    _FRAME_AT,
+    _ELAPSED,
+) = range(len(STREAM_SLOTS))
+
+
+def _slot(index: int, doc: str) -> property:
+    """An int attribute kept in the stream array."""
+
+    def get(self: LogWriter) -> int:
+        return int(self.stream[index])
+
+    def set(self: LogWriter, value: int) -> None:
+        self.stream[index] = value
+
+    return property(get, set, doc=doc)
+
 
 def frame_layout(
     packets: Mapping[PacketId, Records], additional_data: bool, frame_counter: bool = False
@@ -108,6 +150,7 @@ class LogWriter:
         version: int = 1,
         magic: str = MAGIC,
         additional_data: bool = False,
+        frame_buffer_size: int = 1 << 18,
     ):
         if target is None:
             self._file: BinaryIO = io.BytesIO()
@@ -120,24 +163,40 @@ class LogWriter:
             self._file = target
             self._owned = False
         self.additional_data = additional_data
-        self.frame_id = 0
-        self.frames_written = 0
-        self.elapsed = 0.0
+        self.stream = np.zeros(len(STREAM_SLOTS), np.int64)
+        self._stream_f64 = self.stream.view(np.float64)
         self.visual_time = 0.0
         self.platform_time = 0.0
-        self._previous_duration_at = 0
         self._in_frame = False
         self._position = 0 if self._owned or target is None else self._file.tell()
-        # a file of our own: bytes not yet handed to the OS, which start at `_written`
+        # a file of our own: bytes not yet handed to the OS, the log's last ones
         self._fd = self._file.fileno() if self._owned else -1
+        self.stream[_FD] = self._fd
         self._pending = bytearray()
-        self._written = 0
-        # write_frame_in's last buffer and that frame after its duration (None when the last
-        # frame was written otherwise)
-        self._last_buffer: np.ndarray | None = None
-        self._last_frame: np.ndarray | None = None
+        # write_frame_in's frames, laid out back to back in `frame_buffer` from `frame_at`
+        # on; the last one stays before the next (whose write starts inside it), from
+        # `_last_at` (-1 once anything else was written after it)
+        self.frame_buffer = np.zeros(frame_buffer_size, np.uint8)
+        self._frame_view = memoryview(self.frame_buffer)  # its bytes, cheaper to hand over
+        self._last_at = -1
         self._write(struct.pack("<H", version) + pack_string(magic) + struct.pack("<q", date))
         self._write(pack_string(map_name))
+
+    frame_id = _slot(_FRAME_ID, "The last frame's id.")
+    frames_written = _slot(_FRAMES_WRITTEN, "Frames begun so far.")
+    frame_at = _slot(_FRAME_AT, "Where write_frame_in's next frame goes in frame_buffer.")
+    _position = _slot(_POSITION, "The log's length so far.")
+    _previous_duration_at = _slot(_PREVIOUS_DURATION_AT, "The last frame's duration in the log.")
+    _last_at = _slot(_LAST_AT, "The last frame in frame_buffer (-1: not the last written).")
+
+    @property
+    def elapsed(self) -> float:
+        """The last frame's elapsed time."""
+        return float(self._stream_f64[_ELAPSED])
+
+    @elapsed.setter
+    def elapsed(self, value: float) -> None:
+        self._stream_f64[_ELAPSED] = value
 
     # -- whole frames -------------------------------------------------------------------------
 
@@ -202,7 +261,7 @@ class LogWriter:
         self._write(_FRAME_START.pack(self.frame_id, -1.0, self.elapsed))
         if self._previous_duration_at > 0:
             self._patch(self._previous_duration_at, _F64.pack(delta))
-        self._previous_duration_at = start + _DURATION_AT
+        self._previous_duration_at = start + DURATION_AT
         self._in_frame = True
         self.frames_written += 1
         return self.frame_id
@@ -235,39 +294,67 @@ class LogWriter:
         self._write(_PACKET_HEAD.pack(packet_id, len(body)))
         self._write(body)
 
-    def write_frame_in(self, delta: float, frame: np.ndarray, body_end: int) -> int:
-        """A whole frame from a buffer laid out by the caller, in one write: FrameStart (as
-        `begin_frame`) goes into `frame[:FRAME_START_SIZE]`, the packets are
-        `frame[FRAME_START_SIZE:body_end]`, FrameEnd goes into the `FRAME_END_SIZE` bytes
-        after them. Returns the frame id.
+    def make_frame_room(self, size: int) -> None:
+        """Room for a frame of up to `size` bytes at `frame_at` in `frame_buffer`, the last
+        frame kept right before it: moved to the front, or the buffer grown, when the
+        room after it is short."""
+        if self.frame_at + size <= len(self.frame_buffer):
+            return
+        last = self._last_at if self._last_at >= 0 else self.frame_at
+        kept = self.frame_buffer[last : self.frame_at]
+        if len(kept) + size > len(self.frame_buffer):
+            grown = np.zeros(2 * (len(kept) + size), np.uint8)
+            grown[: len(kept)] = kept
+            self.frame_buffer, self._frame_view = grown, memoryview(grown)
+        else:
+            self.frame_buffer[: len(kept)] = kept.copy()
+        self._last_at = 0 if self._last_at >= 0 else -1
+        self.frame_at = len(kept)
 
-        The next call writes this frame again from its duration on (then no longer -1), in
-        the same write as its own frame: leave `frame` as it is until then and lay the next
-        frame out in another buffer (the recorder alternates two; given the same buffer
-        again, the duration is patched by a write of its own)."""
+    def grow_frame(self, end: int) -> None:
+        """Room in `frame_buffer` up to `end` and FrameEnd after it, keeping what it holds
+        where it is (for a frame that turned out longer than the room made for it)."""
+        if end + FRAME_END_SIZE > len(self.frame_buffer):
+            grown = np.zeros(2 * (end + FRAME_END_SIZE), np.uint8)
+            grown[:end] = self.frame_buffer[:end]
+            self.frame_buffer, self._frame_view = grown, memoryview(grown)
+
+    def write_frame_in(self, delta: float, body_end: int) -> int:
+        """A whole frame laid out by the caller in `frame_buffer`, in one write: FrameStart (as
+        `begin_frame`) goes into the `FRAME_START_SIZE` bytes at `frame_at`, the packets are
+        `frame_buffer[frame_at + FRAME_START_SIZE : body_end]`, FrameEnd goes into the
+        `FRAME_END_SIZE` bytes after them. Returns the frame id.
+
+        To a file of our own the write starts at the last frame's duration when that frame
+        was the last thing written: that frame again, its -1 now `delta`, then this frame
+        (a log cut anywhere in it still reads to a whole frame); the frame is handed to the
+        OS before this returns. The next frame goes right after this one (`frame_at`; see
+        `make_frame_room`)."""
         if self._in_frame:
             raise RecorderError(f"frame {self.frame_id} is not ended")
+        view, at = self._frame_view, self.frame_at
         self.elapsed = 0.0 if self.frames_written == 0 else self.elapsed + delta
         self.frame_id += 1
         _FRAME_START_PACKET.pack_into(
-            frame, 0, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
+            view, at, PacketId.FrameStart, _FRAME_START.size, self.frame_id, -1.0, self.elapsed
         )
-        _PACKET_HEAD.pack_into(frame, body_end, PacketId.FrameEnd, 0)
+        _PACKET_HEAD.pack_into(view, body_end, PacketId.FrameEnd, 0)
         end = body_end + _PACKET_HEAD.size
-        start, previous = self._position, self._previous_duration_at
-        self._previous_duration_at = start + _DURATION_AT
-        last = self._last_frame
-        if self._fd >= 0 and last is not None and self._last_buffer is not frame:
-            # one write from the last frame's duration on: that frame again, its -1 now
-            # `delta`, then this frame (a log cut anywhere in it still reads to a whole frame)
-            self._drain()
-            self._write_at(previous, (_F64.pack(delta), last, frame[:end]), start + end - previous)
-            self._position = self._written = start + end
+        start, previous, last = self._position, self._previous_duration_at, self._last_at
+        self._previous_duration_at = start + DURATION_AT
+        if self._fd >= 0 and last >= 0:
+            _F64.pack_into(view, last + DURATION_AT, delta)
+            if self._pending:
+                self._drain()
+            self._write_at(previous, view[last + DURATION_AT : end])
+            self._position = start + end - at
         else:
             if previous > 0:
                 self._patch(previous, _F64.pack(delta))
-            self._write(frame[:end])
-        self._last_buffer, self._last_frame = frame, frame[_DURATION_AT + 8 : end]
+            self._write(view[at:end])
+            if self._fd >= 0:
+                self._drain()
+        self._last_at, self.frame_at = at, end
         self.frames_written += 1
         return self.frame_id
 
@@ -287,30 +374,33 @@ class LogWriter:
 
     def _write(self, raw: bytes | np.ndarray) -> None:
         """Appends to the log; the writer keeps the position (no tell per frame)."""
-        self._last_frame = None
+        stream = self.stream
+        stream[_LAST_AT] = -1
+        stream[_POSITION] += len(raw)
         if self._fd >= 0:
+            if not self._pending:
+                stream[_FD] = -1  # no compiled write while bytes before it wait
             self._pending += memoryview(raw)
             if len(self._pending) >= _PENDING_LIMIT:
                 self._drain()
         else:
             self._file.write(raw)
-        self._position += len(raw)
 
     def _drain(self) -> None:
         """Hands the pending bytes of a file of our own to the OS."""
         if self._pending:
-            self._write_at(self._written, (self._pending,), len(self._pending))
-            self._written += len(self._pending)
+            self._write_at(self._position - len(self._pending), self._pending)
             self._pending.clear()
+            self.stream[_FD] = self._fd
 
-    def _write_at(self, offset: int, parts: tuple, size: int) -> None:
-        """`parts` (buffers) back to back from `offset` in a file of our own, in one call
-        when the OS takes them all (it does for files, short of a full disk)."""
-        done = os.pwritev(self._fd, parts, offset)
-        if done < size:
-            rest = b"".join(bytes(part) for part in parts)[done:]
+    def _write_at(self, offset: int, raw: bytes | bytearray | memoryview) -> None:
+        """`raw` from `offset` in a file of our own, in one call when the OS takes it all (it
+        does for files, short of a full disk)."""
+        done = os.pwrite(self._fd, raw, offset)
+        if done < len(raw):
+            rest = memoryview(raw)[done:]
             while rest:
-                done = os.pwrite(self._fd, rest, offset + size - len(rest))
+                done = os.pwrite(self._fd, rest, offset + len(raw) - len(rest))
                 rest = rest[done:]
 
     def _patch(self, offset: int, raw: bytes) -> None:

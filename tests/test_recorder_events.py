@@ -264,3 +264,80 @@ def test_kinematics_is_left_out_of_frames_without_vehicles_or_walkers():
     first, second = _frames(rec)
     assert PacketId.Kinematics not in [p.id for p in first.packets()]
     assert [k.id for k in second.records(PacketId.Kinematics)] == [car.id]
+
+
+def test_tables_growing_and_actors_going_while_recording_keep_every_frame_true():
+    # Spawns past the world tables' first sizes replace their arrays; each frame still holds
+    # every live car (and the spectator) where the world has it, and each spawn or destroy
+    # gets its event, also in frames where nothing else changed.
+    world = flat_world()
+    spectator = world.get_spectator()
+    cars = [world.spawn_actor(blueprint(CAR), at(0.0, 0.0, 0.5))]
+    rec = Recorder()
+    rec.start(world, None, "flat", additional_data=True)
+    expected, spawned, destroyed = [], {}, {}
+    for k in range(60):
+        if k % 2 == 0 and k < 50:
+            cars.append(world.spawn_actor(blueprint(CAR), at(10.0 * k, 8.0, 0.5, yaw=3.0 * k)))
+            spawned[k] = cars[-1].id
+        if k in (31, 45):
+            gone = cars.pop(3)
+            destroyed[k] = gone.id
+            gone.destroy()
+        world.tick()
+        rec.record(world)
+        # what the world holds after the tick, in id order
+        expected.append({a.id: a.get_transform().location for a in [spectator, *cars]})
+    frames = _frames(rec)
+    assert len(frames) == 60 and len(cars) == 24
+    for k, (frame, want) in enumerate(zip(frames, expected, strict=True)):
+        positions = frame.records(PacketId.Position)
+        assert [p.id for p in positions] == list(want), f"frame {k + 1}"
+        for p in positions:
+            loc = want[p.id]
+            assert p.location == tuple(float(np.float32(v * 100.0)) for v in (loc.x, loc.y, loc.z))
+        assert [a.id for a in frame.records(PacketId.AnimVehicle)] == list(want)[1:]
+        added = [a.id for a in frame.records(PacketId.EventAdd)]
+        assert added == ([spectator.id, cars[0].id] if k == 0 else []) + (
+            [spawned[k]] if k in spawned else []
+        )
+        assert [d.id for d in frame.records(PacketId.EventDel)] == (
+            [destroyed[k]] if k in destroyed else []
+        )
+
+
+@pytest.mark.parametrize("refused", [False, True])
+def test_a_recording_to_a_file_equals_the_same_recording_in_memory(tmp_path, monkeypatch, refused):
+    # To a file the compiled pass writes a frame itself; in memory, with a walker's bones
+    # posed, or when the OS refuses that write (`refused`: a descriptor that is no file),
+    # the log writer writes it. The bytes are the same.
+    import recorder.recorder as recorder_module
+    from recorder.writer import STREAM_SLOTS
+    from world.actors.controls import WalkerBoneControlIn, WalkerControl
+
+    def run(path):
+        clock = iter(range(1000))
+        monkeypatch.setattr(recorder_module.time, "monotonic", lambda: next(clock) / 8)
+        world = flat_world()
+        cars = [world.spawn_actor(blueprint(CAR), at(12.0 * k, 0.0, 0.5)) for k in range(3)]
+        walker = world.spawn_actor(blueprint("walker.pedestrian.0001"), at(0.0, 9.0, 1.0))
+        walker.apply_control(WalkerControl(Vector3D(1.0, 0.0, 0.0), 1.3))
+        rec = Recorder()
+        rec.start(world, path, "flat", additional_data=True, date=5)
+        if refused and path is not None:
+            rec._writer.stream[STREAM_SLOTS.index("fd")] = 1 << 30
+        for k in range(24):
+            if k == 5:
+                cars.append(world.spawn_actor(blueprint(CAR), at(50.0, 4.0, 0.5)))
+            if k == 9:
+                cars.pop(0).destroy()
+            if k == 14:
+                pose = Transform(Location(0.0, 0.1, 0.9), Rotation(0.0, 0.0, 20.0))
+                walker.set_bones(WalkerBoneControlIn([("crl_hips__C", pose)]))
+            rec.tick(world)
+        rec.stop()
+        return rec.bytes()
+
+    on_disk, in_memory = run(tmp_path / "run.log"), run(None)
+    assert len(open_log(on_disk).frames) == 24
+    assert on_disk == in_memory

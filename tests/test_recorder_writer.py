@@ -60,6 +60,21 @@ def test_durations_patched_when_the_next_frame_starts(tmp_path):
     assert index.elapsed.tolist() == [0.0, 0.25, 0.375]
 
 
+def test_frames_longer_than_what_the_writer_keeps_back_are_written_in_order(tmp_path):
+    # 3000 Position records are 84 kB a frame, more than a file writer holds before handing
+    # bytes to the OS; the file is the in-memory log, durations patched in place.
+    rows = [PositionRecord(k + 1, (float(k), 2.0, 3.0), (0.0, 0.0, 90.0)) for k in range(3000)]
+    logs = []
+    for target in (tmp_path / "long.log", None):
+        with LogWriter(target, map_name="m", date=0) as w:
+            for delta in (0.0, 0.05, 0.1):
+                w.write_frame(delta, {P.Position: rows})
+            logs.append(w.getvalue() if target is None else b"")
+    data = (tmp_path / "long.log").read_bytes()
+    assert len(data) > 3 * 84_000 and data == logs[1]
+    assert LogReader(data).frame_index.duration.tolist() == [0.05, 0.1, -1.0]
+
+
 def test_a_crash_leaves_the_complete_frames_readable(tmp_path):
     path = tmp_path / "crash.log"
     w = LogWriter(path, map_name="m", date=0)
@@ -137,9 +152,10 @@ def test_count_overflow_is_refused():
         CODECS[P.EventDel].pack_body(np.zeros(70000, CODECS[P.EventDel].dtype))
 
 
-def _laid_out_frame(records: list) -> tuple[np.ndarray, int]:
-    """A frame buffer as the live recorder hands it over: room for FrameStart, the packets
-    of a CARLA frame whose only records are `records` (Position), room for FrameEnd."""
+def _lay_out_frame(writer: LogWriter, records: list) -> int:
+    """A frame laid out in the writer's frame buffer as the live recorder does it: room for
+    FrameStart, the packets of a CARLA frame whose only records are `records` (Position),
+    room for FrameEnd. Returns the body's end."""
     from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE, frame_layout
 
     body = b""
@@ -149,35 +165,41 @@ def _laid_out_frame(records: list) -> tuple[np.ndarray, int]:
         else:
             raw = CODECS[pid].pack_body(records if pid == P.Position else [])
         body += struct.pack("<BI", pid, len(raw)) + raw
-    frame = np.zeros(FRAME_START_SIZE + len(body) + FRAME_END_SIZE, np.uint8)
-    frame[FRAME_START_SIZE : FRAME_START_SIZE + len(body)] = np.frombuffer(body, np.uint8)
-    return frame, FRAME_START_SIZE + len(body)
+    writer.make_frame_room(FRAME_START_SIZE + len(body) + FRAME_END_SIZE)
+    start = writer.frame_at + FRAME_START_SIZE
+    writer.frame_buffer[start : start + len(body)] = np.frombuffer(body, np.uint8)
+    return start + len(body)
 
 
-@pytest.mark.parametrize("one_buffer", [False, True])
-def test_frames_handed_over_laid_out_equal_frames_written_packet_by_packet(tmp_path, one_buffer):
+@pytest.mark.parametrize("buffer_size", [1 << 16, 200, 120, 0])
+@pytest.mark.parametrize("to_file", [True, False])
+def test_frames_laid_out_in_the_buffer_equal_frames_written_packet_by_packet(
+    tmp_path, buffer_size, to_file
+):
     # In a file the writer rewrites the last frame with its duration in the write of the
-    # next one (or, given the same buffer again, patches the duration on its own); the
-    # bytes are the packet-by-packet writer's, and a log cut anywhere in the last frame
-    # reads to the one before.
-    rows = [[PositionRecord(k + 1, (float(k), 2.0, 3.0), (0.0, 0.0, 90.0))] for k in range(4)]
-    deltas = [0.0, 0.05, 0.05, 0.1]
+    # next one; frames of 100 to 180 bytes in a buffer of 200 or 120 bytes (or none) make it
+    # move the last frame to the front or grow the buffer on the way. The bytes are the
+    # packet-by-packet writer's, and a log cut anywhere in the last frame reads to the one
+    # before.
+    rows = [
+        [PositionRecord(j + 1, (float(k), 2.0, 3.0), (0.0, 0.0, 90.0)) for j in range(k % 3 + 1)]
+        for k in range(6)
+    ]
+    deltas = [0.0, 0.05, 0.05, 0.1, 0.05, 0.2]
     reference = LogWriter(map_name="m", date=3)
     for delta, records in zip(deltas, rows, strict=True):
         reference.write_frame(delta, {P.Position: records})
     path = tmp_path / "laid_out.log"
-    shared = np.zeros(4096, np.uint8)
-    with LogWriter(path, map_name="m", date=3) as w:
+    target = path if to_file else None
+    with LogWriter(target, map_name="m", date=3, frame_buffer_size=buffer_size) as w:
         for k, (delta, records) in enumerate(zip(deltas, rows, strict=True)):
-            frame, end = _laid_out_frame(records)
-            if one_buffer:
-                shared[: len(frame)] = frame
-                frame = shared
-            assert w.write_frame_in(delta, frame, end) == k + 1
+            end = _lay_out_frame(w, records)
+            assert w.write_frame_in(delta, end) == k + 1
             w.flush()
-    data = path.read_bytes()
+        data = path.read_bytes() if to_file else w.getvalue()
     assert data == reference.getvalue()
     index = LogReader(data).frame_index
-    assert index.duration.tolist() == [0.05, 0.05, 0.1, -1.0]
+    assert index.duration.tolist() == [0.05, 0.05, 0.1, 0.05, 0.2, -1.0]
     for cut in range(int(index.offset[-1]), len(data)):
-        assert LogReader(data[:cut], lenient=True).frame_index.frame_id.tolist() == [1, 2, 3]
+        frames = LogReader(data[:cut], lenient=True).frame_index.frame_id.tolist()
+        assert frames == [1, 2, 3, 4, 5]

@@ -75,13 +75,8 @@ class ParkingExit(Scenario):
     def _leave_gap(self, around: Location, radius: float) -> None:
         """The background cars within `radius` m of the ego's parking place go: the gap in
         the road's traffic ScenarioRunner makes by spacing it `flow_distance` apart."""
-        background = self.ctx.background
-        if background is None:
-            return
-        for vehicle in list(background.vehicles):
-            if vehicle.is_alive and vehicle.get_location().distance(around) < radius:
-                vehicle.destroy()
-        background.vehicles = [v for v in background.vehicles if v.is_alive]
+        if self.ctx.background is not None:
+            self.ctx.background.clear_near(around, radius)
 
     def behaviour(self) -> None:
         def side_car_drives_off() -> None:

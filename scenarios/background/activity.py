@@ -84,6 +84,7 @@ class BackgroundActivity:
         self._source_ids = 0
         self._serial = 0
         self._view: tuple = (None, None, None)
+        self._placed: tuple = (None, None, None)  # (serial, ids, placement) last computed
 
     # -- what the route scenario calls -------------------------------------------------------
 
@@ -133,15 +134,32 @@ class BackgroundActivity:
             self._view = (key, self.fleet.view(), None)
         return self._view[1]
 
+    def xy(self) -> np.ndarray:
+        return self.view()[0][:, :2]
+
     def place(self) -> Placement:
-        """Every background vehicle placed on the route around the ego."""
-        xy, yaw, _ = self.view()
+        """Every background vehicle placed on the route around the ego. Within one upkeep
+        (or knob call) the vehicles placed already keep their placement: only new ones
+        are placed."""
+        xyz, yaw, _ = self.view()
         if self._view[2] is None:
-            placement = self.route.place(
-                xy, yaw, self.index - WINDOW_BACK, self.index + WINDOW_AHEAD
-            )
+            ids = self.fleet.ids
+            serial, old_ids, old = self._placed
+            if serial != self._serial or not len(old_ids) or not len(ids):
+                placement = self._place_rows(xyz, yaw)
+            else:
+                at = np.minimum(np.searchsorted(old_ids, ids), len(old_ids) - 1)
+                known = old_ids[at] == ids
+                placement = old.take(at)
+                if not known.all():
+                    fresh = self._place_rows(xyz[~known], yaw[~known])
+                    placement = Placement.merged(known, old.take(at[known]), fresh)
+            self._placed = (self._serial, ids, placement)
             self._view = (self._view[0], self._view[1], placement)
         return self._view[2]
+
+    def _place_rows(self, xyz: np.ndarray, yaw: np.ndarray) -> Placement:
+        return self.route.place(xyz, yaw, self.index - WINDOW_BACK, self.index + WINDOW_AHEAD)
 
     def _fresh(self) -> None:
         """Positions are read anew (a new tick since the last read)."""
@@ -200,7 +218,7 @@ class BackgroundActivity:
         first, last = max(int(first), 0), min(int(last), len(self.route) - 1)
         if not len(self.fleet) or last < first:
             return np.zeros(0, dtype=np.int64)
-        xy, _, _ = self.view()
+        xy = self.xy()
         points = self.route.points[first : last + 1, :2]
         gap = xy[:, None, :] - points[None, :, :]
         near = ((gap * gap).sum(axis=2) <= ON_ROUTE * ON_ROUTE).any(axis=1)
@@ -209,7 +227,7 @@ class BackgroundActivity:
     def _near(self, location: Location, radius: float) -> np.ndarray:
         if not len(self.fleet):
             return np.zeros(0, dtype=np.int64)
-        xy, _, _ = self.view()
+        xy = self.xy()
         gap = xy - np.array([location.x, location.y])
         return np.flatnonzero((gap * gap).sum(axis=1) < radius * radius)
 
@@ -299,7 +317,7 @@ class BackgroundActivity:
         self._fresh()
         if not len(self.fleet) or not len(locations):
             return []
-        xy, _, _ = self.view()
+        xy = self.xy()
         points = np.array([(p.x, p.y) for p in locations])
         dx = xy[:, 0:1] - points[:, 0]
         dy = xy[:, 1:2] - points[:, 1]
@@ -312,7 +330,7 @@ class BackgroundActivity:
         self._fresh()
         loc = waypoint.transform.location
         where = self.route.place(
-            np.array([[loc.x, loc.y]]),
+            np.array([[loc.x, loc.y, loc.z]]),
             np.array([waypoint.transform.rotation.yaw]),
             self.index - WINDOW_BACK,
             self.index + WINDOW_AHEAD,

@@ -136,7 +136,7 @@ def start(act: BackgroundActivity, junction: RouteJunction) -> None:
 def _followers(act: BackgroundActivity) -> np.ndarray:
     """Vehicles behind the ego on its lanes (they follow it into the junction)."""
     p = act.place()
-    lanes = [offset for offset, _ in act.route.lanes_at(act.index)]
+    lanes = act.route.lane_offsets(act.index)
     behind = p.arc < act.ego_arc()
     return p.same_way & p.on_road & among(p.lane, lanes) & behind
 
@@ -155,7 +155,7 @@ def upkeep(act: BackgroundActivity) -> None:
     """Follows the junctions' vehicles in and out; runs their sources."""
     f = act.fleet
     if len(f):
-        xy, _, _ = act.view()
+        xy = act.xy()
         followers = _followers(act)
         free = f.hold == FREE
         drop: list[int] = []
@@ -237,7 +237,7 @@ def end(act: BackgroundActivity, junction: RouteJunction) -> None:
     p = act.place()
     rel = p.arc - act.ego_arc()
     _, outer, behind = act.radii()
-    lanes = [offset for offset, _ in act.route.lanes_at(act.index)]
+    lanes = act.route.lane_offsets(act.index)
     mine = (f.group == JUNCTION) & (f.junction == junction.ordinal)
     held = f.hold != FREE
     on_road = p.same_way & p.on_road & among(p.lane, lanes)
@@ -272,14 +272,14 @@ def handle(
     if clear_junction:
         junction.clear_middle = True
         if len(f):
-            xy, _, _ = act.view()
+            xy = act.xy()
             drop += np.flatnonzero(junction.inside(xy) & (f.hold == FREE)).tolist()
     if clear_ego_entry:
         act.junction_entry = True
         if len(f):
             p = act.place()
             rel = p.arc - act.ego_arc()
-            lanes = [offset for offset, _ in act.route.lanes_at(act.index)]
+            lanes = act.route.lane_offsets(act.index)
             to_exit = act.route.accum[min(junction.exit_index, len(act.route) - 1)] - act.ego_arc()
             way = (f.group != OPPOSITE) & p.same_way & p.on_road & among(p.lane, lanes)
             drop += np.flatnonzero(way & (rel >= 0.0) & (rel <= to_exit)).tolist()
@@ -307,7 +307,7 @@ def handle(
     if extend_road_exit > 0.0:
         junction.exit_space += float(extend_road_exit)
         if active and len(f):
-            xy, _, _ = act.view()
+            xy = act.xy()
             for key in junction.route_exit_keys:
                 lane = junction.exit_lanes.get(key)
                 if lane is None:

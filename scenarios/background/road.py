@@ -58,7 +58,7 @@ class OppositeSources:
 
 
 def _lanes(act: BackgroundActivity) -> list[int]:
-    return [offset for offset, _ in act.route.lanes_at(act.index)]
+    return act.route.lane_offsets(act.index)
 
 
 def _ordered(rows: np.ndarray, key: np.ndarray) -> list[int]:
@@ -222,7 +222,7 @@ def remove_far_oncoming(act: BackgroundActivity) -> None:
     if not len(f):
         return
     t = act.tuning
-    xy, _, _ = act.view()
+    xy = act.xy()
     gap = xy - act.route.points[act.index, :2]
     along = (gap * act.route.tangent[act.index]).sum(axis=1)
     reach = max(t.opposite_source_dist, t.opposite_spawn_dist)
@@ -255,7 +255,7 @@ def speed_shares(act: BackgroundActivity, p: Placement) -> np.ndarray:
     share = np.where(road_vehicle & ~ahead, back, share)
     if not act.active:
         return share
-    xy, _, _ = act.view()
+    xy = act.xy()
     on_route = np.zeros(len(f), dtype=bool)  # route-exit vehicles past their lane's reach
     for r, actor_id in enumerate(f.ids.tolist()):
         lane = act.exit_of.get(actor_id)

@@ -12,7 +12,7 @@ point of a window of the route (one numpy pass for all vehicles).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,9 @@ __all__ = [
 WINDOW_STRIDE = 2  # plan points (1 m apart) per projection sample
 SAME_WAY = 45.0  # degrees: a vehicle heading this close to the route's heading goes its way
 MAX_LANES = 4  # lanes either side of the route's that count as its road
+NO_OFFSET = -1000  # a lane that is not one of the route's
+UNSURE = 0.25  # lane widths off a lane's centre line (or beyond the next lanes, or off the
+# route's ends) where the map's lane decides the lane offset, not the lateral offset
 
 
 def among(values: np.ndarray, options: Sequence[int]) -> np.ndarray:
@@ -98,6 +101,20 @@ class Placement:
     same_way: np.ndarray
     opposite_way: np.ndarray
 
+    def take(self, rows: np.ndarray) -> Placement:
+        return Placement(*(getattr(self, f.name)[rows] for f in fields(self)))
+
+    @staticmethod
+    def merged(known: np.ndarray, old: Placement, new: Placement) -> Placement:
+        """Rows `known` from `old` (in order), the others from `new`."""
+        out = []
+        for f in fields(Placement):
+            a, b = getattr(old, f.name), getattr(new, f.name)
+            column = np.empty(len(known), dtype=np.result_type(a, b))
+            column[known], column[~known] = a, b
+            out.append(column)
+        return Placement(*out)
+
 
 class RouteFrame:
     """The plan's points, tangents, arc lengths, lane waypoints and junctions, as arrays."""
@@ -117,6 +134,13 @@ class RouteFrame:
         self.width = np.array([wp.lane_width if wp is not None else 3.5 for wp in self.waypoints])
         self._lanes: dict[int, list] = {}
         self._opposite: dict[int, list] = {}
+        self._tables: dict[int, np.ndarray] = {}
+        self._section_offsets: dict[int, list[int]] = {}
+        self._road_lane_nodes: dict[tuple[str, int], list[int]] | None = None
+        keys = [None if wp is None else wp.key for wp in self.waypoints]
+        change = [k == 0 or keys[k] != keys[k - 1] for k in range(len(keys))]
+        self.section = np.cumsum(change) - 1  # the route's lane section at each point
+        self.section_start = np.flatnonzero(change)
         junction_ids: dict[Any, int] = {}
         self.junction = np.array(
             [
@@ -142,9 +166,14 @@ class RouteFrame:
 
     # -- where things stand ------------------------------------------------------------------
 
-    def place(self, xy: np.ndarray, yaw: np.ndarray, first: int, last: int) -> Placement:
-        """Projects points `xy` (V, 2) heading `yaw` (V, degrees) onto the plan between
-        indices `first` and `last` (inclusive)."""
+    def place(self, xyz: np.ndarray, yaw: np.ndarray, first: int, last: int) -> Placement:
+        """Projects points `xyz` (V, 3) heading `yaw` (V, degrees) onto the plan between
+        indices `first` and `last` (inclusive). A point's lane offset is its lateral offset
+        in the route lane's widths, rounded; where that is unsure (more than UNSURE off a
+        whole number, two lanes or more away, or off the route's ends), it is the offset of
+        its map lane among the route's lanes at its plan point, if it is one of them (the
+        map's nearest lane, one batch query)."""
+        xy = xyz[:, :2]
         first = max(int(first), 0)
         last = min(int(last), len(self.points) - 1)
         dx = xy[:, 0:1] - self.points[first : last + 1 : WINDOW_STRIDE, 0]
@@ -155,16 +184,64 @@ class RouteFrame:
         tx, ty = self.tangent[nearest, 0], self.tangent[nearest, 1]
         along = ox * tx + oy * ty
         lateral = oy * tx - ox * ty
-        lane = np.rint(lateral / self.width[nearest]).astype(np.int64)
+        lanes = lateral / self.width[nearest]
+        lane = np.rint(lanes).astype(np.int64)
         turn = np.abs(np.mod(yaw - self.yaw[nearest] + 180.0, 360.0) - 180.0)
         inside = np.abs(along) <= WINDOW_STRIDE
-        inside |= (nearest == 0) & (along < 0.0)
-        inside |= (nearest >= len(self.points) - WINDOW_STRIDE) & (along > 0.0)
+        beyond = (nearest == 0) & (along < 0.0)
+        beyond |= (nearest >= len(self.points) - WINDOW_STRIDE) & (along > 0.0)
+        inside |= beyond
+        aligned = (turn < SAME_WAY) | (turn > 180.0 - SAME_WAY)
+        unsure = beyond | (np.abs(lanes - lane) > UNSURE) | (np.abs(lane) > 1)
+        unsure &= inside & aligned & (np.abs(lane) <= MAX_LANES + 1)
+        if unsure.any():
+            rows = np.flatnonzero(unsure)
+            lane[rows] = self._lanes_by_key(xyz[rows], nearest[rows], lane[rows])
         on_road = inside & (np.abs(lane) <= MAX_LANES)
         arc = self.accum[nearest] + along
         return Placement(
-            nearest, arc, lateral, lane, on_road, turn < SAME_WAY, turn > 180.0 - SAME_WAY
+            nearest, arc, lateral, lane, on_road, turn < SAME_WAY, aligned & ~(turn < SAME_WAY)
         )
+
+    def _lanes_by_key(self, xyz: np.ndarray, nearest: np.ndarray, lane: np.ndarray) -> np.ndarray:
+        """`lane`, set from the map lane under each point where that is a route lane."""
+        lane = lane.copy()
+        nodes = self.map.project_batch(xyz).node
+        sections = self.section[nearest]
+        for section in np.unique(sections).tolist():
+            rows = np.flatnonzero((sections == section) & (nodes >= 0))
+            found = self._offset_table(section)[nodes[rows]]
+            known = found != NO_OFFSET
+            lane[rows[known]] = found[known]
+        return lane
+
+    def _offset_table(self, section: int) -> np.ndarray:
+        """Map lane node -> lane offset among the route's lanes on route section `section`
+        (NO_OFFSET for other lanes), kept."""
+        if section not in self._tables:
+            table = np.full(len(self.map.lane_keys), NO_OFFSET, dtype=np.int64)
+            wp = self.waypoints[int(self.section_start[section])]
+            for offset, side in [] if wp is None else same_direction_lanes(wp):
+                table[self._nodes_of(lane_key(side))] = offset
+            self._tables[section] = table
+        return self._tables[section]
+
+    def _nodes_of(self, key: tuple[str, int]) -> list[int]:
+        if self._road_lane_nodes is None:
+            self._road_lane_nodes = {}
+            for node, (road, _section, lane_id) in enumerate(self.map.lane_keys):
+                self._road_lane_nodes.setdefault((str(road), int(lane_id)), []).append(node)
+        return self._road_lane_nodes.get(key, [])
+
+    def lane_offsets(self, index: int) -> list[int]:
+        """The lane offsets of the route's lanes at plan index `index`, in order (the same
+        all along a lane section of the route's lane)."""
+        section = int(self.section[index])
+        if section not in self._section_offsets:
+            wp = self.waypoints[int(self.section_start[section])]
+            lanes = [] if wp is None else same_direction_lanes(wp)
+            self._section_offsets[section] = [offset for offset, _ in lanes]
+        return self._section_offsets[section]
 
     # -- lanes at a route point --------------------------------------------------------------
 

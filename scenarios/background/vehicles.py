@@ -172,11 +172,11 @@ class Fleet:
     # -- reading -----------------------------------------------------------------------------
 
     def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Positions (V, 2), yaws (V, degrees) and planar speeds (V,)."""
+        """Positions (V, 3), yaws (V, degrees) and planar speeds (V,)."""
         a = self.world.state_tables().actors
         rows = self.ids - 1
         vel = a.vel[rows, :2]
-        return a.pos[rows, :2], a.rot[rows, 1], np.sqrt((vel * vel).sum(axis=1))
+        return a.pos[rows], a.rot[rows, 1], np.sqrt((vel * vel).sum(axis=1))
 
     # -- holds and speeds ----------------------------------------------------------------------
 

@@ -13,7 +13,9 @@ import numpy as np
 UPKEEP_EVERY = 10  # ticks between two upkeeps (0.5 s at 0.05 s a tick); the first at tick 0
 FRONT, BACK, SPACING = 2, 2, 15.0  # per lane ahead and behind, m between (ScenarioRunner's)
 PER_SPEED = 1.7  # m of radius per m/s of the ego
-CLEARANCE = 6.0  # m (x-y) from any other actor to a new vehicle
+CLEARANCE = 6.0  # m ahead or behind a new vehicle on its lane (2 m either side) kept free
+LANE_BAND = 2.0
+NEAR_CLEARANCE = 2.5  # m all round
 SAFE_DISTANCE = 15.0  # m from the ego to a new vehicle
 
 

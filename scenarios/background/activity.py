@@ -205,7 +205,7 @@ class BackgroundActivity:
         """Target speeds for every vehicle, from the ego's speed limit (km/h)."""
         if not len(self.fleet):
             return
-        share = road.speed_shares(self, self.place())
+        share = road.speed_shares(self)
         kmh = self.speed_limit * share
         if self.tuning.max_speed > 0.0:
             kmh = np.minimum(kmh, self.tuning.max_speed)

@@ -156,7 +156,6 @@ def upkeep(act: BackgroundActivity) -> None:
     f = act.fleet
     if len(f):
         xy = act.xy()
-        followers = _followers(act)
         free = f.hold == FREE
         drop: list[int] = []
         leave_oncoming: list[int] = []
@@ -164,8 +163,8 @@ def upkeep(act: BackgroundActivity) -> None:
             mine = (f.group == JUNCTION) & (f.junction == junction.ordinal)
             inside = junction.inside(xy)
             entering = mine & (f.state == ENTRY) & inside
-            if junction.clear_middle:
-                gone = entering & ~followers & free
+            if junction.clear_middle and entering.any():
+                gone = entering & ~_followers(act) & free
                 drop += np.flatnonzero(gone).tolist()
                 entering &= ~gone
             f.state[entering] = MIDDLE

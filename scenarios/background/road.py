@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scenarios.background.route import Placement, among
+from scenarios.background.route import among
 from scenarios.background.vehicles import ENTRY, EXIT, FREE, JUNCTION, OPPOSITE, ROAD
 
 if TYPE_CHECKING:
@@ -59,10 +59,6 @@ class OppositeSources:
 
 def _lanes(act: BackgroundActivity) -> list[int]:
     return act.route.lane_offsets(act.index)
-
-
-def _ordered(rows: np.ndarray, key: np.ndarray) -> list[int]:
-    return rows[np.argsort(key[rows], kind="stable")].tolist()
 
 
 def _usable(act: BackgroundActivity, wp: Any | None, width_min: float) -> bool:
@@ -123,60 +119,68 @@ def initial_vehicles(act: BackgroundActivity) -> None:
                 act.fleet.spawn(spot, ROAD)
 
 
+def _lane_sides(act: BackgroundActivity, member: np.ndarray) -> dict[tuple[int, bool], list]:
+    """The member rows by (lane offset, ahead of the ego?), each list farthest first."""
+    p = act.place()
+    rel = p.arc - act.ego_arc()
+    rows = np.flatnonzero(member)
+    order = rows[np.lexsort((-np.abs(rel[rows]), rel[rows] >= 0.0, p.lane[rows]))]
+    out: dict[tuple[int, bool], list] = {}
+    ahead = (rel[order] >= 0.0).tolist()
+    for r, lane, front in zip(order.tolist(), p.lane[order].tolist(), ahead, strict=True):
+        out.setdefault((lane, front), []).append(r)
+    return out
+
+
+def _members(act: BackgroundActivity, lanes: list[int]) -> np.ndarray:
+    """Road vehicles on the ego's lanes, its way, within the bubble."""
+    f = act.fleet
+    _, outer, behind = act.radii()
+    p = act.place()
+    rel = p.arc - act.ego_arc()
+    member = (f.group == ROAD) & p.same_way & p.on_road & among(p.lane, lanes)
+    return member & (rel >= -behind) & (rel <= outer + act.tuning.road_spawn_dist)
+
+
 def upkeep(act: BackgroundActivity) -> None:
     """The road bubble: vehicles out of it or over its counts go, short lanes get one."""
     f = act.fleet
     t = act.tuning
     lanes = _lanes(act)
     inner, outer, behind = act.radii()
+    limits = {True: t.road_front, False: t.road_back}
     if len(f):
-        p = act.place()
-        rel = p.arc - act.ego_arc()
-        free = f.hold == FREE
-        mine = f.group == ROAD
-        member = mine & p.same_way & p.on_road & among(p.lane, lanes)
-        member &= (rel >= -behind) & (rel <= outer + t.road_spawn_dist)
-        drop = np.flatnonzero(mine & free & ~member).tolist()
-        for lane in lanes:
-            in_lane = member & (p.lane == lane)
-            ahead = _ordered(np.flatnonzero(in_lane & (rel >= 0.0)), -rel)
-            back = _ordered(np.flatnonzero(in_lane & (rel < 0.0)), rel)
-            for rows, limit in ((ahead, t.road_front), (back, t.road_back)):
-                extra = len(rows) - limit
-                if extra > 0:
-                    drop += [r for r in rows if free[r]][:extra]
+        member = _members(act, lanes)
+        free = (f.hold == FREE).tolist()
+        drop = np.flatnonzero((f.group == ROAD) & (f.hold == FREE) & ~member).tolist()
+        for (_, ahead), rows in _lane_sides(act, member).items():
+            extra = len(rows) - limits[ahead]
+            if extra > 0:
+                drop += [r for r in rows if free[r]][:extra]
         f.destroy(drop)
     if not act.route_sources or act.junction_entry:
         return
+    sides = _lane_sides(act, _members(act, lanes)) if len(f) else {}
+    rel = act.place().arc - act.ego_arc() if len(f) else np.zeros(0)
+    speed = act.view()[2] if len(f) else np.zeros(0)
     for lane in lanes:
         if lane in act.removed_lanes:
             continue
-        if len(f):  # placed again: a spawn on the last lane added a row
-            p = act.place()
-            _, _, speed = act.view()
-            rel = p.arc - act.ego_arc()
-            in_lane = (f.group == ROAD) & p.same_way & p.on_road & (p.lane == lane)
-            ahead = np.flatnonzero(in_lane & (rel >= 0.0))
-            back = np.flatnonzero(in_lane & (rel < 0.0))
-        else:
-            rel = speed = ahead = back = np.zeros(0)
+        back = sides.get((lane, False), [])
         if len(back) < t.road_back:
-            rear = float(rel[back].min()) if len(back) else 0.0
+            rear = float(rel[back[0]]) if back else 0.0
             spot_rel = min(-t.road_back * t.road_spawn_dist, rear - t.road_spawn_dist)
-            if spot_rel >= -behind:
-                spot = road_spot(act, spot_rel, lane)
-                if spot is not None:
-                    pace = act.ego_speed
-                    if len(back):
-                        pace = min(pace, float(speed[back[np.argmin(rel[back])]]))
-                    f.spawn(spot, ROAD, speed=pace)
+            spot = road_spot(act, spot_rel, lane) if spot_rel >= -behind else None
+            if spot is not None:
+                pace = min(act.ego_speed, float(speed[back[0]])) if back else act.ego_speed
+                f.spawn(spot, ROAD, speed=pace)
+        ahead = sides.get((lane, True), [])
         if len(ahead) < t.road_front:
-            lead = float(rel[ahead].max()) if len(ahead) else -np.inf
+            lead = float(rel[ahead[0]]) if ahead else -np.inf
             spot_rel = max(inner, lead + t.road_spawn_dist)
-            if spot_rel <= outer:
-                spot = road_spot(act, spot_rel, lane)
-                if spot is not None:
-                    f.spawn(spot, ROAD, speed=act.ego_speed)
+            spot = road_spot(act, spot_rel, lane) if spot_rel <= outer else None
+            if spot is not None:
+                f.spawn(spot, ROAD, speed=act.ego_speed)
 
 
 def feed_opposite(act: BackgroundActivity) -> None:
@@ -219,7 +223,7 @@ def feed_opposite(act: BackgroundActivity) -> None:
 def remove_far_oncoming(act: BackgroundActivity) -> None:
     """Oncoming vehicles further than the sources' distance from the ego and behind it go."""
     f = act.fleet
-    if not len(f):
+    if not (f.group == OPPOSITE).any():
         return
     t = act.tuning
     xy = act.xy()
@@ -231,21 +235,38 @@ def remove_far_oncoming(act: BackgroundActivity) -> None:
     f.destroy(np.flatnonzero(drop))
 
 
-def speed_shares(act: BackgroundActivity, p: Placement) -> np.ndarray:
+def speed_shares(act: BackgroundActivity) -> np.ndarray:
     """Each vehicle's target speed as a share of the ego's speed limit: road vehicles
     ahead full within the inner radius, down to 0 at the outer; behind faster the further
     back (up to twice; never past the ego while a scenario clears its way into a
     junction); junction vehicles full (0 before the junction when its entries are
-    stopped; route-exit ones as road vehicles ahead, 1.5 times as far); oncoming full."""
+    stopped; past their lane's reach, route-exit ones as road vehicles ahead, 1.5 times
+    as far); oncoming full."""
     f = act.fleet
     t = act.tuning
+    share = np.ones(len(f))
+    road_vehicle = f.group == ROAD
+    past_reach = np.zeros(len(f), dtype=bool)  # route-exit vehicles past their lane's reach
+    if act.active:
+        xy = act.xy()
+        for r, actor_id in enumerate(f.ids.tolist()):
+            lane = act.exit_of.get(actor_id)
+            if lane is not None and lane.route:
+                gx, gy = xy[r, 0] - lane.location.x, xy[r, 1] - lane.location.y
+                past_reach[r] = gx * gx + gy * gy > lane.reach * lane.reach
+        for junction in act.active:
+            if junction.stop_entries:
+                mine = (f.group == JUNCTION) & (f.junction == junction.ordinal)
+                route = [s.id for s in junction.sources if s.key in junction.route_entry_keys]
+                waiting = mine & (f.state == ENTRY) & (f.source >= 0)
+                share = np.where(waiting & ~among(f.source, route), 0.0, share)
+    if not (road_vehicle.any() or past_reach.any()):
+        return share
     inner, outer, _ = act.radii()
     span = outer - inner
-    rel = p.arc - act.ego_arc()
+    rel = act.place().arc - act.ego_arc()
     dist = np.abs(rel)
-    share = np.ones(len(f))
     ahead = rel >= 0.0
-    road_vehicle = f.group == ROAD
     share = np.where(road_vehicle & ahead, np.clip((outer - dist) / span, 0.0, 1.0), share)
     if act.junction_entry:
         limit = max(act.speed_limit / 3.6, 0.1)
@@ -253,22 +274,6 @@ def speed_shares(act: BackgroundActivity, p: Placement) -> np.ndarray:
     else:
         back = np.clip(1.0 + dist / span, 0.0, 2.0)
     share = np.where(road_vehicle & ~ahead, back, share)
-    if not act.active:
-        return share
-    xy = act.xy()
-    on_route = np.zeros(len(f), dtype=bool)  # route-exit vehicles past their lane's reach
-    for r, actor_id in enumerate(f.ids.tolist()):
-        lane = act.exit_of.get(actor_id)
-        if lane is not None and lane.route:
-            gx, gy = xy[r, 0] - lane.location.x, xy[r, 1] - lane.location.y
-            on_route[r] = gx * gx + gy * gy > lane.reach * lane.reach
     exit_share = np.clip(EXIT_FACTOR * (outer - dist) / span, 0.0, 1.0)
-    for junction in act.active:
-        mine = (f.group == JUNCTION) & (f.junction == junction.ordinal)
-        if junction.stop_entries:
-            route_sources = [s.id for s in junction.sources if s.key in junction.route_entry_keys]
-            waiting = mine & (f.state == ENTRY) & (f.source >= 0)
-            share = np.where(waiting & ~among(f.source, route_sources), 0.0, share)
-        out = mine & (f.state == EXIT) & ahead & on_route
-        share = np.where(out, exit_share, share)
-    return share
+    out = (f.group == JUNCTION) & (f.state == EXIT) & ahead & past_reach
+    return np.where(out, exit_share, share)

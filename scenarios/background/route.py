@@ -33,8 +33,8 @@ WINDOW_STRIDE = 2  # plan points (1 m apart) per projection sample
 SAME_WAY = 45.0  # degrees: a vehicle heading this close to the route's heading goes its way
 MAX_LANES = 4  # lanes either side of the route's that count as its road
 NO_OFFSET = -1000  # a lane that is not one of the route's
-UNSURE = 0.25  # lane widths off a lane's centre line (or beyond the next lanes, or off the
-# route's ends) where the map's lane decides the lane offset, not the lateral offset
+UNSURE = 0.25  # lane widths off a lane's centre line (or off the route's ends) where the
+# map's lane decides the lane offset, not the lateral offset
 
 
 def among(values: np.ndarray, options: Sequence[int]) -> np.ndarray:
@@ -132,7 +132,6 @@ class RouteFrame:
         self.accum = np.concatenate([[0.0], np.cumsum(lengths)])
         self.waypoints = world_map.get_waypoints_batch(self.points)
         self.width = np.array([wp.lane_width if wp is not None else 3.5 for wp in self.waypoints])
-        self._lanes: dict[int, list] = {}
         self._opposite: dict[int, list] = {}
         self._tables: dict[int, np.ndarray] = {}
         self._section_offsets: dict[int, list[int]] = {}
@@ -169,10 +168,10 @@ class RouteFrame:
     def place(self, xyz: np.ndarray, yaw: np.ndarray, first: int, last: int) -> Placement:
         """Projects points `xyz` (V, 3) heading `yaw` (V, degrees) onto the plan between
         indices `first` and `last` (inclusive). A point's lane offset is its lateral offset
-        in the route lane's widths, rounded; where that is unsure (more than UNSURE off a
-        whole number, two lanes or more away, or off the route's ends), it is the offset of
-        its map lane among the route's lanes at its plan point, if it is one of them (the
-        map's nearest lane, one batch query)."""
+        in the route lane's widths, rounded; where that is unsure for a point heading the
+        route's way (more than UNSURE off a whole number, or off the route's ends), it is
+        the offset of its map lane among the route's lanes at its plan point, if it is one
+        of them (the map's nearest lane, one batch query)."""
         xy = xyz[:, :2]
         first = max(int(first), 0)
         last = min(int(last), len(self.points) - 1)
@@ -191,17 +190,15 @@ class RouteFrame:
         beyond = (nearest == 0) & (along < 0.0)
         beyond |= (nearest >= len(self.points) - WINDOW_STRIDE) & (along > 0.0)
         inside |= beyond
-        aligned = (turn < SAME_WAY) | (turn > 180.0 - SAME_WAY)
-        unsure = beyond | (np.abs(lanes - lane) > UNSURE) | (np.abs(lane) > 1)
-        unsure &= inside & aligned & (np.abs(lane) <= MAX_LANES + 1)
+        same_way = turn < SAME_WAY
+        unsure = beyond | (np.abs(lanes - lane) > UNSURE)
+        unsure &= inside & same_way & (np.abs(lane) <= MAX_LANES + 1)
         if unsure.any():
             rows = np.flatnonzero(unsure)
             lane[rows] = self._lanes_by_key(xyz[rows], nearest[rows], lane[rows])
         on_road = inside & (np.abs(lane) <= MAX_LANES)
         arc = self.accum[nearest] + along
-        return Placement(
-            nearest, arc, lateral, lane, on_road, turn < SAME_WAY, aligned & ~(turn < SAME_WAY)
-        )
+        return Placement(nearest, arc, lateral, lane, on_road, same_way, turn > 180.0 - SAME_WAY)
 
     def _lanes_by_key(self, xyz: np.ndarray, nearest: np.ndarray, lane: np.ndarray) -> np.ndarray:
         """`lane`, set from the map lane under each point where that is a route lane."""
@@ -246,20 +243,25 @@ class RouteFrame:
     # -- lanes at a route point --------------------------------------------------------------
 
     def lanes_at(self, index: int) -> list[tuple[int, Any]]:
-        """The same-direction lanes (offset, waypoint) at plan index `index` (kept: their
-        waypoints keep their poses once computed)."""
-        if index not in self._lanes:
-            wp = self.waypoints[index]
-            self._lanes[index] = [] if wp is None else same_direction_lanes(wp)
-        return self._lanes[index]
+        """The same-direction lanes (offset, waypoint) at plan index `index`."""
+        wp = self.waypoints[index]
+        return [] if wp is None else same_direction_lanes(wp)
 
     def lane_waypoint(self, index: int, offset: int) -> Any | None:
         """The waypoint `offset` lanes right (negative: left) of the route's at `index`, on a
         driving lane going the route's way; None when there is none."""
-        for lane_offset, wp in self.lanes_at(index):
-            if lane_offset == offset:
-                return wp
-        return None
+        wp = self.waypoints[index]
+        step = "get_right_lane" if offset > 0 else "get_left_lane"
+        for _ in range(abs(offset)):
+            if wp is None:
+                return None
+            side = getattr(wp, step)()
+            if side is None or side.lane_type != LaneType.Driving:
+                return None
+            if side.lane_id * wp.lane_id < 0:
+                return None
+            wp = side
+        return wp
 
     def opposite_at(self, index: int) -> list[Any]:
         """The opposite lanes at plan index `index`, nearest the centre first (kept)."""

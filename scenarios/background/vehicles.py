@@ -38,7 +38,9 @@ ENTRY, MIDDLE, EXIT = 0, 1, 2  # a junction vehicle: before, in, past its juncti
 ROLE = "background"
 FALLBACK_BLUEPRINT = "vehicle.lincoln.mkz_2017"
 SPAWN_LIFT = 0.5  # m above the lane
-CLEARANCE = 6.0  # m (x-y) from any vehicle, walker or prop to a new vehicle's place
+CLEARANCE = 6.0  # m ahead or behind a new vehicle's place, on its lane, kept free...
+LANE_BAND = 2.0  # m either side of its line (the lanes beside are 3 m or more away)
+NEAR_CLEARANCE = 2.5  # m all round (a prop, a walker at the lane's edge)
 LEADING_DISTANCE = 10.0  # m the background keeps to the vehicle ahead (ScenarioRunner's)
 SPEED_STEP = 2.0  # km/h: target speeds are set in these steps
 SPEED_CAP = 90.0  # km/h
@@ -66,6 +68,7 @@ class Fleet:
         self.world = world
         self.rng = rng
         self.tm = world.get_trafficmanager(TM_PORT)
+        self.library = world.get_blueprint_library()
         self.blueprints = _car_blueprints(world)
         self.actors: list[Any] = []
         self.ids = np.zeros(0, dtype=np.int64)
@@ -85,13 +88,22 @@ class Fleet:
 
     # -- membership --------------------------------------------------------------------------
 
-    def free_at(self, location: Location, clearance: float = CLEARANCE) -> bool:
-        """No vehicle, walker or prop within `clearance` (x-y) of `location`."""
+    def free_at(self, transform: Transform) -> bool:
+        """No vehicle, walker or prop centre within CLEARANCE ahead or behind of
+        `transform` on its lane (LANE_BAND either side of its line), nor within
+        NEAR_CLEARANCE of it."""
         a = self.world.state_tables().actors
         n = a.n
         solid = a.alive[:n] & (a.body[:n] | a.static_collider[:n])
-        gap = a.pos[:n, :2][solid] - np.array([location.x, location.y])
-        return not bool(((gap * gap).sum(axis=1) < clearance * clearance).any())
+        loc = transform.location
+        gap = a.pos[:n, :2][solid] - np.array([loc.x, loc.y])
+        yaw = float(np.radians(transform.rotation.yaw))
+        cos, sin = el.cos(yaw), el.sin(yaw)
+        along = gap[:, 0] * cos + gap[:, 1] * sin
+        across = gap[:, 1] * cos - gap[:, 0] * sin
+        on_lane = (np.abs(along) < CLEARANCE) & (np.abs(across) < LANE_BAND)
+        close = along * along + across * across < NEAR_CLEARANCE * NEAR_CLEARANCE
+        return not bool((on_lane | close).any())
 
     def spawn(
         self,
@@ -110,10 +122,10 @@ class Fleet:
         where = Transform(
             Location(tf.location.x, tf.location.y, tf.location.z + SPAWN_LIFT), tf.rotation
         )
-        if not self.free_at(where.location):
+        if not self.free_at(where):
             return None
         name = self.blueprints[int(self.rng.integers(len(self.blueprints)))]
-        bp = self.world.get_blueprint_library().find(name).copy()
+        bp = self.library.find(name).copy()
         bp.set_attribute("role_name", ROLE)
         actor = self.world.try_spawn_actor(bp, where)
         if actor is None:

@@ -177,7 +177,10 @@ class RouteScenario:
         self.start(scenario.run, reached, name=f"scenario {planned.name}")
 
     def monitor(self) -> None:
-        """The task: each tick, the ego's route point, then any scenario now within 500 m."""
+        """The task: each tick, the ego's route point, then any scenario now within 500 m.
+        The background activity's task starts with it (it runs right after it each tick)."""
+        if self.ctx.background is not None:
+            self.start(self.ctx.background.run, name="background")
         waiting = list(self.planned)
         while True:
             location = self.ctx.ego.get_location()

@@ -2,8 +2,9 @@
 (100, -100), half sizes 9 x 9 m): the autopilot ego drives south straight through it on
 lane x = 101.75. Without the scenario its light is red when it arrives and it stands at
 its line (seed 11's light cycle); with it, the ego's light is frozen green from the trigger
-(every other one red) and the ego drives through without stopping. Two runs give
-identical logs."""
+(every other one red) and the ego drives through without stopping (the background car
+ahead of it turns off in the junction, so the ego slows down but never stands). Two runs
+give identical logs."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def test_with_it_the_ego_drives_through_on_green_without_stopping(runs):
     assert outcome.failure.value == "none", outcome.message
     assert "ROUTE_COMPLETION" in outcome.events
     approach = [e for e in trace.ego if EXIT_Y < e.y < -70.0]
-    assert approach and min(e.speed for e in approach) > 3.0
+    # never standing (a background car ahead turning off in the junction may slow it)
+    assert approach and min(e.speed for e in approach) > 0.5
     assert trace.ego[-1].y < EXIT_Y
 
 

@@ -26,6 +26,7 @@ FLOW_TIME_DISTANCE = 1.5  # s: OppositeActorFlow's source and sink at 1.5 * limi
 FLOW_BASE_DISTANCE = 30.0
 FLOW_LIFT = 0.5  # m above the lane, as vehicles spawn
 PARK_LIFT = 0.5  # m above the lane, a parked car
+SOURCE_CLEARANCE = 10.0  # m around the flow's source freed of background vehicles
 
 
 def move_backward(wp: Any, distance: float) -> Any:
@@ -89,7 +90,9 @@ def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]
     """Starts the oncoming flow on the lane left of `obstacle_wp` (driven towards the ego)
     until `scenario.over`: spawned 1.5 s * the ego's speed limit + 30 m ahead of the
     obstacle (short of a junction), destroyed as far behind it, at the ego's speed limit,
-    a gap drawn from `interval` m each time. Returns the live list of its vehicles."""
+    a gap drawn from `interval` m each time. The background's own oncoming traffic stops
+    meanwhile (and its vehicles near the source go). Returns the live list of its
+    vehicles."""
     reference_wp = obstacle_wp.get_left_lane()
     if reference_wp is None or reference_wp.lane_id * obstacle_wp.lane_id > 0:
         raise ScenarioError(f"scenario {scenario.name}: no oncoming lane left of the obstacle")
@@ -100,18 +103,26 @@ def opposite_flow(scenario: Any, obstacle_wp: Any, interval: tuple[float, float]
     loc = source.location
     lifted = Transform(Location(loc.x, loc.y, loc.z + FLOW_LIFT), source.rotation)
     live: list = []
+    background = scenario.ctx.background
+    if background is not None:  # ScenarioRunner's ChangeOppositeBehavior(active=False)
+        background.set_opposite_flow(active=False)
+        background.clear_near(loc, SOURCE_CLEARANCE)
 
     def opposite_actor_flow() -> None:
-        actor_flow(
-            scenario.world,
-            lifted,
-            sink,
-            speed,
-            interval,
-            scenario.rng,
-            spawned=live,
-            until=lambda: getattr(scenario, "over", False),
-        )
+        try:
+            actor_flow(
+                scenario.world,
+                lifted,
+                sink,
+                speed,
+                interval,
+                scenario.rng,
+                spawned=live,
+                until=lambda: getattr(scenario, "over", False),
+            )
+        finally:
+            if background is not None:
+                background.set_opposite_flow(active=True)
 
     scenario.in_parallel(opposite_actor_flow)
     return live

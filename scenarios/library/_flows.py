@@ -104,6 +104,12 @@ class FlowScenario(Scenario):
     """Whether the background vehicles on the ego's route up to the end of its next
     junction go too (ScenarioRunner's clear_ego_entry and clear_junction), so that only
     the flow is there for the ego to meet."""
+    oncoming_off = False
+    """Whether the background's oncoming traffic stops while the flows run."""
+    lane_off = False
+    """Whether the background only leaves the flow's lane (a lane of the ego's road) empty,
+    instead of handling the junction."""
+    removed_offset: int | None = None
 
     def setup(self) -> None:
         carla_map = self.world.get_map()
@@ -130,16 +136,57 @@ class FlowScenario(Scenario):
     # -- the behaviour --------------------------------------------------------------------------
 
     def behaviour(self) -> None:
-        if self.clear_ego_entry and self.ctx.background is not None:
-            self.ctx.background.clear_ahead(0.0, self._route_past_junction())
+        self._background(True)
         done = False
         for source, sink, initial in self.flows():
             path = lane_walk(source, sink.transform.location)
             self._clear(path)
             live = self._initial_actors(path) if initial else []
             self.in_parallel(self._run_flow, source, sink, live, lambda: done)
-        self.wait_for_ego(self.ended())
-        done = True
+        try:
+            self.wait_for_ego(self.ended())
+        finally:
+            done = True
+            self._background(False)
+
+    def _background(self, starting: bool) -> None:
+        """ScenarioRunner's background handling of the flows: at the start the ego's way
+        up to the end of its next junction is cleared (clear_ego_entry), that junction gets
+        no background traffic from the flows' sources nor into their sinks, the route's
+        lanes get no new background vehicles (SwitchRouteSources) and, with
+        `oncoming_off`, neither do the oncoming lanes (ChangeOppositeBehavior); at the end
+        the route's lanes and the oncoming lanes get them again. With `lane_off` only the
+        flow's lane is left empty while the flows run."""
+        background = self.ctx.background
+        if background is None:
+            return
+        if self.lane_off:  # ScenarioRunner's RemoveRoadLane of the flow's source lane
+            if starting:
+                self.removed_offset = background.lane_offset(self.source_wp)
+                background.remove_lane(self.source_wp)
+            elif self.removed_offset is not None:
+                background.readd_lane(self.removed_offset)
+            return
+        if not starting:
+            background.switch_route_sources(True)
+            if self.oncoming_off:
+                background.set_opposite_flow(active=True)
+            return
+        if self.clear_ego_entry:
+            background.clear_ahead(0.0, self._route_past_junction())
+        sources, sinks = [], []
+        for source, sink, _initial in self.flows():
+            sources.append(source)
+            sinks += same_direction_lanes(sink)
+        background.handle_junction(
+            clear_junction=self.clear_ego_entry,
+            clear_ego_entry=self.clear_ego_entry,
+            remove_entries=sources,
+            remove_exits=sinks,
+        )
+        background.switch_route_sources(False)
+        if self.oncoming_off:
+            background.set_opposite_flow(active=False)
 
     def _route_past_junction(self) -> float:
         """Metres of the route (1 m a point) from the trigger to the end of the first
@@ -175,13 +222,7 @@ class FlowScenario(Scenario):
         background = self.ctx.background
         if background is None:
             return
-        points = [wp.transform.location for wp in path]
-        for vehicle in list(background.vehicles):
-            if not vehicle.is_alive:
-                continue
-            loc = vehicle.get_location()
-            if any(loc.distance(p) < WALK_STEP for p in points):
-                vehicle.destroy()
+        background.clear_along([wp.transform.location for wp in path], WALK_STEP)
 
     def _initial_actors(self, path: list[Any]) -> list[Any]:
         """Vehicles along the flow's path, gaps drawn from the interval, the first a gap

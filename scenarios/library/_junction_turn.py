@@ -11,6 +11,12 @@ lights of the junction are frozen, the flow's green and the ego's red for the fi
 then the ego's green too (every other light red); non-signalized: the lights are left
 alone. The scenario ends 10 m after the ego leaves the junction (or after 240 s of
 waiting: a ScenarioTimeoutTest failure).
+
+The background traffic, as ScenarioRunner's HandleJunctionScenario leaves it: the
+junction and the ego's way into it cleared, no traffic from the flow's entry lanes (nor,
+turning left, into the flow's exit lanes or on the oncoming lanes), the other entries
+held before the junction when it has no lights, and the flow's sink distance plus 20 m
+past the route's exit left free.
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, ClassVar
 
+from scenarios.background.route import same_direction_lanes
 from scenarios.base import Scenario
 from scenarios.behaviours import TM_PORT, actor_flow, drive_distance, follow_lane, step, wait
 from scenarios.library._junctions import (
+    clear_junction,
     downstream,
     entry_on,
     exit_of,
@@ -45,6 +53,7 @@ KMH = 3.6
 SPAWN_LIFT = 0.3  # m
 FIRST_GAP = 6.0  # m before the entry: the initial vehicle nearest the junction
 FLOW_BLUEPRINT = "vehicle.lincoln.mkz_2017"
+EXIT_ROOM = 20.0  # m past the flow's sink distance left free past the route's exit
 
 
 def _lifted(transform: Transform) -> Transform:
@@ -60,6 +69,9 @@ class JunctionTurn(Scenario):
     signalized: ClassVar[bool] = False
     flow_blueprint: ClassVar[str] = FLOW_BLUEPRINT
     end_distance: ClassVar[float] = END_DISTANCE
+    stop_other_entries: ClassVar[bool] = False  # the background's other entries wait
+    clear_flow_exit: ClassVar[bool] = False  # no background traffic into the flow's exit
+    oncoming_off: ClassVar[bool] = False  # no background oncoming traffic meanwhile
 
     def setup(self) -> None:
         self.route = route_junction(self, self.name)
@@ -115,9 +127,28 @@ class JunctionTurn(Scenario):
             light.set_state(states[light.id])
             light.freeze(True)
 
+    def exit_room(self) -> float:
+        """m past the route's exit the background leaves free."""
+        return SINK_SECONDS * self.params["flow_speed"] + EXIT_ROOM
+
+    def _background(self) -> None:
+        background = self.ctx.background
+        if background is None:
+            return
+        exits = [wp for _, wp in same_direction_lanes(self.sink)] if self.clear_flow_exit else []
+        clear_junction(
+            self,
+            self.route,
+            remove_entries=[wp for _, wp in same_direction_lanes(self.entry)],
+            remove_exits=exits,
+            stop_entries=self.stop_other_entries,
+            extend_road_exit=self.exit_room(),
+        )
+        if self.oncoming_off:
+            background.set_opposite_flow(active=False)
+
     def behaviour(self) -> None:
-        if self.ctx.background is not None:
-            self.ctx.background.clear_ahead(0.0, self.route.leave_index - self.trigger_index)
+        self._background()
         self.done = False
         speed = self.params["flow_speed"]
         source = self.source.transform
@@ -147,6 +178,9 @@ class JunctionTurn(Scenario):
 
     def cleanup(self) -> None:
         self.done = True
+        started = getattr(self, "done", None) is not None  # the behaviour ran
+        if started and self.oncoming_off and self.ctx.background is not None:
+            self.ctx.background.set_opposite_flow(active=True)
         for light in self.lights:
             if light.is_alive:
                 light.freeze(False)

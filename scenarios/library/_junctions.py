@@ -10,7 +10,7 @@ plus 90 degrees), one heading to the ego's left comes from the "right".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,15 +188,35 @@ def crossing_point(a: Any, b: Any) -> Any | None:
 CLEAR_MARGIN = 15.0  # m around a junction's box
 
 
-def clear_junction(scenario: Any, route: RouteJunction) -> None:
-    """ScenarioRunner's HandleJunctionScenario, simplified: the background vehicles on the
-    route up to the junction's exit and those in or near the junction go."""
+def clear_junction(
+    scenario: Any,
+    route: RouteJunction,
+    *,
+    remove_entries: Sequence[Any] = (),
+    remove_exits: Sequence[Any] = (),
+    stop_entries: bool = True,
+    extend_road_exit: float = 0.0,
+) -> None:
+    """ScenarioRunner's HandleJunctionScenario for the route's junction: the background
+    vehicles on the route up to the junction's exit and those in or near the junction go,
+    the junction is kept clear, the lanes of `remove_entries` / `remove_exits` get no
+    traffic, `stop_entries` holds the other entries' traffic before the junction and
+    `extend_road_exit` m more are left free past the route's exit."""
     background = scenario.ctx.background
     if background is None:
         return
     background.clear_ahead(0.0, float(route.leave_index - scenario.trigger_index))
     box = route.junction.bounding_box
     background.clear_near(box.location, max(box.extent.x, box.extent.y) + CLEAR_MARGIN)
+    background.handle_junction(
+        junction=route.junction,
+        clear_junction=True,
+        clear_ego_entry=True,
+        remove_entries=remove_entries,
+        remove_exits=remove_exits,
+        stop_entries=stop_entries,
+        extend_road_exit=extend_road_exit,
+    )
 
 
 def in_junction(world: Any, actor: Any) -> Callable[[], bool]:

@@ -3,13 +3,15 @@ car with its lights on, then 10 m and 6 m further two crashed cars, all shifted 
 `direction` in the ego's lane and held by their hand brakes, a warning sign past the
 outermost driving or parking lane at the trigger (on the sidewalk, say). The lane stays
 blocked; the scenario ends when the ego is 50 m past the last car, or after 240 s (the
-ScenarioTimeoutTest)."""
+ScenarioTimeoutTest). 5 s after the ego comes within 50 m of the first crashed car, the
+background's cars drive no faster than `speed` km/h until the scenario ends."""
 
 from __future__ import annotations
 
 from scenarios.base import Scenario
 from scenarios.behaviours import is_in_front
 from scenarios.errors import ScenarioParameterError
+from scenarios.library._blockers import when_near
 from scenarios.params import Param
 from scenarios.placement import move_forward, outermost_lane, shifted
 from world.actors.controls import VehicleControl
@@ -34,6 +36,7 @@ class Accident(Scenario):
         Param("speed", "float", 60.0),
     )
     scenario_timeout = 240.0
+    caps_background = True  # the background's cars no faster than `speed` near it
 
     def setup(self) -> None:
         direction = self.params["direction"]
@@ -71,7 +74,17 @@ class Accident(Scenario):
         return actor
 
     def behaviour(self) -> None:
-        if self.ctx.background is not None:  # ScenarioRunner's LeaveSpaceInFront
+        background = self.ctx.background
+        if background is not None:  # ScenarioRunner's LeaveSpaceInFront
             span = self.params["distance"] + FIRST_DISTANCE + SECOND_DISTANCE + 20.0
-            self.ctx.background.clear_ahead(0.0, span)
-        self.wait_for_ego(lambda: is_in_front(self.ego, self.end))
+            background.clear_ahead(0.0, span)
+        self.over = False
+        if background is not None and self.caps_background:  # ScenarioRunner's SetMaxSpeed
+            cap = self.params["speed"]
+            when_near(self, self.obstacles[1], lambda: background.set_max_speed(cap))
+        try:
+            self.wait_for_ego(lambda: is_in_front(self.ego, self.end))
+        finally:
+            self.over = True
+            if background is not None and self.caps_background:
+                background.set_max_speed(0.0)

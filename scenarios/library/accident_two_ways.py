@@ -16,6 +16,7 @@ from scenarios.placement import move_forward
 class AccidentTwoWays(Accident):
     type_name = "AccidentTwoWays"
     parameters = (*Accident.parameters, FREQUENCY)
+    caps_background = False  # ScenarioRunner's stops the oncoming traffic instead
 
     def setup(self) -> None:
         super().setup()

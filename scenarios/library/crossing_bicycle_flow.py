@@ -8,7 +8,8 @@ ego leaves the junction (or after 240 s: a ScenarioTimeoutTest failure).
 
 ScenarioRunner puts the flow on a bike lane (OpenDRIVE lane type "biking"). No map here
 has one, so the flow rides the lane nearest `start_actor_flow` of type biking if one is
-within 10 m, else the driving lane there.
+within 10 m, else the driving lane there; the background then gets no traffic from that
+lane's entry either.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ class CrossingBicycleFlow(JunctionTurn):
     )
     flow_blueprint = "vehicle.diamondback.century"
     end_distance = 0.0
+    stop_other_entries = True
+
+    def exit_room(self) -> float:
+        return 0.0
 
     def setup(self) -> None:
         self.signalized = False

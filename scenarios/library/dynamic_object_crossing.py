@@ -101,6 +101,8 @@ class DynamicObjectCrossing(Scenario):
         arrives = in_time_to_arrival(self.ego, target, reaction)
         near = in_trigger_distance(self.ego, target, MIN_TRIGGER_DISTANCE)
         wait_until(lambda: arrives() or near())
+        if self.ctx.background is not None:  # ScenarioRunner's LeaveCrossingSpace
+            self.ctx.background.leave_crossing_space(self.collision_wp)
         distance = 2.0 * self.collision_distance
         keep_velocity(
             self.walker, WALKER_SPEED, duration=distance / WALKER_SPEED, distance=distance

@@ -113,17 +113,16 @@ class HighwayCutIn(Scenario):
 
     def _clear(self) -> None:
         """Removes the background vehicles near the vehicle's place and those on the ego's
-        route from here to EXIT_SPACE m past the junction (ScenarioRunner clears the
-        junction and extends the road exit so the cut-in has room)."""
+        route from here to EXIT_SPACE m past the junction, and no more come from the
+        vehicle's entry into the junction, which is kept clear (ScenarioRunner clears the
+        junction, removes that entry and extends the road exit so the cut-in has room)."""
         background = self.ctx.background
         if background is None:
             return
         to_exit = self.ego.get_location().distance(self.reference)
         background.clear_ahead(0.0, to_exit + EXIT_SPACE)
-        here = self.other_wp.transform.location
-        for vehicle in list(background.vehicles):
-            if vehicle.is_alive and vehicle.get_location().distance(here) < CLEAR_RADIUS:
-                vehicle.destroy()
+        background.clear_near(self.other_wp.transform.location, CLEAR_RADIUS)
+        background.handle_junction(clear_junction=True, remove_entries=[self.other_wp])
 
     def _synchronise(self) -> bool:
         """One tick of the synchronised approach: the speed that brings the vehicle to the

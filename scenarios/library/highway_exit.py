@@ -19,7 +19,8 @@ from scenarios.library._flows import (
 
 class HighwayExit(FlowScenario):
     type_name = "HighwayExit"
-    clear_ego_entry = False  # only the flow's lane is cleared (RemoveRoadLane)
+    clear_ego_entry = False
+    lane_off = True  # only the flow's lane is left empty (RemoveRoadLane)
 
     def ended(self) -> Callable[[], bool]:
         path = lane_walk(self.source_wp, self.sink_wp.transform.location)

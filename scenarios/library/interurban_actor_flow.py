@@ -24,6 +24,7 @@ from world.map.lane_enums import LaneType
 
 class InterurbanActorFlow(FlowScenario):
     type_name = "InterurbanActorFlow"
+    oncoming_off = True
 
     def flows(self) -> list[tuple[Any, Any, bool]]:
         return [(self.source_wp, self.sink_wp, False)]
@@ -44,6 +45,7 @@ def _left_driving(wp: Any, what: str, scenario: str) -> Any:
 
 class InterurbanAdvancedActorFlow(FlowScenario):
     type_name = "InterurbanAdvancedActorFlow"
+    oncoming_off = True
 
     def setup(self) -> None:
         super().setup()

@@ -6,7 +6,9 @@ trigger, cars spawn at the source (one whenever the last is 40 m from it) and dr
 ego's speed limit towards the lane point beside the trigger, `offset` m + half the lane
 width - 0.7 m left of their lane's centre: with a car 0.7 m wide each side (ScenarioRunner's
 constant), `offset` m into the ego's lane. The scenario ends when the ego is past the
-source (or after 240 s, a ScenarioTimeoutTest failure)."""
+source (or after 240 s, a ScenarioTimeoutTest failure). Meanwhile the background leaves
+the ego's lane empty, sends no oncoming traffic and its vehicles on the oncoming lane
+between the source and the trigger go."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ HALF_CAR = 0.7  # m, ScenarioRunner's "half the vehicle's width"
 SINK_DISTANCE = 2.0  # m from the sink a car is taken away
 CONE_START, CONE_STEP, CONE_SIDE, CONE_LIFT = 10.0, 5.0, 0.8, 0.3
 SPAWN_LIFT = 0.5  # m
+CLEAR_STEP = 2.0  # m between the points of the oncoming lane freed of background traffic
 
 
 class InvadingTurn(Scenario):
@@ -87,8 +90,34 @@ class InvadingTurn(Scenario):
                     self.in_parallel(self._drive, car, speed, sink)
             step()
 
+    def _background(self, starting: bool) -> None:
+        """ScenarioRunner's RemoveRoadLane (the ego's lane) and ChangeOppositeBehavior
+        (off), and the oncoming lane from the source to the sink freed; undone at the end."""
+        background = self.ctx.background
+        if background is None:
+            return
+        if not starting:
+            if getattr(self, "over", None) is not None:  # the behaviour started
+                background.readd_lane(0)
+                background.set_opposite_flow(active=True)
+            return
+        background.remove_lane(self.world.get_map().get_waypoint(self.ego.get_location()))
+        background.set_opposite_flow(active=False)
+        path, wp = [], self.source_wp
+        reach = self.params["distance"] + SOURCE_DISTANCE + CLEAR_STEP
+        while wp is not None and len(path) * CLEAR_STEP < reach:
+            path.append(wp.transform.location)
+            ahead = wp.next(CLEAR_STEP)
+            wp = ahead[0] if ahead else None
+        background.clear_along(path, CLEAR_STEP)
+
+    def cleanup(self) -> None:
+        self._background(False)
+        super().cleanup()
+
     def behaviour(self) -> None:
         self.over = False
+        self._background(True)
         self._blueprint = self.random_blueprint("vehicle.*", base_type="car", has_lights="true")
         self.in_parallel(self._flow)
         try:

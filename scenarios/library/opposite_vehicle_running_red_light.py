@@ -4,7 +4,9 @@ others red; an adversary waits 30 m before the stop line of the crossing road co
 `direction` (the ego's right or left). When the ego is 2.2 s or 9 m from its stop line,
 the adversary drives straight through the junction at 70 km/h (a target velocity each
 tick, as ScenarioRunner's constant-velocity agent) ignoring its red light. The
-lights go back to their cycle once it has crossed (or after 15 s)."""
+lights go back to their cycle once it has crossed (or after 15 s). From the trigger the
+background keeps the junction and the ego's way into it clear and sends nothing from the
+adversary's entry nor into its exit."""
 
 from __future__ import annotations
 
@@ -60,6 +62,7 @@ class OppositeVehicleRunningRedLight(Scenario):
         if junction is None:
             raise ScenarioError(f"scenario {self.name}: no junction within 500 m of the trigger")
         self.entry = wp.transform
+        self.junction = junction
         lights = self.world.get_traffic_lights_in_junction(junction.id)
         if not lights:
             raise ScenarioError(f"scenario {self.name}: junction {junction.id} has no lights")
@@ -87,6 +90,7 @@ class OppositeVehicleRunningRedLight(Scenario):
             green = light == self.ego_light
             light.set_state(TrafficLightState.Green if green else TrafficLightState.Red)
             light.freeze(True)
+        self.adversary_stop = adversary_stop
         back = adversary_stop.previous(SPAWN_DISTANCE)
         if not back:
             raise ScenarioError(f"scenario {self.name}: no lane {SPAWN_DISTANCE} m before")
@@ -102,6 +106,15 @@ class OppositeVehicleRunningRedLight(Scenario):
         )
 
     def behaviour(self) -> None:
+        background = self.ctx.background
+        if background is not None:  # ScenarioRunner's HandleJunctionScenario
+            background.handle_junction(
+                junction=self.junction,
+                clear_junction=True,
+                clear_ego_entry=True,
+                remove_entries=[self.adversary_stop],
+                remove_exits=[self.world.get_map().get_waypoint(self.exit.location)],
+            )
         target = self.ego_stop.location
         arrives = in_time_to_arrival(self.ego, target, SYNC_TIME)
         near = in_trigger_distance(self.ego, target, MIN_TRIGGER_DISTANCE)

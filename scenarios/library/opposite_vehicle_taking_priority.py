@@ -7,7 +7,9 @@ It waits 30 m back from its junction entry (or at the previous junction, if near
 starts once the ego is 2.2 s from the crossing point (at its current speed) or within
 12 m of it, and holds 60 km/h along its heading until it is 10 m past the junction (or for
 the time that takes), then is destroyed; the scenario ends when the ego leaves the
-junction.
+junction. The background clears the junction and the ego's way into it, sends nothing
+from the ambulance's entry nor into its exit, and holds its other entries' traffic before
+the junction (ScenarioRunner's HandleJunctionScenario).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ class OppositeVehicleTakingPriority(Scenario):
         stop_vehicle(self.adversary)  # waits at its place, off the autopilot
 
     def behaviour(self) -> None:
-        clear_junction(self, self.route)
+        clear_junction(self, self.route, remove_entries=[self.start], remove_exits=[self.sink])
         timed = in_time_to_arrival(self.ego, self.collision, SYNC_TIME)
         close = in_trigger_distance(self.ego, self.collision, TRIGGER_DISTANCE)
         wait_until(lambda: timed() or close())

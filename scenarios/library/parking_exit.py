@@ -4,8 +4,9 @@ the sidewalk where there is none), to the outer part of that lane by a quarter o
 width - its half width), between two parked cars `front_vehicle_distance` m ahead and
 `behind_vehicle_distance` m behind it (placed the same way, hand brakes on); a car
 spawned beside it on the route's lane drives off on the autopilot and is taken away after
-50 m; the background cars within `flow_distance` m of the parking place go (the gap in
-the traffic ScenarioRunner leaves by spacing it that far). The ego must pull out and
+50 m; the background cars within `flow_distance` m of the parking place go and the road
+bubble spaces its cars `flow_distance` apart while the scenario runs (ScenarioRunner's
+ChangeRoadBehavior; 15 m again after it). The ego must pull out and
 merge; the scenario ends once it has driven front_vehicle_distance + 15 m (or after
 240 s, a ScenarioTimeoutTest failure). Use it as the route's first scenario, triggered at
 the route's first point."""
@@ -29,6 +30,7 @@ from world.geometry import Location
 
 SIDE_END_DISTANCE = 50.0  # m the car beside the ego drives before it is taken away
 END_MARGIN = 15.0  # m past the front car's distance: the ego has merged
+ROAD_SPACING = 15.0  # m between the background's road vehicles once it is over
 SPAWN_LIFT = 0.5  # m, the car beside the ego
 EGO_LIFT = 0.05  # m, ScenarioRunner's: just clear of the ground
 
@@ -67,15 +69,14 @@ class ParkingExit(Scenario):
     def _leave_gap(self, around: Location, radius: float) -> None:
         """The background cars within `radius` m of the ego's parking place go: the gap in
         the road's traffic ScenarioRunner makes by spacing it `flow_distance` apart."""
-        background = self.ctx.background
-        if background is None:
-            return
-        for vehicle in list(background.vehicles):
-            if vehicle.is_alive and vehicle.get_location().distance(around) < radius:
-                vehicle.destroy()
-        background.vehicles = [v for v in background.vehicles if v.is_alive]
+        if self.ctx.background is not None:
+            self.ctx.background.clear_near(around, radius)
 
     def behaviour(self) -> None:
+        if self.ctx.background is not None:  # ScenarioRunner's ChangeRoadBehavior
+            self.ctx.background.change_road_behaviour(spawn_dist=self.params["flow_distance"])
+            self.spaced = True
+
         def side_car_drives_off() -> None:
             follow_lane(self.side_car)
             drive_distance(self.side_car, SIDE_END_DISTANCE)
@@ -83,3 +84,8 @@ class ParkingExit(Scenario):
 
         self.in_parallel(side_car_drives_off)
         self.wait_for_ego(odometer(self.ego, self.params["front_vehicle_distance"] + END_MARGIN))
+
+    def cleanup(self) -> None:
+        if self.ctx.background is not None and getattr(self, "spaced", False):
+            self.ctx.background.change_road_behaviour(spawn_dist=ROAD_SPACING)
+        super().cleanup()

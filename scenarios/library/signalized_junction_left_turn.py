@@ -12,9 +12,14 @@ class SignalizedJunctionLeftTurn(JunctionTurn):
     type_name = "SignalizedJunctionLeftTurn"
     flow_side = "opposite"
     signalized = True
+    clear_flow_exit = True
+    oncoming_off = True
 
 
 class NonSignalizedJunctionLeftTurn(JunctionTurn):
     type_name = "NonSignalizedJunctionLeftTurn"
     flow_side = "opposite"
     signalized = False
+    stop_other_entries = True
+    clear_flow_exit = True
+    oncoming_off = True

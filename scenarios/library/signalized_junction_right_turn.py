@@ -18,3 +18,4 @@ class NonSignalizedJunctionRightTurn(JunctionTurn):
     type_name = "NonSignalizedJunctionRightTurn"
     flow_side = "left"
     signalized = False
+    stop_other_entries = True

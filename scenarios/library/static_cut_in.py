@@ -2,7 +2,8 @@
 trigger, a row of parked cars on the lane to `direction` of the ego's, 11 m apart: two,
 then the adversary, then three more. When the ego is 2.7 s or 15 m from the adversary's
 place, the adversary pulls out into the ego's lane on the autopilot (60 km/h) and drives
-70 m on; then it goes."""
+70 m on; then it goes. The background leaves the lane of the parked cars empty meanwhile
+(ScenarioRunner's RemoveRoadLane, then ReAddRoadLane)."""
 
 from __future__ import annotations
 
@@ -78,9 +79,13 @@ class StaticCutIn(Scenario):
             self._parked(wp)
 
     def behaviour(self) -> None:
-        if self.ctx.background is not None:  # ScenarioRunner's LeaveSpaceInFront
+        background = self.ctx.background
+        if background is not None:  # ScenarioRunner's LeaveSpaceInFront and RemoveRoadLane
             cars = BACK_VEHICLES + FRONT_VEHICLES + 1
-            self.ctx.background.clear_ahead(0.0, self.params["distance"] + VEHICLE_GAP * cars)
+            background.clear_ahead(0.0, self.params["distance"] + VEHICLE_GAP * cars)
+            ego_wp = self.world.get_map().get_waypoint(self.ego.get_location())
+            self.side_offset = background.lane_offset(self._side(ego_wp))
+            background.remove_lane(self._side(ego_wp))
         target = self.collision_wp.transform.location
         arrives = in_time_to_arrival(self.ego, target, REACTION_TIME)
         near = in_trigger_distance(self.ego, target, MIN_TRIGGER_DISTANCE)
@@ -90,3 +95,9 @@ class StaticCutIn(Scenario):
         change_lane(self.adversary, "left" if self.params["direction"] == "right" else "right")
         drive_distance(self.adversary, ADVERSARY_END_DISTANCE, TIMEOUT)
         destroy_actor(self.adversary)
+
+    def cleanup(self) -> None:
+        offset = getattr(self, "side_offset", None)
+        if self.ctx.background is not None and offset is not None:  # ReAddRoadLane
+            self.ctx.background.readd_lane(offset)
+        super().cleanup()

@@ -3,8 +3,9 @@ lane beside the ego's (`direction`'s side, a parking lane or sidewalk) `distance
 of the trigger, moved towards the ego's lane by a quarter of (lane width - its half
 width), opens its road-side door (FL on the right, FR on the left) when the ego is 3 s
 from it at its speed, or 10 m; 5 s later an oncoming flow (gaps from `frequency`) runs on
-the lane left of the ego's, which the ego must borrow. The scenario ends 50 m past the
-car (or after 240 s, a ScenarioTimeoutTest failure)."""
+the lane left of the ego's, which the ego must borrow. The background vehicles behind the
+ego stop when the door opens, until the scenario ends 50 m past the car (or after 240 s,
+a ScenarioTimeoutTest failure)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,14 @@ class VehicleOpensDoorTwoWays(LaneBlockScenario):
                 return
             open_door(self.car, self.door)
             self.door_opened = True
+            if self.ctx.background is not None:  # ScenarioRunner's StopBackVehicles
+                self.ctx.background.stop_back_vehicles()
             if not wait_until(lambda: self.over, self.wait_duration):
                 self.flow = opposite_flow(self, self.obstacle_wp, self.params["frequency"])
 
         self.in_parallel(open_then_flow)
+
+    def cleanup(self) -> None:
+        if self.ctx.background is not None and getattr(self, "door_opened", False):
+            self.ctx.background.start_back_vehicles()  # ScenarioRunner's StartBackVehicles
+        super().cleanup()

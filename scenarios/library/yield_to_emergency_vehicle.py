@@ -1,9 +1,9 @@
 """YieldToEmergencyVehicle (ScenarioRunner's yield_to_emergency_vehicle.py): when the ego
-reaches the trigger, the background traffic leaves the ego's lane and an emergency vehicle
-(lights on) appears `distance` m behind the trigger on that lane, driving the route at the
-ego's speed plus 25 km/h. It ends 10 s after the vehicle comes within 50 m of the ego, or
-once it is ahead of the ego and has driven 50 m more. YieldToEmergencyVehicleTest scores
-the ego keeping it behind (0.7)."""
+reaches the trigger, the background traffic leaves the ego's lane (until the scenario
+ends) and an emergency vehicle (lights on) appears `distance` m behind the trigger on that
+lane, driving the route at the ego's speed plus 25 km/h. It ends 10 s after the vehicle
+comes within 50 m of the ego, or once it is ahead of the ego and has driven 50 m more.
+YieldToEmergencyVehicleTest scores the ego keeping it behind (0.7)."""
 
 from __future__ import annotations
 
@@ -46,9 +46,11 @@ class YieldToEmergencyVehicle(Scenario):
 
     def behaviour(self) -> None:
         distance = self.params["distance"]
-        if self.ctx.background is not None:  # ScenarioRunner's RemoveRoadLane, on the route
+        background = self.ctx.background
+        if background is not None:  # ScenarioRunner's RemoveRoadLane, on the route
             first = max(self.trigger_index - int(distance) - 10, 0)
-            self.ctx.background.clear_route(first, self.trigger_index + int(TRIGGER_DISTANCE))
+            background.clear_route(first, self.trigger_index + int(TRIGGER_DISTANCE))
+            background.remove_lane(self.world.get_map().get_waypoint(self.ego.get_location()))
         self.ev = self.spawn(self.blueprint, self.start_transform)
         self.ev.set_light_state(LIGHTS)
         self.ctx.criteria.yield_to_emergency_vehicle(self.ev)
@@ -80,3 +82,8 @@ class YieldToEmergencyVehicle(Scenario):
                 if driven >= END_DISTANCE:
                     break
         destroy_actor(self.ev)
+
+    def cleanup(self) -> None:
+        if self.ctx.background is not None:  # ScenarioRunner's ReAddRoadLane(0)
+            self.ctx.background.readd_lane(0)
+        super().cleanup()

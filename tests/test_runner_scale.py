@@ -159,13 +159,23 @@ def test_killed_driver_resumes_to_the_same_results(reference, tmp_path):
     out = tmp_path / "killed"
     rng = random.Random(15)
     kills_mid_run = 0
-    for attempt in range(3):
+    # each attempt is killed a seeded moment after a given count of tasks has finished
+    # (their logs in place), so the kills fall mid-run however fast the machine is
+    for attempt, finished in enumerate((2, 5, 7)):
         driver = _driver(config, out, resume=attempt > 0)
-        deadline = time.monotonic() + rng.uniform(1.0, 4.0)
+        give_up = time.monotonic() + 120.0
         children: set[int] = set()
+        while (
+            len(list(out.glob("*.log"))) < finished
+            and driver.poll() is None
+            and time.monotonic() < give_up
+        ):
+            children.update(_children(driver.pid))
+            time.sleep(0.01)
+        deadline = time.monotonic() + rng.uniform(0.0, 0.2)
         while time.monotonic() < deadline and driver.poll() is None:
             children.update(_children(driver.pid))
-            time.sleep(0.05)
+            time.sleep(0.01)
         if driver.poll() is None:
             kills_mid_run += 1
             children.update(_children(driver.pid))

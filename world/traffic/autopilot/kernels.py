@@ -246,25 +246,33 @@ def nearest_lanes(
     centre point (its distance counting heading_penalty more where the point's heading is over
     60 degrees off, junction_penalty more on junction points; the first point on a tie, as
     numpy's argmin) and the arc and lateral distance located on that path around the point.
-    Paths are visited nearest bounding box (`path_box`, from path_boxes) first, and a path or
-    point whose plain distance (a lower bound: the penalties only add) already exceeds the
-    best so far is skipped, with room for rounding: the answer of the full scan."""
+    The path of the nearest bounding box (`path_box`, from path_boxes) is scanned first; then
+    every path in order, skipping a path or point whose plain distance (a lower bound: the
+    penalties only add) already exceeds the best so far, with room for rounding. The smallest
+    gap and the first point on a tie do not depend on the order of the visits, so this is the
+    answer of the full scan, without sorting the paths for every pose."""
     n, n_paths = len(yaw), len(first)
     path = np.empty(n, dtype=np.int64)
     near = np.empty(n)
     bound = np.empty(n_paths)
     for v in range(n):
         x, y = xy[v, 0], xy[v, 1]
+        nearest_box = 0
         for p in range(n_paths):
             bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
             by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
             bound[p] = np.sqrt(bx * bx + by * by)
+            if bound[p] < bound[nearest_box]:
+                nearest_box = p
         best = 0
         best_gap = np.inf
-        for p in np.argsort(bound):
+        for visit in range(-1, n_paths):
+            p = nearest_box if visit < 0 else visit
+            if visit == nearest_box:
+                continue
             reach = best_gap * (1.0 + 1e-12) + 1e-9
             if bound[p] > reach:
-                break
+                continue
             for i in range(first[p], first[p] + count[p]):
                 dx, dy = points[i, 0] - x, points[i, 1] - y
                 if dx * dx + dy * dy > reach * reach:

@@ -140,6 +140,26 @@ def test_get_waypoint_without_projection_needs_the_point_in_the_lane(straight, c
     assert where(curve.get_waypoint(far)) == (7, 0, 1)
 
 
+def test_one_point_projection_has_the_bits_of_the_batch(curve):
+    # get_waypoint's one-point path and the batch share one rule; their numbers must agree
+    # to the bit, on the road, between lanes, off it and at a non-finite coordinate
+    rng = np.random.default_rng(4)
+    points = np.column_stack(
+        [rng.uniform(-20, 70, 300), rng.uniform(-70, 20, 300), rng.uniform(-1, 2, 300)]
+    )
+    points[0] = (np.nan, 0.0, 0.0)
+    for lane_type in (LaneType.Driving, LaneType.Sidewalk):
+        batch = curve.project_batch(points, lane_type)
+        for k, (x, y, z) in enumerate(points.tolist()):
+            one = curve.project_point(x, y, z, lane_type)
+            if batch.node[k] < 0:
+                assert one is None
+                continue
+            assert one.node == batch.node[k] and one.s == batch.s[k] and one.yaw == batch.yaw[k]
+            assert one.location == tuple(batch.location[k].tolist())
+            assert one.distance == batch.distance[k] and one.inside == batch.inside[k]
+
+
 # -- next / previous -------------------------------------------------------------------
 
 

@@ -32,14 +32,12 @@ class LaneSpot:
 
 def lane_spot(map_: Any, location: Vector3D, lane_type: LaneType) -> LaneSpot | None:
     """The nearest lane of `lane_type` to `location`, None when the map has none."""
-    proj = map_.project_batch(np.array([[location.x, location.y, location.z]]), lane_type)
-    node = int(proj.node[0])
-    if node < 0:
+    point = map_.project_point(location.x, location.y, location.z, lane_type)
+    if point is None:
         return None
-    road, section, lane = map_.lane_keys[node]
-    x, y, z = proj.location[0].tolist()
-    waypoint = Waypoint(map_, road, section, lane, float(proj.s[0]))
-    return LaneSpot(waypoint, Location(x, y, z), float(proj.yaw[0]), bool(proj.inside[0]))
+    road, section, lane = map_.lane_keys[point.node]
+    waypoint = Waypoint(map_, road, section, lane, point.s)
+    return LaneSpot(waypoint, Location(*point.location), point.yaw, point.inside)
 
 
 @dataclass(frozen=True)

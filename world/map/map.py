@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -96,6 +97,17 @@ class LaneProjection:
     inside: np.ndarray
 
 
+class LanePoint(NamedTuple):
+    """One point's LaneProjection row, in plain Python numbers (Map.project_point)."""
+
+    node: int
+    s: float
+    location: tuple[float, float, float]
+    yaw: float
+    distance: float
+    inside: bool
+
+
 class Map:
     """An OpenDRIVE map with CARLA's carla.Map API."""
 
@@ -173,10 +185,11 @@ class Map:
         With `project_to_road=False` the point must also lie within half the lane's width
         of its centre (2D), else None.
         """
-        found = self.get_waypoints_batch(
-            np.array([[location.x, location.y, location.z]]), project_to_road, lane_type
-        )
-        return found[0]
+        point = self.project_point(location.x, location.y, location.z, lane_type)
+        if point is None or not (project_to_road or point.inside):
+            return None
+        road, section, lane = self.lane_keys[point.node]
+        return Waypoint(self, road, section, lane, point.s)
 
     def get_waypoints_batch(
         self,
@@ -221,6 +234,35 @@ class Map:
             planar = el.hypot_v(*(pts[:, :2] - location[:, :2]).T)
             inside = ok & (planar < 0.5 * sg.width[k])
         return LaneProjection(node, s, location, yaw, dist, inside)
+
+    def project_point(
+        self, x: float, y: float, z: float, lane_type: LaneType = LaneType.Driving
+    ) -> LanePoint | None:
+        """project_batch of the one point (x, y, z), None when the map has no lane of
+        `lane_type`. The same numbers, worked in plain floats by the same IEEE operations
+        (and elementary's scalar hypot, whose bits equal its array form's): a lookup a
+        tick (get_waypoint, the criteria's lane) spares numpy's cost per call."""
+        grid = self._grid(int(lane_type))
+        seg, u_found, dist = grid.nearest(np.array([[x, y, z]], dtype=np.float64))
+        k = int(seg[0])
+        if k < 0 or not len(grid.segments):
+            return None
+        sg = grid.segments
+        u = float(u_found[0])
+        ax, ay, az = sg.a[k].tolist()
+        bx, by, bz = sg.b[k].tolist()
+        s_a, s_b = float(sg.s_a[k]), float(sg.s_b[k])
+        yaw_a, yaw_b = float(sg.yaw_a[k]), float(sg.yaw_b[k])
+        cx, cy, cz = ax + u * (bx - ax), ay + u * (by - ay), az + u * (bz - az)
+        inside = el.hypot(x - cx, y - cy) < 0.5 * float(sg.width[k])
+        return LanePoint(
+            int(sg.node[k]),
+            s_a + u * (s_b - s_a),
+            (cx, cy, cz),
+            yaw_a + u * (yaw_b - yaw_a),
+            float(dist[0]),
+            bool(inside),
+        )
 
     def centre_locations(self, waypoints: list[Waypoint]) -> np.ndarray:
         """(N, 3) CARLA-frame lane centres of `waypoints`, evaluated with numpy one lane

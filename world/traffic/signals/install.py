@@ -15,6 +15,7 @@ world can build it without an import cycle.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,12 +210,30 @@ class WorldTraffic:
         return TrafficLightViews(self._light_id_array, self.groups)
 
 
+_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _layout(world_map: Any) -> tuple[TrafficPlacement, list[TriggerBox]]:
+    """The map's light and sign placement and their road boxes. They depend on the map
+    alone, so the worlds made on one Map (an evaluation's routes) work them out once; the
+    placements and boxes are never changed after they are built, so the worlds share them."""
+    odr = getattr(world_map, "opendrive", None)
+    if odr is None:
+        return TrafficPlacement([], [], []), []
+    if world_map not in _LAYOUTS:
+        placement = place_traffic(odr)
+        builder = TriggerBoxBuilder(world_map)
+        boxes = builder.light_boxes(placement.lights) + builder.sign_boxes(placement.signs)
+        _LAYOUTS[world_map] = (placement, boxes)
+    placement, boxes = _LAYOUTS[world_map]
+    return placement, list(boxes)
+
+
 def install_traffic(world: Any) -> WorldTraffic:
     """Places the map's lights and signs, plugs their steps into the world's tick, and returns
     what the world keeps of them."""
     world_map = world.get_map()
-    odr = getattr(world_map, "opendrive", None)
-    placement = TrafficPlacement([], [], []) if odr is None else place_traffic(odr)
+    placement, boxes = _layout(world_map)
     light_ids = [
         world.register_static_actor(
             "traffic.traffic_light", ActorType.TrafficLight, light.transform, LIGHT_EXTENT
@@ -227,10 +246,6 @@ def install_traffic(world: Any) -> WorldTraffic:
         ).id
         for sign in placement.signs
     ]
-    boxes: list[TriggerBox] = []
-    if odr is not None:
-        builder = TriggerBoxBuilder(world_map)
-        boxes = builder.light_boxes(placement.lights) + builder.sign_boxes(placement.signs)
     groups = TrafficLightGroups(
         [[c[1] for c in g.controllers] for g in placement.groups],
         [[c[2] for c in g.controllers] for g in placement.groups],

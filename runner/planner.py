@@ -423,10 +423,14 @@ class GlobalRoutePlanner:
 
     @staticmethod
     def _closest(waypoint, candidates: list) -> int:
-        here = waypoint.transform.location
+        """The index of the candidate nearest `waypoint` (the first on a tie): Location.distance
+        worked on the centres' numbers, with its operations in its order."""
+        hx, hy, hz = waypoint.centre_xyz()
         best, index = float("inf"), -1
         for i, w in enumerate(candidates):
-            d = w.transform.location.distance(here)
+            x, y, z = w.centre_xyz()
+            dx, dy, dz = x - hx, y - hy, z - hz
+            d = math.sqrt(dx * dx + dy * dy + dz * dz)
             if d < best:
                 best, index = d, i
         return index

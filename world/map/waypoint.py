@@ -68,6 +68,12 @@ class Waypoint:
             self._pose = self._map._pose(self)
         return self._pose
 
+    def centre_xyz(self) -> tuple[float, float, float]:
+        """transform.location's x, y, z, without building the Transform (for scans over many
+        waypoints)."""
+        x, y, z = self._centre()[:3]
+        return x, y, z
+
     @property
     def transform(self) -> Transform:
         x, y, z, yaw, pitch, roll, _ = self._centre()

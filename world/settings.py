@@ -10,7 +10,7 @@ The other fields are kept as data, as CARLA's server keeps them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from world.errors import WorldError
 
@@ -34,7 +34,9 @@ class WorldSettings:
     spectator_as_ego: bool = True
 
     def copy(self) -> WorldSettings:
-        return replace(self)
+        """A copy (get_settings hands one out each call, so it is built plainly, not through
+        dataclasses.replace's field walk)."""
+        return WorldSettings(*[getattr(self, name) for name in _SETTING_NAMES])
 
     def validate(self) -> None:
         """Raises WorldError naming the first field that CARLA or lockstep refuses."""
@@ -86,6 +88,7 @@ class WorldSettings:
 
 
 EpisodeSettings = WorldSettings
+_SETTING_NAMES = tuple(f.name for f in fields(WorldSettings))
 
 
 def substep_count(settings: WorldSettings) -> int:

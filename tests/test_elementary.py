@@ -66,6 +66,13 @@ def test_array_and_scalar_versions_agree_bit_for_bit(name, points, reference, bo
     assert vector(some).tobytes() == np.array([scalar(float(x)) for x in some]).tobytes()
 
 
+def test_cos_sin3_gives_the_six_single_calls_bits():
+    some = ANGLES[:: max(1, len(ANGLES) // 1500)]
+    for a, b, c in zip(some.tolist(), some[::-1].tolist(), np.roll(some, 7).tolist(), strict=True):
+        singles = (el.cos(a), el.sin(a), el.cos(b), el.sin(b), el.cos(c), el.sin(c))
+        assert np.array(el.cos_sin3(a, b, c)).tobytes() == np.array(singles).tobytes()
+
+
 def test_atan2_and_hypot_are_within_their_bounds_in_every_quadrant():
     y = np.concatenate([RNG.uniform(-50.0, 50.0, 20000), 10.0 ** RNG.uniform(-200, 200, 5000)])
     x = np.concatenate([RNG.uniform(-50.0, 50.0, 20000), -(10.0 ** RNG.uniform(-200, 200, 5000))])

@@ -47,6 +47,7 @@ __all__ = [
     "atan2_v",
     "atan_v",
     "cos",
+    "cos_sin3",
     "cos_v",
     "exp",
     "exp_v",
@@ -205,6 +206,16 @@ def cos(x: float) -> float:
     """cos(x), x in radians."""
     x = np.float64(x)
     return _sin_cos(x)[1]
+
+
+@_kernel
+def cos_sin3(a: float, b: float, c: float) -> tuple[float, float, float, float, float, float]:
+    """cos and sin of each of three angles (radians), the numbers of cos() and sin(), in one
+    call: a rotation's axes from Python need six, and each call from Python has its cost."""
+    sa, ca = _sin_cos(np.float64(a))
+    sb, cb = _sin_cos(np.float64(b))
+    sc, cc = _sin_cos(np.float64(c))
+    return ca, sa, cb, sb, cc, sc
 
 
 @_kernel

@@ -183,8 +183,7 @@ class Rotation:
 
     def _trig(self) -> tuple[float, float, float, float, float, float]:
         p, y, r = math.radians(self.pitch), math.radians(self.yaw), math.radians(self.roll)
-        el = _el()
-        return el.cos(p), el.sin(p), el.cos(y), el.sin(y), el.cos(r), el.sin(r)
+        return _el().cos_sin3(p, y, r)
 
     def get_forward_vector(self) -> Vector3D:
         cp, sp, cy, sy, _cr, _sr = self._trig()

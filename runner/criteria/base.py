@@ -118,6 +118,10 @@ class RoutePath:
         self.transforms = list(transforms)
         self.locations = [t.location for t in self.transforms]
         self.forwards = [t.get_forward_vector() for t in self.transforms]
+        self._plain = [
+            (p.x, p.y, p.z, f.x, f.y, f.z)
+            for p, f in zip(self.locations, self.forwards, strict=True)
+        ]
         xyz = np.array([[p.x, p.y, p.z] for p in self.locations], dtype=np.float32)
         d = xyz[1:] - xyz[:-1]
         squared = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
@@ -131,5 +135,7 @@ class RoutePath:
         return len(self.transforms)
 
     def passed(self, index: int, location: Vector3D) -> bool:
-        """Whether `location` is past point `index` (ahead of it along its forward vector)."""
-        return (location - self.locations[index]).dot(self.forwards[index]) > 0
+        """Whether `location` is past point `index` (ahead of it along its forward vector):
+        Vector3D's difference and dot product, worked on plain floats in their order."""
+        px, py, pz, fx, fy, fz = self._plain[index]
+        return (location.x - px) * fx + (location.y - py) * fy + (location.z - pz) * fz > 0

@@ -15,6 +15,7 @@ Distances are 3D, as CARLA's R-tree of lane segments measures them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -133,6 +134,15 @@ class SegmentGrid:
             self._search = _nearest_arrays(self.segments, self.levels)
         _nearest_into(self._search, points, seg, u, dist)
         return seg, u, dist
+
+    def nearest_one(self, x: float, y: float, z: float) -> tuple[int, float, float]:
+        """`nearest` of the one point (x, y, z), as plain numbers: the same search, without
+        the arrays a batch needs."""
+        if not len(self.segments):
+            return -1, 0.0, math.inf
+        if self._search is None:
+            self._search = _nearest_arrays(self.segments, self.levels)
+        return _nearest_one(self._search, float(x), float(y), float(z))
 
     def covering(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(point index, segment index, u) for every segment whose lane covers the point in 2D.
@@ -421,6 +431,20 @@ def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out)
                 arrays, px, py, pz, best, best_u, best_d, nodes, lows
             )
         seg_out[i], u_out[i], d_out[i] = best, best_u, best_d
+
+
+@njit(cache=True)
+def _nearest_one(arrays: NearestArrays, px: float, py: float, pz: float) -> tuple:
+    """_nearest_into's answer for one point: (segment, u, distance), (-1, 0, inf) for a point
+    with a coordinate that is not finite."""
+    if not (np.isfinite(px) and np.isfinite(py) and np.isfinite(pz)):
+        return -1, 0.0, np.inf
+    best, best_u, best_d, settled = _grid_nearest(arrays, px, py, pz)
+    if not settled:
+        nodes = np.empty(len(arrays.box), dtype=np.int64)
+        lows = np.empty(len(arrays.box))
+        best, best_u, best_d = _tree_nearest(arrays, px, py, pz, best, best_u, best_d, nodes, lows)
+    return best, best_u, best_d
 
 
 def _tile_order(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -243,12 +243,10 @@ class Map:
         (and elementary's scalar hypot, whose bits equal its array form's): a lookup a
         tick (get_waypoint, the criteria's lane) spares numpy's cost per call."""
         grid = self._grid(int(lane_type))
-        seg, u_found, dist = grid.nearest(np.array([[x, y, z]], dtype=np.float64))
-        k = int(seg[0])
-        if k < 0 or not len(grid.segments):
+        k, u, dist = grid.nearest_one(x, y, z)
+        if k < 0:
             return None
         sg = grid.segments
-        u = float(u_found[0])
         ax, ay, az = sg.a[k].tolist()
         bx, by, bz = sg.b[k].tolist()
         s_a, s_b = float(sg.s_a[k]), float(sg.s_b[k])
@@ -260,7 +258,7 @@ class Map:
             s_a + u * (s_b - s_a),
             (cx, cy, cz),
             yaw_a + u * (yaw_b - yaw_a),
-            float(dist[0]),
+            dist,
             bool(inside),
         )
 

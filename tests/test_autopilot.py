@@ -142,6 +142,34 @@ def test_stops_before_a_red_light_and_goes_on_green():
     assert entered
 
 
+def test_a_certain_ignore_set_after_the_autopilot_holds_on_the_lane_it_is_on():
+    # the chances are drawn per lane entered; 100 % (or 0 %) must not wait for the next lane:
+    # a car put on the autopilot 35 m before a frozen red light, then told to ignore lights,
+    # drives into the junction (before, it stopped there as if told nothing)
+    world = _town_small()
+    paths, p, light = _approach_with_light(world)
+    point, tangent = paths.at(np.array([p]), np.array([paths.length[p] - 35.0]))
+    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
+    car = world.spawn_actor(
+        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
+    )
+    light_actor = world.get_actor(world._traffic.light_ids[light])
+    light_actor.set_state(TrafficLightState.Red)
+    light_actor.freeze(True)
+    car.set_autopilot(True)
+    tm = world.get_trafficmanager()
+    tm.ignore_lights_percentage(car, 100.0)
+    fleet = tm.fleet
+    entered = False
+    for _ in range(200):  # 10 s
+        world.tick()
+        entered |= paths.junction[int(fleet.route[0, 0])] >= 0
+        assert fleet.reason[0] != STOP_LIGHT
+    assert entered
+    tm.ignore_lights_percentage(car, 0.0)  # and 0 % holds at once too
+    assert not fleet.ignore[0, 0]
+
+
 def _visited(seed: int, ticks: int = 700) -> tuple[list, list]:
     world = _town_small()
     tm = world.get_trafficmanager()

@@ -109,6 +109,7 @@ class TrafficManager:
                 if other is not self and other._fleet is not None:
                     other._fleet.remove(row)
             self.fleet.add(row, self._rng(row))
+            self._apply_certain(row, self._settings.get(row, {}))
         self._cache_key = None
 
     def unregister_vehicles(self, vehicles) -> None:
@@ -171,16 +172,34 @@ class TrafficManager:
         self._set(actor, "lead", max(float(distance), 0.0))
 
     def ignore_lights_percentage(self, actor, perc: float) -> None:
-        self._set(actor, "lights", _percentage("ignore_lights_percentage", perc))
+        self._set_ignore(actor, "lights", _percentage("ignore_lights_percentage", perc))
 
     def ignore_signs_percentage(self, actor, perc: float) -> None:
-        self._set(actor, "signs", _percentage("ignore_signs_percentage", perc))
+        self._set_ignore(actor, "signs", _percentage("ignore_signs_percentage", perc))
 
     def ignore_vehicles_percentage(self, actor, perc: float) -> None:
-        self._set(actor, "vehicles", _percentage("ignore_vehicles_percentage", perc))
+        self._set_ignore(actor, "vehicles", _percentage("ignore_vehicles_percentage", perc))
 
     def ignore_walkers_percentage(self, actor, perc: float) -> None:
-        self._set(actor, "walkers", _percentage("ignore_walkers_percentage", perc))
+        self._set_ignore(actor, "walkers", _percentage("ignore_walkers_percentage", perc))
+
+    def _set_ignore(self, actor, kind: str, perc: float) -> None:
+        """Stores an ignore chance, drawn at each lane the vehicle enters; a certain one (0 or
+        100) also holds at once on the lane it is on (no draw: the vehicle's random stream is
+        untouched), as CARLA's manager, which reads the chances every tick, would have it."""
+        self._set(actor, kind, perc)
+        self._apply_certain(_actor_row(actor), {kind: perc})
+
+    def _apply_certain(self, row: int, settings: dict) -> None:
+        """Sets the current lane's ignore flags of actor row `row` for the certain chances
+        among `settings` (kind -> percentage), if the vehicle is in the fleet."""
+        fleet = self._fleet
+        i = fleet.slot(row) if fleet is not None else -1
+        if i < 0:
+            return
+        for k, kind in enumerate(_IGNORE_KINDS):
+            if settings.get(kind) in (0.0, 100.0):
+                fleet.ignore[i, k] = settings[kind] == 100.0
 
     def auto_lane_change(self, actor, enable: bool) -> None:
         """Whether the vehicle changes lanes by itself to pass a slower leader (default on, as

@@ -113,11 +113,11 @@ def _approach_with_light(world):
     raise AssertionError("town_small has no light on a long approach")
 
 
-def test_stops_before_a_red_light_and_goes_on_green():
-    world = _town_small()
+def _car_before_red_light(world):
+    """A car 35 m before the junction entry of a lane whose light is frozen red: the lane
+    paths, the lane, the car and the light."""
     paths, p, light = _approach_with_light(world)
-    start = paths.length[p] - 35.0
-    point, tangent = paths.at(np.array([p]), np.array([start]))
+    point, tangent = paths.at(np.array([p]), np.array([paths.length[p] - 35.0]))
     yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
     car = world.spawn_actor(
         CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
@@ -125,6 +125,12 @@ def test_stops_before_a_red_light_and_goes_on_green():
     light_actor = world.get_actor(world._traffic.light_ids[light])
     light_actor.set_state(TrafficLightState.Red)
     light_actor.freeze(True)
+    return paths, p, car, light_actor
+
+
+def test_stops_before_a_red_light_and_goes_on_green():
+    world = _town_small()
+    paths, p, car, light_actor = _car_before_red_light(world)
     car.set_autopilot(True)
     fleet = world.get_trafficmanager().fleet
     for _ in range(400):  # 20 s
@@ -147,15 +153,7 @@ def test_a_certain_ignore_set_after_the_autopilot_holds_on_the_lane_it_is_on():
     # a car put on the autopilot 35 m before a frozen red light, then told to ignore lights,
     # drives into the junction (before, it stopped there as if told nothing)
     world = _town_small()
-    paths, p, light = _approach_with_light(world)
-    point, tangent = paths.at(np.array([p]), np.array([paths.length[p] - 35.0]))
-    yaw = float(np.degrees(np.arctan2(tangent[0, 1], tangent[0, 0])))
-    car = world.spawn_actor(
-        CAR, Transform(Location(*map(float, point[0] + [0, 0, 0.5])), Rotation(0, yaw, 0))
-    )
-    light_actor = world.get_actor(world._traffic.light_ids[light])
-    light_actor.set_state(TrafficLightState.Red)
-    light_actor.freeze(True)
+    paths, _, car, _ = _car_before_red_light(world)
     car.set_autopilot(True)
     tm = world.get_trafficmanager()
     tm.ignore_lights_percentage(car, 100.0)

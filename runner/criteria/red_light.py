@@ -92,23 +92,18 @@ class RunningRedLightTest(Criterion):
     def update(self, tick: TickView) -> None:
         transform = tick.transform
         location = transform.location
-        yaw = transform.rotation.yaw
-        extent = tick.ego.bounding_box.extent.x
-        close = rotate_point(-0.8 * extent, 0.0, 0.0, yaw)
-        far = rotate_point(-extent - 1, 0.0, 0.0, yaw)
-        tail_close = Location(location.x + close.x, location.y + close.y, location.z + close.z)
-        tail_far = Location(location.x + far.x, location.y + far.y, location.z + far.z)
-        tail_wp = None
-        forward = transform.get_forward_vector()
+        tail = None  # the ego's tail segment, its lane and forward: made when a light needs them
         for light, centre, stops in self._lights:
             if self._last_red_light_id and self._last_red_light_id == light.id:
                 continue
-            if centre.distance(location) > DISTANCE_LIGHT:
+            dx, dy, dz = centre.x - location.x, centre.y - location.y, centre.z - location.z
+            if math.sqrt(dx * dx + dy * dy + dz * dz) > DISTANCE_LIGHT:  # Location.distance
                 continue
             if light.get_state() != TrafficLightState.Red:
                 continue
-            if tail_wp is None:
-                tail_wp = self._map.get_waypoint(tail_far)
+            if tail is None:
+                tail = self._tail(tick)
+            tail_close, tail_far, tail_wp, forward = tail
             for wp in stops:
                 wp_transform = wp.transform
                 if (
@@ -126,6 +121,24 @@ class RunningRedLightTest(Criterion):
                     if segments_touch(tail_close, tail_far, left, right):
                         self._record(tick, light)
                         break
+
+    def _tail(self, tick: TickView) -> tuple:
+        """The segment from 0.8 to 1 extent + 1 m behind the ego's centre, the lane at its far
+        end and the ego's forward vector."""
+        transform = tick.transform
+        location = transform.location
+        yaw = transform.rotation.yaw
+        extent = tick.ego.bounding_box.extent.x
+        close = rotate_point(-0.8 * extent, 0.0, 0.0, yaw)
+        far = rotate_point(-extent - 1, 0.0, 0.0, yaw)
+        tail_close = Location(location.x + close.x, location.y + close.y, location.z + close.z)
+        tail_far = Location(location.x + far.x, location.y + far.y, location.z + far.z)
+        return (
+            tail_close,
+            tail_far,
+            self._map.get_waypoint(tail_far),
+            transform.get_forward_vector(),
+        )
 
     def _record(self, tick: TickView, light) -> None:
         self.test_status = "FAILURE"

@@ -80,11 +80,23 @@ class _AheadPoints:
     def __init__(self, tick: TickView, zones: dict) -> None:
         spot = tick.lane(LaneType.Driving)
         self.first = spot.location
-        self.lane_forward = Rotation(0.0, spot.yaw, 0.0).get_forward_vector()
+        self._yaw = spot.yaw
         self._waypoint = spot.waypoint
         self._map = tick.world.get_map()
         self._zones = zones
         self._ahead: list | None = None
+
+    @property
+    def lane_forward(self):
+        """The forward vector of the ego's lane point."""
+        return Rotation(0.0, self._yaw, 0.0).get_forward_vector()
+
+    def near(self, centre: Location) -> bool:
+        """Whether a sign's box centre is within PROXIMITY_THRESHOLD of the ego's lane point
+        (Location.distance's numbers, on plain floats)."""
+        first = self.first
+        dx, dy, dz = centre.x - first.x, centre.y - first.y, centre.z - first.z
+        return not math.sqrt(dx * dx + dy * dy + dz * dz) > PROXIMITY_THRESHOLD
 
     def _walk(self) -> list:
         if self._ahead is None:
@@ -133,11 +145,15 @@ class RunningStopTest(Criterion):
 
     def _affected(self, ahead: _AheadPoints, sign_entry) -> bool:
         sign, centre, extent = sign_entry
-        if centre.distance(ahead.first) > PROXIMITY_THRESHOLD:
+        if not ahead.near(centre):
             return False
         return ahead.any_in_box(sign.id, centre, extent)
 
     def _scan(self, tick: TickView, ahead: _AheadPoints):
+        # no sign near: none is affected, whatever the directions below say (they only
+        # decide between None and a sign), so the directions are not worked out
+        if not any(ahead.near(centre) for _, centre, _ in self._signs):
+            return None
         forward = tick.transform.get_forward_vector()
         if tick.velocity.dot(forward) < BACKWARDS_DOT:
             return None

@@ -296,3 +296,20 @@ def test_bodies_driving_under_and_over_a_town04_overpass(town04):
     assert checked.found > 0.8 * len(points)
     with _LanesOnly(town04):
         assert _states(_overpass_traffic(town04)[0], 150) == asked
+
+
+def test_a_bend_leaves_no_crack_in_its_lane(medium):
+    """A lane's centre line is a polyline; on the outer side of a bend each joint leaves a
+    wedge beyond both segments' ends. A point within half the lane's width of the centre
+    line lies in the lane, so the ground must be found there: the joins cover the wedges.
+    (Before them, 763 of the 43,291 lane points of this corner of the town, where a car
+    turning at (10, -396.7) met one and was thrown into the air, had no ground.)"""
+    xs, ys = np.meshgrid(np.arange(0.0, 16.0, 0.05), np.arange(-402.0, -388.0, 0.05))
+    pts = np.column_stack([xs.ravel(), ys.ravel(), np.full(xs.size, 1.647)])
+    in_lane = medium.project_batch(pts).inside
+    assert in_lane.sum() > 40000
+    _, _, found = assert_same(medium, pts[in_lane])
+    assert found.all()
+    # where the car met the crack: the flat lane's own height (1.647 m)
+    z, _, found = SurfaceIndex(medium._ground(), 1.0).highest(np.array([[10.0, -396.7, 1.647]]))
+    assert found[0] and z[0] == pytest.approx(1.647, abs=1e-3)

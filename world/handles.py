@@ -55,7 +55,8 @@ __all__ = [
 
 
 def _vec(row: np.ndarray) -> Vector3D:
-    return Vector3D(float(row[0]), float(row[1]), float(row[2]))
+    x, y, z = row.tolist()
+    return Vector3D(x, y, z)
 
 
 def _arr(v: Vector3D) -> np.ndarray:
@@ -117,15 +118,13 @@ class Actor:
     # pose -----------------------------------------------------------------------------
     def get_transform(self) -> Transform:
         t, r = self._world._actors, self._row
-        p, q = t.pos[r], t.rot[r]
-        return Transform(
-            Location(float(p[0]), float(p[1]), float(p[2])),
-            Rotation(float(q[0]), float(q[1]), float(q[2])),
-        )
+        x, y, z = t.pos[r].tolist()
+        pitch, yaw, roll = t.rot[r].tolist()
+        return Transform(Location(x, y, z), Rotation(pitch, yaw, roll))
 
     def get_location(self) -> Location:
-        p = self._world._actors.pos[self._row]
-        return Location(float(p[0]), float(p[1]), float(p[2]))
+        x, y, z = self._world._actors.pos[self._row].tolist()
+        return Location(x, y, z)
 
     def set_transform(self, transform: Transform) -> None:
         loc, rot = transform.location, transform.rotation

@@ -220,6 +220,33 @@ def _cell_index(coordinate: float, cell: float, origin: int, size: int) -> int:
     return min(max(k, 1), size - 2)
 
 
+@njit(cache=True, inline="always")
+def _covering_surface(seg: np.ndarray, s: int, px: float, py: float, joins: bool) -> float:
+    """The height of segment `s`'s lane surface under (px, py), NaN where the lane does not
+    cover the point by the rule `joins` picks (SegmentGrid.covering's, operation for
+    operation)."""
+    ax, ay = seg[s, _A], seg[s, _A + 1]
+    fx, fy = seg[s, _FORWARD], seg[s, _FORWARD + 1]
+    u_raw = ((px - ax) * fx + (py - ay) * fy) / seg[s, _DD_DIV]
+    on_segment = u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3
+    if on_segment == joins:
+        return np.nan
+    u = min(max(u_raw, 0.0), 1.0)
+    cx_s = ax + u * fx
+    cy_s = ay + u * fy
+    half = seg[s, _HALF_WIDTH]
+    if joins:
+        ox, oy = px - cx_s, py - cy_s
+        if not (ox * ox + oy * oy <= half * half):
+            return np.nan
+    elif not (abs(fx * (py - cy_s) - fy * (px - cx_s)) / seg[s, _DD_ROOT] <= half):
+        return np.nan
+    lx, ly, lz = seg[s, _LATERAL], seg[s, _LATERAL + 1], seg[s, _LATERAL + 2]
+    h = seg[s, _LAT_H]
+    side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
+    return (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
+
+
 @njit
 def highest_into(
     surfaces: SurfaceArrays,
@@ -255,28 +282,18 @@ def highest_into(
         best = -1
         best_z = 0.0
         flat = cx * shape_y + cy
-        for k in range(near_starts[flat], near_starts[flat + 1]):
-            if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
-                continue
-            s = segment[k]
-            ax, ay = seg[s, _A], seg[s, _A + 1]
-            fx, fy = seg[s, _FORWARD], seg[s, _FORWARD + 1]
-            u_raw = ((px - ax) * fx + (py - ay) * fy) / seg[s, _DD_DIV]
-            if not (u_raw >= -1e-3 and u_raw <= 1.0 + 1e-3):
-                continue
-            u = min(max(u_raw, 0.0), 1.0)
-            cx_s = ax + u * fx
-            cy_s = ay + u * fy
-            across = abs(fx * (py - cy_s) - fy * (px - cx_s)) / seg[s, _DD_ROOT]
-            if not (across <= seg[s, _HALF_WIDTH]):
-                continue
-            lx, ly, lz = seg[s, _LATERAL], seg[s, _LATERAL + 1], seg[s, _LATERAL + 2]
-            h = seg[s, _LAT_H]
-            side = ((px - cx_s) * lx + (py - cy_s) * ly) / h
-            surface = (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
-            if surface <= limit and (best < 0 or surface > best_z):
-                best = s
-                best_z = surface
+        # the segments' slabs first; only a point none of them covers tries the joins
+        for joins in (False, True):
+            if best >= 0:
+                break
+            for k in range(near_starts[flat], near_starts[flat + 1]):
+                if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
+                    continue
+                s = segment[k]
+                surface = _covering_surface(seg, s, px, py, joins)
+                if surface <= limit and (best < 0 or surface > best_z):
+                    best = s
+                    best_z = surface
         if best >= 0:
             z_out[i] = best_z
             normal_out[i, 0] = seg[best, _NORMAL]

@@ -144,11 +144,17 @@ class SegmentGrid:
             self._search = _nearest_arrays(self.segments, self.levels)
         return _nearest_one(self._search, float(x), float(y), float(z))
 
-    def covering(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def covering(
+        self, points: np.ndarray, joins: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(point index, segment index, u) for every segment whose lane covers the point in 2D.
 
         A lane covers a point when the point's projection falls on the segment and its
-        horizontal distance across the lane is at most half the lane width there.
+        horizontal distance across the lane is at most half the lane width there. With
+        `joins`, the pairs of the other rule instead: the projection falls beyond an end of
+        the segment and the point lies within half the width of that end (u is 0 or 1). The
+        joins fill the wedges a bend leaves between two segments' slabs on its outer side,
+        which belong to the lane but lie beyond both segments' ends.
         """
         points = np.asarray(points, dtype=float).reshape(-1, 3)
         owner, seg = self.levels[0].candidates(points)
@@ -160,8 +166,16 @@ class SegmentGrid:
         u_raw = np.einsum("ij,ij->i", p[:, :2] - a, d) / np.where(dd > 0.0, dd, 1.0)
         u = np.clip(u_raw, 0.0, 1.0)
         off = p[:, :2] - (a + u[:, None] * d)
-        across = np.abs(d[:, 0] * off[:, 1] - d[:, 1] * off[:, 0]) / np.sqrt(np.maximum(dd, 1e-18))
-        inside = (u_raw >= -1e-3) & (u_raw <= 1.0 + 1e-3) & (across <= 0.5 * sg.width[seg])
+        half = 0.5 * sg.width[seg]
+        on_segment = (u_raw >= -1e-3) & (u_raw <= 1.0 + 1e-3)
+        if joins:
+            near_end = off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1] <= half * half
+            inside = ~on_segment & near_end
+        else:
+            across = np.abs(d[:, 0] * off[:, 1] - d[:, 1] * off[:, 0]) / np.sqrt(
+                np.maximum(dd, 1e-18)
+            )
+            inside = on_segment & (across <= half)
         return owner[inside], seg[inside], u[inside]
 
 

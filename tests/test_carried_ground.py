@@ -95,3 +95,20 @@ def test_a_body_below_the_kill_height_is_destroyed_with_a_warning():
         world.tick()
     assert not car.is_alive
     assert any("kill height" in str(w.message) for w in caught)
+
+
+def test_a_body_placed_below_with_physics_or_gravity_off_stays():
+    # CARLA's logs hold actors 500 m down (the replayer places them there with gravity
+    # off): nothing makes them fall, so the kill height leaves them be
+    world = _world("town_small")
+    spawns = world.get_map().get_spawn_points()
+    cars = [world.spawn_actor(world.get_blueprint_library().find(CAR), p) for p in spawns[:2]]
+    cars[0].set_simulate_physics(False)
+    cars[1].set_enable_gravity(False)
+    for car, spawn in zip(cars, spawns, strict=False):
+        car.set_location(Location(spawn.location.x, spawn.location.y, -KILL_DEPTH - 400.0))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        world.tick()
+    assert all(car.is_alive for car in cars)
+    assert not any("kill height" in str(w.message) for w in caught)

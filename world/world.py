@@ -299,13 +299,16 @@ class World:
         self._destroy_fallen()
 
     def _destroy_fallen(self) -> None:
-        """Destroys, with a warning, the bodies below the map's kill height (CARLA's world
-        bounds do the same), so a body that leaves the ground does not fall forever."""
+        """Destroys, with a warning, the bodies that fell below the map's kill height (CARLA's
+        world bounds do the same), so a body that leaves the ground does not fall forever.
+        Only bodies the physics moves under gravity fall: one placed down there with its
+        physics or gravity off (a replayed actor, as CARLA's logs hold some) stays."""
         kill_height = getattr(self._map, "kill_height", None)
         if kill_height is None:
             return
         a, n = self._actors, self._actors.n
-        fallen = np.flatnonzero(a.alive[:n] & a.body[:n] & (a.pos[:n, 2] < kill_height()))
+        falling = a.alive[:n] & a.body[:n] & a.simulate_physics[:n] & a.gravity[:n]
+        fallen = np.flatnonzero(falling & (a.pos[:n, 2] < kill_height()))
         for row in fallen.tolist():
             warnings.warn(
                 f"actor {row + 1} ({self._info[row].type_id}) fell below the world's kill "

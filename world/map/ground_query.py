@@ -5,7 +5,9 @@ filed under the 3 x 3 cells of the ground grid's finest level around it (the
 cells and their order those of `SegmentGrid.covering`), skips those whose box,
 grown by what covering allows, does not hold the point, keeps the ones whose
 lane covers the point in 2D (the point's projection on the segment, its
-distance across the lane at most half the lane width), measures each one's
+distance across the lane at most half the lane width; for a point none covers
+so within reach, the joins: a segment end within half the lane width, which
+fills the wedges on the outer side of a bend), measures each one's
 surface height there (the centre line's height plus the lane's cross slope
 times the distance across), and keeps the highest at most `reach` above the
 point; among equal heights the first in that walk. The answer's normal is a

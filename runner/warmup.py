@@ -3,8 +3,9 @@
 numba compiles a kernel the first time it is called and keeps it in the kernels' cache
 folder (world.physics.compiled_cache). The warm-up calls each system once on a small
 generated town: the map's queries, the physics tick with a car and a walker, the traffic
-lights, the traffic manager's autopilot and the walkers' AI, so that later runs, tests and
-evaluations start at once.
+lights, the traffic manager's autopilot and the walkers' AI, then a 2-second evaluation
+(the autopilot agent, the criteria, the recorder with additional data), so that later
+runs, tests and evaluations start at once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from types import ModuleType
 
 __all__ = ["WarmupReport", "kernel_dispatchers", "warm_up"]
 
+PACKAGES = ("world.", "recorder.", "runner.", "scenarios.")  # whose kernels the report names
+
 # the warm-up town: the committed small town's parameters, built in memory
 TOWN = "town_small"
 TICKS = 3
@@ -25,7 +28,10 @@ SYSTEMS = (
     "traffic lights and signs",
     "traffic manager autopilot (2 cars)",
     "walker AI (2 walkers)",
+    "an evaluation: a 2 s route, the autopilot agent, criteria, the recorder (additional data)",
 )
+# the warm-up route: east along town_small's top road
+ROUTE = [[20.0, 1.75, 0.0], [60.0, 1.75, 0.0]]
 
 
 @dataclass
@@ -53,12 +59,12 @@ class WarmupReport:
 
 
 def kernel_dispatchers() -> dict[str, object]:
-    """Every cached numba kernel of the world modules loaded now, by qualified name."""
+    """Every cached numba kernel of lockstep's modules loaded now, by qualified name."""
     from numba.core.dispatcher import Dispatcher
 
     found: dict[str, object] = {}
     for name, module in sorted(sys.modules.items()):
-        if not name.startswith("world.") or not isinstance(module, ModuleType):
+        if not name.startswith(PACKAGES) or not isinstance(module, ModuleType):
             continue
         for value in vars(module).values():
             if (
@@ -89,6 +95,37 @@ def _exercise() -> None:
     populate_traffic(world, vehicles=2, walkers=2, seed=0)
     for _ in range(TICKS):
         world.tick()
+    _evaluate(render_town(TOWN_PRESETS[TOWN]))
+
+
+def _evaluate(town_text: str) -> None:
+    """A 2-second evaluation on the town, recorded with additional data, in a scratch folder:
+    the runner's, the agent's, the criteria's and the recorder's kernels compile on it."""
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    from runner.config import load_config
+    from runner.evaluation import evaluate
+
+    with tempfile.TemporaryDirectory(prefix="lockstep-warmup-") as scratch:
+        folder = Path(scratch)
+        (folder / f"{TOWN}.xodr").write_text(town_text, encoding="utf-8")
+        config = {
+            "name": "warmup",
+            "seed": 0,
+            "map": f"{TOWN}.xodr",
+            "tick": 0.05,
+            "agent": {"entry": "runner.agents.autopilot"},
+            "traffic": {"vehicles": 2, "walkers": 2},
+            "limits": {"route_seconds": 2.0},
+            "record": {"additional_data": True},
+            "routes": [{"id": 0, "waypoints": ROUTE}],
+        }
+        path = folder / "warmup.yaml"
+        path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        evaluate(load_config(path), folder / "run")
 
 
 def warm_up() -> WarmupReport:

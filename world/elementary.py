@@ -433,6 +433,11 @@ def _float_type(*args) -> type:
 
 
 def _unary(which: int, x) -> np.ndarray:
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.ndim and x.flags.c_contiguous:
+        # the common case, without the type rules' calls: float64 in, float64 out
+        out = np.empty(x.shape)
+        _unary_loop(which, x.reshape(-1), out.reshape(-1))
+        return out
     a = np.asarray(x)
     out_type = _float_type(x)
     flat = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
@@ -443,6 +448,19 @@ def _unary(which: int, x) -> np.ndarray:
 
 
 def _binary(which: int, x, y) -> np.ndarray:
+    if (
+        type(x) is np.ndarray
+        and type(y) is np.ndarray
+        and x.dtype == np.float64
+        and y.dtype == np.float64
+        and x.ndim
+        and x.shape == y.shape
+        and x.flags.c_contiguous
+        and y.flags.c_contiguous
+    ):  # the common case, as _unary's
+        out = np.empty(x.shape)
+        _binary_loop(which, x.reshape(-1), y.reshape(-1), out.reshape(-1))
+        return out
     out_type = _float_type(x, y)
     a, b = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
     out = np.empty(a.size)

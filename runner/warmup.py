@@ -52,7 +52,9 @@ class WarmupReport:
             f"in {self.seconds:.1f} s",
             f"cache: {self.cache_dir}",
         ]
-        if self.unused:
+        if self.unused and self.compiled:
+            # (a kernel loaded from the cache brings its callees without naming them, so
+            # the list says something only when this warm-up compiled)
             names = ", ".join(self.unused)
             lines.append(f"not called directly here (compiled into their callers): {names}")
         return "\n".join(lines)

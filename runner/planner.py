@@ -26,7 +26,7 @@ import numpy as np
 
 from runner.errors import RunnerError
 from world import elementary as el
-from world.geometry import Location, Transform
+from world.geometry import Location, Transform, xyz_distance
 from world.map.geolocation import geo_origin
 from world.map.lane_enums import LaneChange, LaneType, lane_change_from_odr
 
@@ -423,14 +423,12 @@ class GlobalRoutePlanner:
 
     @staticmethod
     def _closest(waypoint, candidates: list) -> int:
-        """The index of the candidate nearest `waypoint` (the first on a tie): Location.distance
-        worked on the centres' numbers, with its operations in its order."""
-        hx, hy, hz = waypoint.centre_xyz()
+        """The index of the candidate nearest `waypoint` (the first on a tie), on the lane
+        centres' numbers (no Transform per candidate)."""
+        here = waypoint.centre_xyz()
         best, index = float("inf"), -1
         for i, w in enumerate(candidates):
-            x, y, z = w.centre_xyz()
-            dx, dy, dz = x - hx, y - hy, z - hz
-            d = math.sqrt(dx * dx + dy * dy + dz * dz)
+            d = xyz_distance(*w.centre_xyz(), *here)
             if d < best:
                 best, index = d, i
         return index

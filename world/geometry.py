@@ -24,6 +24,7 @@ __all__ = [
     "Vector3D",
     "rotation_matrices",
     "wrap_yaw",
+    "xyz_distance",
 ]
 
 
@@ -66,6 +67,13 @@ class Vector2D:
 
     def __truediv__(self, k: float) -> Vector2D:
         return Vector2D(self.x / k, self.y / k)
+
+
+def xyz_distance(ax: float, ay: float, az: float, bx: float, by: float, bz: float) -> float:
+    """|a - b|: the numbers of `(a - b).length()`, without the vector in between (the
+    distance is taken in scans over many points)."""
+    dx, dy, dz = ax - bx, ay - by, az - bz
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 def wrap_yaw(yaw: np.ndarray) -> np.ndarray:
@@ -136,10 +144,11 @@ class Vector3D:
         )
 
     def distance(self, o: Vector3D) -> float:
-        return (self - o).length()
+        return xyz_distance(self.x, self.y, self.z, o.x, o.y, o.z)
 
     def distance_squared(self, o: Vector3D) -> float:
-        return (self - o).squared_length()
+        dx, dy, dz = self.x - o.x, self.y - o.y, self.z - o.z
+        return dx * dx + dy * dy + dz * dz
 
     def distance_2d(self, o: Vector3D) -> float:
         return _el().hypot(self.x - o.x, self.y - o.y)

@@ -96,8 +96,7 @@ class RunningRedLightTest(Criterion):
         for light, centre, stops in self._lights:
             if self._last_red_light_id and self._last_red_light_id == light.id:
                 continue
-            dx, dy, dz = centre.x - location.x, centre.y - location.y, centre.z - location.z
-            if math.sqrt(dx * dx + dy * dy + dz * dz) > DISTANCE_LIGHT:  # Location.distance
+            if centre.distance(location) > DISTANCE_LIGHT:
                 continue
             if light.get_state() != TrafficLightState.Red:
                 continue

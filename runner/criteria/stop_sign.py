@@ -92,11 +92,8 @@ class _AheadPoints:
         return Rotation(0.0, self._yaw, 0.0).get_forward_vector()
 
     def near(self, centre: Location) -> bool:
-        """Whether a sign's box centre is within PROXIMITY_THRESHOLD of the ego's lane point
-        (Location.distance's numbers, on plain floats)."""
-        first = self.first
-        dx, dy, dz = centre.x - first.x, centre.y - first.y, centre.z - first.z
-        return not math.sqrt(dx * dx + dy * dy + dz * dz) > PROXIMITY_THRESHOLD
+        """Whether a sign's box centre is within PROXIMITY_THRESHOLD of the ego's lane point."""
+        return not centre.distance(self.first) > PROXIMITY_THRESHOLD
 
     def _walk(self) -> list:
         if self._ahead is None:

@@ -15,7 +15,7 @@ values from `world.actors.vehicle_models`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from world.geometry import Vector2D, Vector3D
 
@@ -94,43 +94,14 @@ class VehiclePhysicsControl:
         """A deep copy (getters hand these out, so callers cannot change a vehicle by accident),
         built field by field: every spawn copies its blueprint's control, and copy.deepcopy's
         generic walk cost a millisecond each."""
-        com = self.center_of_mass
-        return VehiclePhysicsControl(
-            torque_curve=[Vector2D(p.x, p.y) for p in self.torque_curve],
-            max_rpm=self.max_rpm,
-            moi=self.moi,
-            damping_rate_full_throttle=self.damping_rate_full_throttle,
-            damping_rate_zero_throttle_clutch_engaged=self.damping_rate_zero_throttle_clutch_engaged,
-            damping_rate_zero_throttle_clutch_disengaged=(
-                self.damping_rate_zero_throttle_clutch_disengaged
-            ),
-            use_gear_autobox=self.use_gear_autobox,
-            gear_switch_time=self.gear_switch_time,
-            clutch_strength=self.clutch_strength,
-            final_ratio=self.final_ratio,
-            forward_gears=[
-                GearPhysicsControl(g.ratio, g.down_ratio, g.up_ratio) for g in self.forward_gears
-            ],
-            mass=self.mass,
-            drag_coefficient=self.drag_coefficient,
-            center_of_mass=Vector3D(com.x, com.y, com.z),
-            steering_curve=[Vector2D(p.x, p.y) for p in self.steering_curve],
-            wheels=[_wheel_copy(w) for w in self.wheels],
-            use_sweep_wheel_collision=self.use_sweep_wheel_collision,
-        )
+        return _copied(self)
 
 
-def _wheel_copy(wheel: WheelPhysicsControl) -> WheelPhysicsControl:
-    at = wheel.position
-    return WheelPhysicsControl(
-        wheel.tire_friction,
-        wheel.damping_rate,
-        wheel.max_steer_angle,
-        wheel.radius,
-        wheel.max_brake_torque,
-        wheel.max_handbrake_torque,
-        wheel.lat_stiff_max_load,
-        wheel.lat_stiff_value,
-        wheel.long_stiff_value,
-        Vector3D(at.x, at.y, at.z),
-    )
+def _copied(value):
+    """A copy of a control's field value: lists and the value types (vectors, gears, wheels,
+    controls) field by field, numbers and flags as they are."""
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if is_dataclass(value):
+        return type(value)(*[_copied(getattr(value, f.name)) for f in fields(value)])
+    return value

@@ -430,33 +430,34 @@ def _heap_pop(nodes: np.ndarray, lows: np.ndarray, size: int) -> tuple:
 
 @njit(cache=True)
 def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out) -> None:
-    """`SegmentGrid.nearest` of (N, 3) points into seg_out, u_out and d_out, prefilled with
-    -1, 0 and inf (left so for a point with a coordinate that is not finite): the grid
-    levels settle the points near roads, the tree the others."""
+    """`SegmentGrid.nearest` of (N, 3) points into seg_out, u_out and d_out."""
     nodes = np.empty(len(arrays.box), dtype=np.int64)  # a walk adds each node once at most
     lows = np.empty(len(arrays.box))
     for i in range(len(pts)):
-        px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
-        if not (np.isfinite(px) and np.isfinite(py) and np.isfinite(pz)):
-            continue
-        best, best_u, best_d, settled = _grid_nearest(arrays, px, py, pz)
-        if not settled:
-            best, best_u, best_d = _tree_nearest(
-                arrays, px, py, pz, best, best_u, best_d, nodes, lows
-            )
-        seg_out[i], u_out[i], d_out[i] = best, best_u, best_d
+        seg_out[i], u_out[i], d_out[i] = _point_nearest(
+            arrays, pts[i, 0], pts[i, 1], pts[i, 2], nodes, lows
+        )
 
 
 @njit(cache=True)
 def _nearest_one(arrays: NearestArrays, px: float, py: float, pz: float) -> tuple:
-    """_nearest_into's answer for one point: (segment, u, distance), (-1, 0, inf) for a point
-    with a coordinate that is not finite."""
+    """_nearest_into's answer for one point: (segment, u, distance)."""
+    nodes = np.empty(len(arrays.box), dtype=np.int64)
+    lows = np.empty(len(arrays.box))
+    return _point_nearest(arrays, px, py, pz, nodes, lows)
+
+
+@njit(cache=True, inline="always")
+def _point_nearest(
+    arrays: NearestArrays, px: float, py: float, pz: float, nodes, lows
+) -> tuple[int, float, float]:
+    """One point's nearest segment, its u and distance ((-1, 0, inf) for a point with a
+    coordinate that is not finite): the grid levels settle the points near roads, the tree
+    (walked in the work space `nodes`, `lows`) the others."""
     if not (np.isfinite(px) and np.isfinite(py) and np.isfinite(pz)):
         return -1, 0.0, np.inf
     best, best_u, best_d, settled = _grid_nearest(arrays, px, py, pz)
     if not settled:
-        nodes = np.empty(len(arrays.box), dtype=np.int64)
-        lows = np.empty(len(arrays.box))
         best, best_u, best_d = _tree_nearest(arrays, px, py, pz, best, best_u, best_d, nodes, lows)
     return best, best_u, best_d
 

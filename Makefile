@@ -19,9 +19,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lockstep warmup
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)
+	$(BIN)/lockstep warmup
 	$(BIN)/python -m pytest -q -m slow
 
 lint: $(STAMP)

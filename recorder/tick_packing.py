@@ -25,9 +25,9 @@ packed) and counts.
 Rotations are brought into CARLA's stored form with the same IEEE operations as
 `recorder.rotation.recorder_rotation` (fmod, add, compare), so both give the same bits.
 The records are packed little-endian, unaligned, as the log holds them: the stores are
-the machine's own, so this module refuses a big-endian machine. Compiled with numba (no
-fastmath), cached on disk like the world's kernels; imported only when a Recorder starts,
-so `import recorder` compiles nothing.
+the machine's own, so this module refuses a big-endian machine. Compiled like the world's
+kernels (world.physics.compiled, no fastmath); imported only when a Recorder starts, so
+`import recorder` compiles nothing.
 """
 
 from __future__ import annotations
@@ -36,13 +36,10 @@ import math
 import sys
 
 import numpy as np
-from llvmlite import ir
-from numba import carray, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from recorder.packet_ids import PacketId
 from recorder.writer import DURATION_AT, FRAME_END_SIZE, FRAME_START_SIZE, STREAM_SLOTS
+from world.physics.compiled import from_numba, njit, running_ahead_of_time
 
 __all__ = [
     "CHANGED",
@@ -50,7 +47,6 @@ __all__ = [
     "LAID_OUT",
     "NO_ROOM",
     "POSED",
-    "SIGNATURE",
     "SLOTS",
     "TOO_MANY",
     "WRITTEN",
@@ -60,6 +56,11 @@ __all__ = [
 
 if sys.byteorder != "little":  # the log is little-endian and the stores are native
     raise ImportError("recorder.tick_packing packs records on little-endian machines only")
+
+# numba's own pieces the kernels call (recorder.packing_intrinsics)
+_store, _address, _memcpy, _pwrite, carray = from_numba(
+    "recorder.packing_intrinsics", "store", "address", "memcpy", "pwrite", "carray"
+)
 
 # pack_frame's answer (the first of the three values it returns)
 WRITTEN = 0  # the frame is in the log (handed to the OS) and the writer's stream advanced
@@ -171,69 +172,6 @@ _PAIR_ROW = 8  # AnimWalker (id, speed) and VehicleLight (id, flags)
 _BARE_BONES_ROW = 6  # WalkerBones of a walker with no bones: id and a count of 0
 # VisualTime and PlatformTime (head and float64), the heads of the seven counted packets
 _FIXED = 2 * (_HEAD + 8) + 7 * _COUNTED
-
-
-@intrinsic
-def _store(typingctx, buf, at, value):
-    """`value` into the uint8 array `buf` at byte `at`, as its own machine type, unaligned;
-    bounds are the caller's."""
-    if not isinstance(value, types.Integer | types.Float):
-        return None
-    sig = types.void(buf, types.intp, value)
-
-    def codegen(context, builder, signature, args):
-        array = context.make_array(signature.args[0])(context, builder, args[0])
-        place = builder.gep(array.data, [args[1]])
-        kind = context.get_data_type(signature.args[2])
-        builder.store(args[2], builder.bitcast(place, kind.as_pointer()), align=1)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _address(typingctx, address):
-    """An int64 address as a void pointer (for numba.carray)."""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(types.voidptr))
-
-    return types.voidptr(types.int64), codegen
-
-
-@intrinsic
-def _memcpy(typingctx, dst, at, src, start, count):
-    """`count` bytes of the uint8 array `src` from index `start` into the uint8 array `dst`
-    from index `at`, as one C memcpy; bounds are the caller's."""
-    sig = types.void(dst, types.intp, src, types.intp, types.intp)
-
-    def codegen(context, builder, signature, args):
-        dst_array = context.make_array(signature.args[0])(context, builder, args[0])
-        src_array = context.make_array(signature.args[2])(context, builder, args[2])
-        to = builder.gep(dst_array.data, [args[1]])
-        source = builder.gep(src_array.data, [args[3]])
-        cgutils.raw_memcpy(builder, to, source, args[4], 1)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _pwrite(typingctx, fd, buf, start, count, offset):
-    """C's pwrite(fd, &buf[start], count, offset): the bytes the OS took, or -1."""
-    sig = types.int64(types.int64, buf, types.intp, types.intp, types.int64)
-
-    def codegen(context, builder, signature, args):
-        size = ir.IntType(64)
-        kind = ir.FunctionType(size, [ir.IntType(32), ir.IntType(8).as_pointer(), size, size])
-        function = cgutils.get_or_insert_function(builder.module, kind, "pwrite")
-        array = context.make_array(signature.args[1])(context, builder, args[1])
-        place = builder.gep(array.data, [args[2]])
-        return builder.call(function, [builder.trunc(args[0], ir.IntType(32)), place, *args[3:]])
-
-    return sig, codegen
 
 
 @njit(cache=True)
@@ -614,34 +552,15 @@ def pack_frame(
     return _finish(buf, stream, delta, body_end)
 
 
-# pack_frame's argument types: the writer's frame buffer and stream, the last frame's
-# duration, the visual and platform times, check, the laid-out blocks (read-only bytes) and
-# where their runs start, additional data, the address table, the actor, walker and vehicle
-# rows, frozen
-SIGNATURE = (
-    types.Array(types.uint8, 1, "C"),
-    types.Array(types.int64, 1, "C"),
-    types.float64,
-    types.float64,
-    types.float64,
-    types.boolean,
-    types.Array(types.uint8, 1, "C", readonly=True),
-    types.intp,
-    types.intp,
-    types.intp,
-    types.boolean,
-    types.Array(types.int64, 1, "C"),
-    types.intp,
-    types.intp,
-    types.intp,
-    types.boolean,
-)
-
-
 def compiled_pack_frame():
-    """pack_frame compiled (or loaded from the cache) for SIGNATURE, to be called directly:
-    numba's dispatcher, finding the compiled version from the types of fifteen arguments at
-    every call, costs more than the packing. The caller passes arguments of these types
-    only (the wrapper converts Python scalars; arrays must be of these dtypes, dimensions
-    and layouts)."""
+    """pack_frame for the argument types of recorder.packing_intrinsics.SIGNATURE, to be
+    called directly: the ahead-of-time module's function, or numba's compile (or cache load)
+    for those types, as numba's dispatcher, finding the compiled version from the types of
+    fifteen arguments at every call, costs more than the packing. The caller passes
+    arguments of these types only (Python scalars are converted; arrays must be of these
+    dtypes, dimensions and layouts)."""
+    if running_ahead_of_time():
+        return pack_frame
+    from recorder.packing_intrinsics import SIGNATURE
+
     return pack_frame.compile(SIGNATURE)

@@ -1,81 +1,97 @@
 """`lockstep warmup`: compiles every kernel lockstep runs, ahead of the first real run.
 
-numba compiles a kernel the first time it is called and keeps it in the kernels' cache
-folder (world.physics.compiled_cache). The warm-up calls each system once on a small
-generated town: the map's queries, the physics tick with a car and a walker, the traffic
-lights, the traffic manager's autopilot and the walkers' AI, then a 2-second evaluation
-(the autopilot agent, the criteria, the recorder with additional data), so that later
-runs, tests and evaluations start at once.
+The warm-up calls each system once on a small generated town: the map's queries, the
+physics tick with a car and a walker, the traffic lights, the traffic manager's autopilot
+and the walkers' AI, then a 20-second evaluation (the autopilot agent, the criteria, the
+recorder with additional data). In a process running numba's JIT that compiles every kernel
+into numba's cache (world.physics.compiled_cache); then a fresh process runs it again with
+numba's kernels loaded from the cache, so exactly the kernels Python calls hold a signature,
+and builds them into the ahead-of-time module (world.physics.ahead_of_time), which later
+processes run without numba. A process that already runs the module just exercises it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
+from pathlib import Path
 
 __all__ = ["WarmupReport", "kernel_dispatchers", "warm_up"]
 
-PACKAGES = ("world.", "recorder.", "runner.", "scenarios.")  # whose kernels the report names
+BUILD_TIMEOUT = 1800  # s: the build process compiles every kernel again at worst
 
 # the warm-up town: the committed small town's parameters, built in memory
 TOWN = "town_small"
 TICKS = 3
 SYSTEMS = (
+    "the elementary functions (scalar and array forms)",
     "map queries (waypoints, spawn points, ground)",
     "physics tick (vehicles, walkers, collisions, attachments)",
     "traffic lights and signs",
     "traffic manager autopilot (2 cars)",
     "walker AI (2 walkers)",
-    "an evaluation: a 2 s route, the autopilot agent, criteria, the recorder (additional data)",
+    "an evaluation: a 20 s route, the autopilot agent, criteria, the recorder (additional data)",
 )
-# the warm-up route: east along town_small's top road
-ROUTE = [[20.0, 1.75, 0.0], [60.0, 1.75, 0.0]]
+# the warm-up route: east along town_small's top road, then right at the corner (a turn)
+ROUTE = [[20.0, 1.75, 0.0], [198.25, -50.0, 0.0]]
 
 
 @dataclass
 class WarmupReport:
-    """What a warm-up did: kernels compiled now, loaded from the cache, not run by it."""
+    """What a warm-up did: kernels compiled now, loaded from numba's cache, not run by it,
+    and the ahead-of-time module built, found up to date, or not built (and why)."""
 
     cache_dir: str
     compiled: list[str] = field(default_factory=list)
     loaded: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    module: str = ""  # the ahead-of-time module's path, when there is one
+    module_kernels: int = 0
+    module_built: bool = False
+    module_error: str = ""
+    ran_module: bool = False  # this warm-up ran the ahead-of-time module (numba compiled nothing)
 
     def text(self) -> str:
         lines = [
             f"lockstep warmup: a {TOWN} world, {TICKS} ticks of:",
             *(f"  {system}" for system in SYSTEMS),
-            f"kernels: {len(self.compiled)} compiled, {len(self.loaded)} loaded from the cache, "
-            f"in {self.seconds:.1f} s",
-            f"cache: {self.cache_dir}",
         ]
+        if self.ran_module:
+            lines.append(f"kernels: the ahead-of-time module's, in {self.seconds:.1f} s")
+        else:
+            lines.append(
+                f"kernels: {len(self.compiled)} compiled, {len(self.loaded)} loaded from the "
+                f"cache, in {self.seconds:.1f} s"
+            )
+        lines.append(f"cache: {self.cache_dir}")
         if self.unused and self.compiled:
             # (a kernel loaded from the cache brings its callees without naming them, so
             # the list says something only when this warm-up compiled)
             names = ", ".join(self.unused)
             lines.append(f"not called directly here (compiled into their callers): {names}")
+        if self.module_error:
+            lines.append(
+                f"ahead-of-time module not built, kernels run in numba's JIT: {self.module_error}"
+            )
+        elif self.module:
+            state = "built" if self.module_built else "up to date"
+            lines.append(
+                f"ahead-of-time module ({self.module_kernels} kernels, {state}): {self.module}"
+            )
         return "\n".join(lines)
 
 
 def kernel_dispatchers() -> dict[str, object]:
-    """Every cached numba kernel of lockstep's modules loaded now, by qualified name."""
-    from numba.core.dispatcher import Dispatcher
+    """numba's dispatcher of every kernel defined so far, by qualified name (in a process
+    running numba's JIT)."""
+    from world.physics.compiled import kernels
 
-    found: dict[str, object] = {}
-    for name, module in sorted(sys.modules.items()):
-        if not name.startswith(PACKAGES) or not isinstance(module, ModuleType):
-            continue
-        for value in vars(module).values():
-            if (
-                isinstance(value, Dispatcher)
-                and value.py_func.__module__ == name
-                and getattr(value._cache, "cache_path", None)
-            ):
-                found[f"{name}.{value.py_func.__qualname__}"] = value
-    return dict(sorted(found.items()))
+    return {name: kernel.bound for name, kernel in sorted(kernels().items())}
 
 
 def _exercise() -> None:
@@ -84,6 +100,7 @@ def _exercise() -> None:
     from world.map.towngen import TOWN_PRESETS, render_town
     from world.traffic.scene import populate_traffic
 
+    _elementary()
     town = Map(TOWN, render_town(TOWN_PRESETS[TOWN]))
     spots = town.get_spawn_points()
     waypoint = town.get_waypoint(spots[0].location)
@@ -100,9 +117,26 @@ def _exercise() -> None:
     _evaluate(render_town(TOWN_PRESETS[TOWN]))
 
 
+def _elementary() -> None:
+    """Each of world.elementary's functions, on a float and on an array of floats."""
+    import numpy as np
+
+    from world import elementary as el
+
+    binary = {"atan2", "hypot", "atan2_v", "hypot_v"}
+    for name in el.__all__:
+        if name == "cos_sin3":
+            args: tuple = (0.1, 0.2, 0.3)
+        else:
+            value = np.linspace(0.1, 0.9, 4) if name.endswith("_v") else 0.5
+            args = (value, value) if name in binary else (value,)
+        getattr(el, name)(*args)
+
+
 def _evaluate(town_text: str) -> None:
-    """A 2-second evaluation on the town, recorded with additional data, in a scratch folder:
-    the runner's, the agent's, the criteria's and the recorder's kernels compile on it."""
+    """A 20-second evaluation on the town, recorded with additional data, in a scratch folder
+    (long enough for cars to drive on past their lanes): the runner's, the agent's, the
+    criteria's and the recorder's kernels compile on it."""
     import tempfile
     from pathlib import Path
 
@@ -120,8 +154,8 @@ def _evaluate(town_text: str) -> None:
             "map": f"{TOWN}.xodr",
             "tick": 0.05,
             "agent": {"entry": "runner.agents.autopilot"},
-            "traffic": {"vehicles": 2, "walkers": 2},
-            "limits": {"route_seconds": 2.0},
+            "traffic": {"vehicles": 4, "walkers": 2},
+            "limits": {"route_seconds": 20.0},
             "record": {"additional_data": True},
             "routes": [{"id": 0, "waypoints": ROUTE}],
         }
@@ -131,13 +165,33 @@ def _evaluate(town_text: str) -> None:
 
 
 def warm_up() -> WarmupReport:
-    """Compiles (or loads) every kernel the systems call; says which."""
+    """Compiles (or loads) every kernel the systems call; says which; builds the
+    ahead-of-time module when this process runs numba's JIT."""
+    from world.physics.compiled import (
+        ahead_of_time_path,
+        kernels,
+        manifest,
+        running_ahead_of_time,
+    )
     from world.physics.compiled_cache import cache_dir
 
     start = time.perf_counter()
     _exercise()
     report = WarmupReport(str(cache_dir()), seconds=time.perf_counter() - start)
-    for name, dispatcher in kernel_dispatchers().items():
+    if running_ahead_of_time():
+        report.ran_module = True
+        found = manifest() or {}
+        report.module = str(ahead_of_time_path())
+        report.module_kernels = len(found.get("kernels", {}))
+        if found.get("workload") == workload_digest():
+            return report
+        report.module = ""  # built by an older warm-up: built again from this one's calls
+        _build_in_fresh_process(report)
+        return report
+    for name, kernel in sorted(kernels().items()):
+        if not kernel.options.get("cache"):
+            continue  # compiled only into the kernels that call it
+        dispatcher = kernel.bound
         hits = sum(dispatcher._cache_hits.values())
         misses = sum(dispatcher._cache_misses.values())
         if misses:
@@ -146,4 +200,57 @@ def warm_up() -> WarmupReport:
             report.loaded.append(name)
         elif not dispatcher.signatures:
             report.unused.append(name)
+    if os.environ.get("LOCKSTEP_KERNELS", "") != "jit":
+        _build_in_fresh_process(report)
     return report
+
+
+def workload_digest() -> str:
+    """sha256 (16 hex digits) of this module: the work whose kernel calls the ahead-of-time
+    module holds."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def _module_kernels() -> int:
+    from world.physics.compiled import manifest
+
+    return len((manifest() or {}).get("kernels", {}))
+
+
+def _build_in_fresh_process(report: WarmupReport) -> None:
+    """Runs `python -m runner.warmup --build` (numba's JIT, kernels from its cache)."""
+    env = dict(os.environ, LOCKSTEP_KERNELS="jit")
+    done = subprocess.run(
+        [sys.executable, "-m", "runner.warmup", "--build"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        error = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        report.module_error = f"the build process failed ({error})"
+        return
+    report.module, report.module_kernels, report.module_built = lines[-1], _module_kernels(), True
+
+
+def _build() -> int:
+    """The build process: the workload once more, then the module of the kernels it called."""
+    from world.physics.ahead_of_time import AheadOfTimeError, build_module, called_kernels
+
+    _exercise()
+    try:
+        path = build_module(called_kernels(), workload_digest())
+    except AheadOfTimeError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--build"]:
+        raise SystemExit("usage: python -m runner.warmup --build (lockstep warmup runs it)")
+    raise SystemExit(_build())

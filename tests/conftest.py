@@ -1,4 +1,9 @@
-"""The one fixture that finds ../shared (or $LOCKSTEP_SHARED); without it tests skip, saying why."""
+"""The one fixture that finds ../shared (or $LOCKSTEP_SHARED); without it tests skip, saying why.
+
+Every test, and every process a test starts, checks each call of an ahead-of-time compiled
+kernel against the types it was built for (world.physics.compiled): a call that would read
+an array as another dtype fails the test instead of computing on wrong bytes.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# before any test imports world (the kernels bind when their module is imported)
+os.environ["LOCKSTEP_KERNEL_CHECK"] = "1"
 
 
 def find_shared() -> Path | None:

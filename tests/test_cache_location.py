@@ -138,6 +138,7 @@ def test_a_users_numba_cache_dir_is_the_base_and_the_environment_is_left_alone(
     tmp_path: Path,
 ) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["LOCKSTEP_KERNELS"] = "jit"  # numba's config is set where numba compiles
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
     code = (
         "import os\n"
@@ -155,6 +156,7 @@ def test_a_users_numba_cache_dir_is_the_base_and_the_environment_is_left_alone(
 
 def test_the_environment_gets_no_numba_cache_dir() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env["LOCKSTEP_KERNELS"] = "jit"  # numba's config is set where numba compiles
     code = (
         "import os, subprocess, sys\n"
         "import world.physics.tick\n"

@@ -18,7 +18,6 @@ import world
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLD = ROOT / "world"
-CACHE_MODULE = "world.physics.compiled_cache"
 
 
 def _heavy_after(code: str) -> list[str]:
@@ -92,65 +91,56 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         world.Wrold  # noqa: B018
 
 
-def _numba_modules() -> list[Path]:
+def _imports_numba(node: ast.AST) -> bool:
+    names: list[str] = []
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    elif isinstance(node, ast.ImportFrom) and node.module:
+        names = [node.module]
+    return any(n == "numba" or n.startswith("numba.") for n in names)
+
+
+def _top_level_numba_imports(root: Path) -> list[str]:
+    """The modules under `root` that import numba when they are imported (at module level)."""
     found = []
-    for path in sorted(WORLD.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            if any(n == "numba" or n.startswith("numba.") for n in names):
-                found.append(path)
-                break
+    for path in sorted(root.rglob("*.py")):
+        if any(_imports_numba(node) for node in ast.parse(path.read_text(), str(path)).body):
+            found.append(path.relative_to(ROOT).as_posix())
     return found
 
 
-def _first_line(path: Path, test: object) -> int | None:
-    lines = [n.lineno for n in ast.walk(ast.parse(path.read_text())) if test(n)]  # type: ignore[operator]
-    return min(lines) if lines else None
+def _kernel_modules() -> list[Path]:
+    """The modules that decorate functions with lockstep's `njit`."""
+    return [
+        path
+        for root in (WORLD, ROOT / "recorder")
+        for path in sorted(root.rglob("*.py"))
+        if "from world.physics.compiled import" in path.read_text() and "@njit" in path.read_text()
+    ]
 
 
-def _imports_cache(node: ast.AST) -> bool:
-    return isinstance(node, ast.Import) and any(a.name == CACHE_MODULE for a in node.names)
-
-
-def _world_import(node: ast.AST) -> bool:
-    if isinstance(node, ast.ImportFrom):
-        return bool(node.module) and node.module.split(".")[0] == "world"
-    return isinstance(node, ast.Import) and any(
-        a.name.split(".")[0] == "world" and a.name != CACHE_MODULE for a in node.names
-    )
-
-
-def _decorated(node: ast.AST) -> bool:
-    return isinstance(node, ast.FunctionDef) and bool(node.decorator_list)
-
-
-def test_every_module_with_kernels_imports_the_cache_first() -> None:
-    """numba fixes a kernel's cache folder when the kernel is defined: the cache module
-    must be imported before the first kernel, and before any world module (those define
-    kernels of their own)."""
-    modules = [p for p in _numba_modules() if p.name != "compiled_cache.py"]
+def test_kernels_take_lockstep_s_decorator_and_no_module_imports_numba_itself() -> None:
+    """A process running the ahead-of-time kernels imports no numba: kernel modules take
+    `njit` from world.physics.compiled, and the only module importing numba at its top is
+    the recorder's intrinsics, imported only where numba compiles."""
+    names = {p.relative_to(ROOT).as_posix() for p in _kernel_modules()}
     # facts of the tree, so a walk that finds nothing cannot pass
-    names = {p.relative_to(WORLD).as_posix() for p in modules}
-    assert {"physics/tick.py", "map/ground.py", "traffic/autopilot/kernels.py"} <= names
-    late = []
-    for path in modules:
-        cache = _first_line(path, _imports_cache)
-        kernel = _first_line(path, _decorated)
-        other = _first_line(path, _world_import)
-        if cache is None or (kernel is not None and kernel < cache) or (other and other < cache):
-            late.append(path.relative_to(WORLD).as_posix())
-    assert late == []
+    assert {
+        "world/physics/tick.py",
+        "world/map/ground.py",
+        "world/traffic/autopilot/kernels.py",
+        "recorder/tick_packing.py",
+    } <= names
+    found = _top_level_numba_imports(WORLD) + _top_level_numba_imports(ROOT / "recorder")
+    assert found == ["recorder/packing_intrinsics.py"]
 
 
-def test_the_cache_module_imports_only_the_plain_errors() -> None:
-    tree = ast.parse((WORLD / "physics" / "compiled_cache.py").read_text())
-    world_imports = {
-        node.module
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("world")
-    }
-    assert world_imports <= {"world.errors"}
+def test_the_kernel_modules_import_only_the_plain_errors() -> None:
+    for name in ("compiled_cache.py", "compiled.py"):
+        tree = ast.parse((WORLD / "physics" / name).read_text())
+        world_imports = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("world")
+        }
+        assert world_imports <= {"world.errors", "world.physics"}

@@ -3,7 +3,8 @@
 The names below load on first use (PEP 562): `import world.errors` or `import world.geometry`
 costs no numba and no compiled kernel, so the log tools and `lockstep --help` start fast;
 `from world import World` loads the world's modules then. Each module that defines kernels
-imports world.physics.compiled_cache itself, before its first kernel.
+takes its decorator from world.physics.compiled (the ahead-of-time module's functions, or
+numba's JIT).
 """
 
 from __future__ import annotations

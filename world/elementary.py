@@ -33,9 +33,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (numba's cache folder, before any kernel)
+from world.physics.compiled import njit
 
 __all__ = [
     "acos",

@@ -11,10 +11,9 @@ arcsin and arctan2, BLAS products) can differ from it in the last bit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
+from world.physics.compiled import njit
 from world.state import ActorTable
 
 __all__ = ["compose", "relative_pose", "update_attached"]

@@ -17,10 +17,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.map.lane_index import SegmentGrid
+from world.physics.compiled import njit
 
 __all__ = [
     "CARRIED_CELL",

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world.physics.compiled import njit
 
 __all__ = ["GroundPlanes", "ground_height", "planes_through", "sample_ground"]
 

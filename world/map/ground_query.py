@@ -27,11 +27,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
 from world.map.lane_index import SegmentGrid
+from world.physics.compiled import njit
 
 __all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
 

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world.physics.compiled import njit
 
 __all__ = ["LaneSegments", "SegmentGrid"]
 

@@ -18,11 +18,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
 from world.geometry import Vector3D
+from world.physics.compiled import njit
 
 __all__ = [
     "RESTITUTION",

@@ -1,22 +1,23 @@
-"""Where numba keeps the compiled kernels: one folder per version of their sources.
+"""Where lockstep's compiled kernels are kept: one folder per version of their sources.
 
-numba's on-disk cache notices only edits of the file that defines a cached function, yet a
-compiled kernel holds the code of every kernel it calls from other files (the physics tick
-calls the vehicles', walkers', collisions' and ground query's; the autopilot's plan calls
-its control laws). So the kernels live in a folder `numba-<digest>`, the digest taken over
-every world module that compiles code: an edit of any of them starts a fresh cache instead
-of running stale code. The folder sits in the first base that can be written:
+The folder holds the ahead-of-time module of the kernels (world.physics.ahead_of_time) and
+numba's own cache of the kernels it compiles at run time (world.physics.compiled). numba's
+cache notices only edits of the file that defines a cached function, yet a compiled kernel
+holds the code of every kernel it calls from other files (the physics tick calls the
+vehicles', walkers', collisions' and ground query's; the autopilot's plan calls its control
+laws). So the kernels live in a folder `numba-<digest>`, the digest taken over every module
+of world/ and recorder/ that defines kernels: an edit of any of them starts a fresh folder
+instead of running stale code. The folder sits in the first base that can be written:
 
 1. the folder a user's NUMBA_CACHE_DIR names, when set;
 2. the package's own `world/__pycache__`;
 3. the user cache dir, `$XDG_CACHE_HOME/lockstep` (default `$HOME/.cache/lockstep`);
 4. the temp dir, `<tempfile.gettempdir()>/lockstep-<uid>` (made private to the user).
 
-Older digests' folders in that base are removed. The choice goes into numba's config in
-this process only (never os.environ, which child processes would inherit). Every module
-that defines kernels imports this one before its first kernel: numba fixes a kernel's
-cache folder when the kernel is defined. The first compile of a process that finds no
-cached kernel says so on stderr, once.
+Older digests' folders in that base are removed. Nothing here imports numba: the folder is
+chosen on first use, and numba's config is pointed at it (`configure_numba`, in this
+process only, never os.environ, which child processes would inherit) only when numba is
+needed. The first compile of a process that finds no cached kernel says so on stderr, once.
 """
 
 from __future__ import annotations
@@ -29,11 +30,9 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-from numba.core import config as numba_config
-from numba.core import event as numba_event
+from typing import Any
 
 from world.errors import WorldError
 
@@ -43,37 +42,53 @@ __all__ = [
     "cache_bases",
     "cache_dir",
     "choose_cache_dir",
+    "configure_numba",
     "kernel_source_files",
     "kernel_sources_digest",
 ]
 
-# the world package: its kernels sit in every wing
-_PACKAGE = Path(__file__).resolve().parents[1]
+# the packages with kernels: the world's (in every wing) and the recorder's (frame packing)
+_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGES = (_ROOT / "world", _ROOT / "recorder")
 _FOLDER = re.compile(r"numba-[0-9a-f]{16}")
-_IMPORTS_NUMBA = re.compile(rb"^(?:from numba(?:\.[\w.]+)? import |import numba\b)", re.MULTILINE)
+# a module defining kernels takes lockstep's decorator; a few import numba itself
+_DEFINES_KERNELS = re.compile(
+    rb"^\s*(?:from world\.physics\.compiled import "
+    rb"|from numba(?:\.[\w.]+)? import |import numba\b)",
+    re.MULTILINE,
+)
+# modules that compile nothing of their own: the location, the decorator's dispatch
+_NOT_KERNELS = {"compiled_cache.py", "compiled.py"}
 
-COMPILE_NOTICE = "compiling lockstep's kernels, once per install, about a minute"
+COMPILE_NOTICE = (
+    "compiling lockstep's kernels, once per install, about a minute "
+    "(`lockstep warmup` compiles them all, into a module that starts faster)"
+)
 
 
 class KernelCacheError(WorldError):
     """No base folder for the compiled kernels can be written (each one tried is named)."""
 
 
-def kernel_source_files(package: Path = _PACKAGE) -> list[Path]:
-    """The package's modules that import numba (a line `from numba import ...` or `import
-    numba`), in every sub-package, in path order; not this one, which compiles nothing."""
+def kernel_source_files(packages: Sequence[Path] = _PACKAGES) -> list[Path]:
+    """The packages' modules that define or build kernels (a line importing lockstep's
+    `njit`, or numba), in every sub-package, in path order; not the location and the
+    decorator, which compile nothing of their own."""
     return [
         path
+        for package in packages
         for path in sorted(package.rglob("*.py"))
-        if path.name != "compiled_cache.py" and _IMPORTS_NUMBA.search(path.read_bytes())
+        if path.name not in _NOT_KERNELS and _DEFINES_KERNELS.search(path.read_bytes())
     ]
 
 
-def kernel_sources_digest(package: Path = _PACKAGE) -> str:
-    """sha256 (16 hex digits) over the package's modules that import numba, in path order."""
+def kernel_sources_digest(packages: Sequence[Path] = _PACKAGES) -> str:
+    """sha256 (16 hex digits) over the packages' kernel modules, in path order."""
     digest = hashlib.sha256()
-    for path in kernel_source_files(package):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for package in packages:
+        for path in kernel_source_files([package]):
+            name = f"{package.name}/{path.relative_to(package).as_posix()}"
+            digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -83,7 +98,7 @@ def _uid() -> str:
 
 
 def cache_bases(
-    environ: Mapping[str, str], user_dir: str = "", package: Path = _PACKAGE
+    environ: Mapping[str, str], user_dir: str = "", package: Path = _PACKAGES[0]
 ) -> list[tuple[Path, bool]]:
     """The bases to try in order, each with whether it must be private to this user.
 
@@ -162,40 +177,53 @@ def choose_cache_dir(bases: list[tuple[Path, bool]], digest: str) -> Path:
     )
 
 
-class _CompileNotice(numba_event.Listener):
+class _CompileNotice:
     """Says once per process, on stderr, that lockstep's kernels are being compiled: numba
     raises the compile event only when a cached kernel is not in the cache folder."""
 
     def __init__(self) -> None:
         self.said = False
 
-    def on_start(self, event: numba_event.Event) -> None:
+    def on_start(self, event: Any) -> None:
         if self.said:
             return
         dispatcher = (event.data or {}).get("dispatcher")
         py_func = getattr(dispatcher, "py_func", None)
         cached = getattr(getattr(dispatcher, "_cache", None), "cache_path", None)
         source = getattr(getattr(py_func, "__code__", None), "co_filename", "")
-        if cached and source.startswith(str(_PACKAGE) + os.sep):
+        if cached and any(source.startswith(str(p) + os.sep) for p in _PACKAGES):
             self.said = True
             print(COMPILE_NOTICE, file=sys.stderr, flush=True)
 
-    def on_end(self, event: numba_event.Event) -> None:
+    def on_end(self, event: Any) -> None:
         pass
 
 
-def _setup() -> Path:
-    folder = choose_cache_dir(
-        cache_bases(os.environ, numba_config.CACHE_DIR), kernel_sources_digest()
-    )
-    numba_config.CACHE_DIR = str(folder)
-    numba_event.register("numba:compile", _CompileNotice())
-    return folder
-
-
-_CACHE_DIR = _setup()
+_CACHE_DIR: Path | None = None
+_NUMBA_CONFIGURED = False
 
 
 def cache_dir() -> Path:
-    """The folder this process keeps lockstep's compiled kernels in."""
+    """The folder this process keeps lockstep's compiled kernels in (chosen on first use)."""
+    global _CACHE_DIR
+    if _CACHE_DIR is None:
+        user_dir = os.environ.get("NUMBA_CACHE_DIR", "")
+        _CACHE_DIR = choose_cache_dir(cache_bases(os.environ, user_dir), kernel_sources_digest())
     return _CACHE_DIR
+
+
+def configure_numba() -> None:
+    """Points numba's cache at `cache_dir()` and listens for compiles (once per process);
+    imports numba: called just before the first kernel numba compiles or loads."""
+    global _NUMBA_CONFIGURED
+    if _NUMBA_CONFIGURED:
+        return
+    from numba.core import config as numba_config
+    from numba.core import event as numba_event
+
+    class CompileNotice(_CompileNotice, numba_event.Listener):
+        """The notice as numba's listener type."""
+
+    numba_config.CACHE_DIR = str(cache_dir())
+    numba_event.register("numba:compile", CompileNotice())
+    _NUMBA_CONFIGURED = True

@@ -16,12 +16,11 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
 from world.errors import WorldError
 from world.map.ground import GroundPlanes, ground_height
+from world.physics.compiled import njit
 from world.physics.control import VehiclePhysicsControl
 from world.state import VehicleTable
 

@@ -14,11 +14,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
 from world.map.ground import GroundPlanes, ground_height
+from world.physics.compiled import njit
 from world.physics.vehicle_dynamics import CONTACT_TOLERANCE, GRAVITY, RAD_TO_DEG, BodyColumns
 
 __all__ = ["JUMP_SPEED", "Crowd", "WalkerColumns", "crowd", "substep"]

@@ -13,9 +13,8 @@ tangent between pursuit_tangents and steer_commands stays in numpy.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
+from world.physics.compiled import njit
 from world.physics.vehicle_dynamics import piecewise
 
 __all__ = ["longitudinal", "lookahead_distance", "pursuit_tangents", "steer_commands"]

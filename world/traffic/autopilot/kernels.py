@@ -16,10 +16,9 @@ code from going stale when those change.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
+from world.physics.compiled import njit
 from world.traffic.autopilot.control import (
     _clip,
     longitudinal,

@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world.actors.vehicle_state import TrafficLightState
 from world.errors import WorldError
+from world.physics.compiled import njit
 
 __all__ = [
     "DEFAULT_STAGE_TIMES",

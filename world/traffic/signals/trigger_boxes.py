@@ -22,11 +22,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
 from world.geometry import Transform, Vector3D, rotation_matrices
+from world.physics.compiled import njit
 
 __all__ = [
     "LIGHT_BOX_EXTENT",
@@ -90,15 +89,17 @@ class OrientedBoxes:
             [
                 [b.transform.location.x, b.transform.location.y, b.transform.location.z]
                 for b in boxes
-            ]
+            ],
+            dtype=np.float64,
         ).reshape(n, 3)
         rot = [b.transform.rotation for b in boxes]
         self.axes = rotation_matrices(
-            np.array([r.pitch for r in rot]),
-            np.array([r.yaw for r in rot]),
-            np.array([r.roll for r in rot]),
+            np.array([r.pitch for r in rot], dtype=np.float64),
+            np.array([r.yaw for r in rot], dtype=np.float64),
+            np.array([r.roll for r in rot], dtype=np.float64),
         ).reshape(n, 3, 3)
-        self.extent = np.array([[b.extent.x, b.extent.y, b.extent.z] for b in boxes]).reshape(n, 3)
+        extents = [[b.extent.x, b.extent.y, b.extent.z] for b in boxes]
+        self.extent = np.array(extents, dtype=np.float64).reshape(n, 3)
         self.owner = np.array([b.owner for b in boxes], dtype=np.int64)
         self.kind = np.array([b.kind for b in boxes], dtype=np.int64)
         # A uniform plan-view grid over the boxes: each box is listed in every cell its bounding

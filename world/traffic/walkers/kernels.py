@@ -18,10 +18,9 @@ import heapq
 import math
 
 import numpy as np
-from numba import njit
 
-import world.physics.compiled_cache  # noqa: F401  (before any kernel: numba's cache place)
 from world import elementary as el
+from world.physics.compiled import njit
 
 __all__ = ["DEAD", "STEERED", "route", "steer"]
 

@@ -1,0 +1,125 @@
+"""Builds the ahead-of-time module: every kernel Python called, compiled once into one
+extension module (numba's pycc) in the kernels' folder.
+
+The kernels and their argument types come from a process that ran lockstep's work in
+numba's JIT (runner.warmup's workload): each kernel it called from Python holds the
+signature it was called with. Each is exported through a small function that calls the
+kernel itself, so the kernel keeps its own numba options (error model, inlining) and its
+code is the very code numba's JIT runs. The module is compiled for the machine's generic
+CPU model (pycc's default: it loads on any CPU of the architecture, as the kernels' folder
+may sit on a mount several machines share) with numba's flags (no fastmath), so it computes
+the same bits as the JIT (tests/test_ahead_of_time.py compares the two).
+
+It is written beside numba's cache: the module's file, its manifest (the kernels' symbols,
+the Python it fits, the sources' digest) and numba's types of their arguments (for
+LOCKSTEP_KERNEL_CHECK), each replaced whole, the manifest last, so a process that starts
+meanwhile finds the old module or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+import shutil
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from world.errors import WorldError
+from world.physics import compiled, compiled_cache
+
+__all__ = ["AheadOfTimeError", "build_module", "called_kernels"]
+
+
+class AheadOfTimeError(WorldError):
+    """The ahead-of-time module could not be built (no C compiler, a kernel pycc refuses)."""
+
+
+def called_kernels() -> dict[str, Any]:
+    """numba's full signature (return and argument types) of each kernel this process
+    called from Python, by qualified name; a kernel called with several types is left to
+    numba's JIT (the module binds a name to one function)."""
+    found: dict[str, Any] = {}
+    for name, kernel in compiled.kernels().items():
+        dispatcher = kernel.bound
+        signatures = getattr(dispatcher, "signatures", [])
+        if len(signatures) == 1:
+            found[name] = dispatcher.overloads[signatures[0]].signature
+    return found
+
+
+def _symbol(name: str) -> str:
+    return re.sub(r"[^0-9A-Za-z_]", "_", name)
+
+
+def _exporter(dispatcher: Any, arity: int) -> Any:
+    """A function of `arity` arguments that calls `dispatcher` with them (pycc exports it)."""
+    params = ", ".join(f"a{i}" for i in range(arity))
+    scope: dict[str, Any] = {"kernel": dispatcher}
+    exec(f"def export({params}):\n    return kernel({params})\n", scope)
+    return scope["export"]
+
+
+def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | None = None) -> Path:
+    """Compiles the kernels of `signatures` (called_kernels()) into the kernels' folder;
+    returns the module's path. `workload` names the work that called them (its digest: a
+    new one calls for a new module). The process must run numba's JIT (LOCKSTEP_KERNELS=jit)."""
+    from numba.pycc import CC
+
+    if compiled.running_ahead_of_time():
+        raise AheadOfTimeError("the ahead-of-time module is built by a process running numba")
+    folder = compiled_cache.cache_dir() if folder is None else folder
+    kernels = compiled.kernels()
+    symbols = {name: _symbol(name) for name in sorted(signatures)}
+    with tempfile.TemporaryDirectory(prefix="lockstep-aot-") as scratch:
+        cc = CC(compiled.MODULE_NAME, source_module=__name__)
+        cc.output_dir = scratch
+        for name, symbol in symbols.items():
+            signature = signatures[name]
+            cc.export(symbol, signature)(_exporter(kernels[name].bound, len(signature.args)))
+        try:
+            cc.compile()
+        except Exception as exc:  # pycc's toolchain raises its own and distutils' errors
+            raise AheadOfTimeError(
+                f"could not build the ahead-of-time kernels ({type(exc).__name__}: {exc})"
+            ) from exc
+        built = Path(scratch) / (compiled.MODULE_NAME + sysconfig.get_config_var("EXT_SUFFIX"))
+        target = folder / built.name
+        _replace(built, target)
+    args = {name: tuple(signatures[name].args) for name in symbols}
+    _write(folder / compiled.SIGNATURES, pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
+    manifest = {
+        "format": compiled.FORMAT,
+        "file": target.name,
+        "python": sys.implementation.cache_tag,
+        "digest": folder.name.removeprefix("numba-"),
+        "numba": _numba_version(),
+        "workload": workload,
+        "kernels": symbols,
+    }
+    _write(folder / compiled.MANIFEST, json.dumps(manifest, indent=1).encode())
+    return target
+
+
+def _numba_version() -> str:
+    import numba
+
+    return str(numba.__version__)
+
+
+def _replace(source: Path, target: Path) -> None:
+    """Moves `source` over `target` in one step (a copy beside it first, across devices)."""
+    staged = target.with_name(f".{target.name}.{os.getpid()}")
+    shutil.copyfile(source, staged)
+    os.replace(staged, target)
+
+
+def _write(target: Path, data: bytes) -> None:
+    staged = target.with_name(f".{target.name}.{os.getpid()}")
+    staged.write_bytes(data)
+    os.replace(staged, target)

@@ -179,3 +179,47 @@ def test_the_read_only_install_queries_and_ticks(installed: Path, shared: Path) 
     assert again["loaded"] > 0 and again["cache"] == ran["cache"]
     assert again["speed"] == ran["speed"]  # the cached kernels give the same bits
     print(f"second process: ticked in {again['seconds']:.2f} s ({wall:.2f} s wall in all)")
+
+
+AHEAD = """
+import json, sys
+from world import Map, VehicleControl, World, WorldSettings
+from world.physics.compiled import running_ahead_of_time
+town = Map.from_file(sys.argv[1])
+w = World(town)
+w.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=0.05))
+car = w.spawn_actor(w.get_blueprint_library().find("vehicle.lincoln.mkz_2017"),
+                    town.get_spawn_points()[0])
+car.apply_control(VehicleControl(throttle=1.0))
+for _ in range(20):
+    w.tick()
+print(json.dumps({"ahead": running_ahead_of_time(), "numba": "numba" in sys.modules,
+                  "speed": car.get_velocity().length()}))
+"""
+
+
+@pytest.mark.slow
+def test_the_read_only_install_builds_and_runs_the_ahead_of_time_module(
+    installed: Path,
+) -> None:
+    """`lockstep warmup` in the read-only install builds the module into the temp dir's
+    base; the next process ticks on it without numba, with the JIT's bits."""
+    tmp = installed.parent / "tmp-ahead"
+    tmp.mkdir()
+    env = {**_env(tmp), "LOCKSTEP_KERNEL_CHECK": ""}
+    town = str(ROOT / "configs" / "maps" / "town_small.xodr")
+    jit = _run([str(installed / "bin" / "python"), "-c", AHEAD, town], env, tmp)
+    assert jit.returncode == 0, jit.stderr
+    warmed = _run([str(installed / "bin" / "lockstep"), "warmup"], env, tmp)
+    assert warmed.returncode == 0, warmed.stderr
+    assert "ahead-of-time module (" in warmed.stdout and ", built): " in warmed.stdout
+    ahead = _run([str(installed / "bin" / "python"), "-c", AHEAD, town], env, tmp)
+    assert ahead.returncode == 0, ahead.stderr
+    first, then = json.loads(jit.stdout), json.loads(ahead.stdout)
+    assert (first["ahead"], first["numba"], then["ahead"], then["numba"]) == (
+        False,
+        True,
+        True,
+        False,
+    )
+    assert then["speed"] == first["speed"] > 0.5

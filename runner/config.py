@@ -26,8 +26,6 @@ from runner.errors import ConfigError
 from runner.routes import RouteDefinition, read_route_file, select_subset
 from runner.yaml_lines import KeyPath, LinedYaml, format_path, load_lined_yaml
 from scenarios.errors import ScenarioError, ScenarioParameterError, UnknownScenarioTypeError
-from scenarios.leaderboard1 import read_annotations
-from scenarios.library import bind_scenario
 from world.errors import WorldError
 from world.weather import WEATHER_RANGES, WeatherParameters, weather_from_config
 
@@ -322,6 +320,14 @@ def _maps(c: _Checker, top: dict) -> tuple[Path | None, Callable[[str, KeyPath],
     raise c.fail(("maps",), f"expected a folder or a town -> file mapping, found {_kind(value)}")
 
 
+def _bind_scenario(entry: dict) -> None:
+    """Checks a scenario entry against the library (imported on first need: a config with
+    no scenario loads none of its 38 modules)."""
+    from scenarios.library import bind_scenario
+
+    bind_scenario(entry)
+
+
 def _scenarios(c: _Checker, value: Any, key: KeyPath) -> list[dict]:
     if not isinstance(value, list):
         raise c.fail(key, f"expected a list of scenarios, found {_kind(value)}")
@@ -334,7 +340,7 @@ def _scenarios(c: _Checker, value: Any, key: KeyPath) -> list[dict]:
             raise c.fail(where, "missing required key 'type'")
         c.text(item["type"], (*where, "type"))
         try:
-            bind_scenario(item)
+            _bind_scenario(item)
         except UnknownScenarioTypeError as exc:
             raise c.fail((*where, "type"), str(exc)) from None
         except ScenarioParameterError as exc:
@@ -354,6 +360,8 @@ def _route_file_scenarios(c: _Checker, value: Any) -> tuple[bool, Path | None]:
     key: KeyPath = ("routes", "scenarios")
     if isinstance(value, str):
         path = c.file(value, key, "scenarios file")
+        from scenarios.leaderboard1 import read_annotations  # (the library, on first need)
+
         try:
             read_annotations(path)
         except ScenarioError as exc:
@@ -385,7 +393,7 @@ def _routes(
                 d = RouteDefinition(d.id, d.town, d.points, d.weathers, (), d.source)
             for scenario in d.scenarios:
                 try:
-                    bind_scenario(scenario)
+                    _bind_scenario(scenario)
                 except (UnknownScenarioTypeError, ScenarioParameterError) as exc:
                     raise c.fail(
                         (*key, "file"),

@@ -14,16 +14,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from runner.criteria import RouteCriteria, ScenarioTimeoutTest, YieldToEmergencyVehicleTest
 from runner.seeds import consumer_seed
-from scenarios.background import BackgroundActivity
-from scenarios.base import ScenarioContext
-from scenarios.leaderboard1 import Annotation, place_scenarios, read_annotations
-from scenarios.route_scenario import RouteScenario, plan_scenarios
+
+if TYPE_CHECKING:
+    from scenarios.route_scenario import RouteScenario
 
 __all__ = ["RouteScenarios", "ScenarioCriteriaSink", "prepare"]
 
@@ -67,15 +66,26 @@ class RouteScenarios:
 
 
 @functools.lru_cache(maxsize=4)
-def _annotations(path: Path) -> dict[str, list[Annotation]]:
+def _annotations(path: Path) -> dict[str, list]:
+    from scenarios.leaderboard1 import read_annotations
+
     return read_annotations(path)
 
 
 def prepare(
     config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
 ) -> RouteScenarios | None:
-    """The route's kept scenarios with their background activity; None when none is kept."""
+    """The route's kept scenarios with their background activity; None when none is kept.
+    A route with no scenario of its own, of the config's or placed by a scenarios file
+    imports nothing of the scenario library."""
     own = list(route.definition.scenarios)
+    if not own and not config.scenarios and route.annotations is None:
+        return None
+    from scenarios.background import BackgroundActivity
+    from scenarios.base import ScenarioContext
+    from scenarios.leaderboard1 import place_scenarios
+    from scenarios.route_scenario import RouteScenario, plan_scenarios
+
     inline = route.definition.town is None  # a config's own route (a route file names towns)
     planned = plan_scenarios(own, plan, required=inline)
     planned += plan_scenarios(config.scenarios, plan)

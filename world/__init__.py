@@ -10,7 +10,16 @@ numba's JIT).
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
+
+# One thread for BLAS (numpy's `@`), unless the user chose otherwise: lockstep runs no
+# threads, a BLAS answer may depend on how many threads shared it, and an idle BLAS pool's
+# threads spin on the cores a worker pool needs (about 0.1 s of CPU at numpy's import).
+# Set here, before world imports numpy; a process that imported numpy first keeps its pool.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+del _variable
 
 # each public name -> the module that defines it
 _MODULE_OF: dict[str, str] = {

@@ -1,11 +1,13 @@
 """The quickstart evaluation's wall time and its simulated-time / wall-time factor, recording on.
 
 Times the whole `lockstep run CONFIG` command as a user runs it, in a fresh process:
-Python's start-up and imports, the compiled kernels' cache load, the map load, the
-route planner's build, every route (world, traffic, agent, criteria, recorder) and
-results.json. Prints that wall time, the simulated seconds of all routes (results.json's
-duration_game), their ratio, and the process CPU time beside the wall time (the fair
-figure on a shared machine). Then, unless --no-breakdown, a second run in this process
+Python's start-up and imports, the compiled kernels' load, the map load, the route
+planner's build, every route (world, traffic, agent, criteria, recorder) and results.json.
+One untimed run first (it writes Python's bytecode cache, as a user's first run does, and
+says whether it had to compile kernels), then `--repeat` timed runs: prints the median
+run's wall time, the fastest and slowest, the simulated seconds of all routes
+(results.json's duration_game), their ratio, and the process CPU time beside the wall time
+(the fair figure on a shared machine). Then, unless --no-breakdown, a second run in this process
 with a CPU stopwatch around each stage: planner build, route trace (with the lane index's
 first query, which loads its compiled kernel), world tick (the first loads the physics
 kernels), agent, criteria, recorder; the rest is the world's and the traffic's start-up,
@@ -46,6 +48,7 @@ def run_cli(config: Path, out: Path) -> tuple[float, float, str]:
     """Wall and CPU seconds of one `lockstep run` process, and its stderr."""
     paths = [str(REPO), os.environ.get("PYTHONPATH", "")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in paths if p))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # Python keeps its bytecode, as by default
     command = [sys.executable, "-m", "runner.cli", "run", str(config), "-o", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
@@ -119,6 +122,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", type=Path, default=REPO / "configs" / "quickstart.yaml")
     parser.add_argument("--no-breakdown", action="store_true", help="skip the staged run")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs (default 5)")
     args = parser.parse_args()
     config = args.config.resolve()
     from runner.config import load_config
@@ -126,20 +130,28 @@ def main() -> int:
     loaded = load_config(config)
     vehicles, tick = loaded.vehicles, loaded.tick
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as tmp:
-        out = Path(tmp) / "run"
-        wall, cpu, stderr = run_cli(config, out)
+        _, _, first_stderr = run_cli(config, Path(tmp) / "first")
+        timed = []
+        for k in range(max(1, args.repeat)):
+            out = Path(tmp) / f"run{k}"
+            timed.append((*run_cli(config, out), out))
+        timed.sort(key=lambda t: t[0])
+        wall, cpu, stderr, out = timed[len(timed) // 2]
         routes, game = simulated(out)
         log_bytes = sum(p.stat().st_size for p in out.glob("*.log"))
+        spread = f"fastest {timed[0][0]:.2f} s, slowest {timed[-1][0]:.2f} s of {len(timed)}"
     print(f"config: {config.name}, {vehicles} traffic vehicles, tick {tick} s, recording on")
     print(f"{'route':<24} {'sim s':>8} {'wall s':>8} {'sim/wall':>9}")
     for route_id, route_game, route_wall in routes:
         print(
             f"{route_id:<24} {route_game:>8.2f} {route_wall:>8.2f} {route_game / route_wall:>8.1f}x"
         )
+    if COMPILING in first_stderr:
+        print("(the untimed first run compiled the kernels: run `lockstep warmup` first)")
     print(
-        f"`lockstep run` process: {wall:.2f} s wall (CPU {cpu:.2f} s), "
-        f"{log_bytes / 1e6:.1f} MB of logs"
-        + ("  [includes the one-time kernel compile]" if COMPILING in stderr else "")
+        f"`lockstep run` process, the median run: {wall:.2f} s wall (CPU {cpu:.2f} s; "
+        f"{spread}), {log_bytes / 1e6:.1f} MB of logs"
+        + ("  [includes a kernel compile]" if COMPILING in stderr else "")
     )
     factor = game / wall
     print(

@@ -12,9 +12,16 @@ for junction paths, which other paths of the same junction cross or merge
 into it (`conflicts`, a boolean matrix over paths), and the paths beside it in
 its direction (`neighbour`: right, left). `nearest` finds the lane path under poses
 (the autopilot's relocalisation and its lanes of the vehicles it does not drive).
+
+All of it but the lights and give-way flags depends on the map alone, and nothing
+changes it once built: `LanePaths.of_map` builds it once per Map (every traffic manager
+of every route on that map shares it) and adds the lights and signs of a world.
 """
 
 from __future__ import annotations
+
+import copy
+import weakref
 
 import numpy as np
 
@@ -35,8 +42,30 @@ HEADING_PENALTY = 20.0  # m added (nearest) to points heading more than 60 degre
 JUNCTION_PENALTY = 0.5  # m added (nearest) to junction points (junction paths overlap at ends)
 
 
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class LanePaths:
     """The map's driving lanes as concatenated travel-direction polylines."""
+
+    @classmethod
+    def of_map(
+        cls,
+        world_map,
+        light_boxes: list[tuple[np.ndarray, int]] = (),
+        sign_boxes: list[tuple[np.ndarray, int]] = (),
+    ) -> LanePaths:
+        """The lane paths of `world_map` with these lights and signs: the map's paths built
+        once per Map (their arrays shared, never written), and light and give-way flags of
+        their own when boxes are given."""
+        shared = _SHARED.get(world_map)
+        if shared is None:
+            shared = _SHARED[world_map] = cls(world_map)
+        if not light_boxes and not sign_boxes:
+            return shared
+        out = copy.copy(shared)
+        out._mark_signals(world_map, light_boxes, sign_boxes)
+        return out
 
     def __init__(
         self,
@@ -103,14 +132,19 @@ class LanePaths:
         for p, succ in enumerate(self.successors):
             for s in succ:
                 self.predecessors[s].append(p)
+        self._mark_signals(world_map, light_boxes, sign_boxes)
+        self.conflicts = self._conflicts()
+        self.neighbour = self._neighbours(graph)
+
+    def _mark_signals(self, world_map, light_boxes, sign_boxes) -> None:
+        """`light`: the traffic light whose box lies on each path (-1: none); `give_way`:
+        whether a sign's box does (new arrays, never the shared ones changed)."""
         self.light = np.full(len(self.keys), -1, dtype=np.int64)
         for p, light in self._paths_under(world_map, light_boxes):
             self.light[p] = light
         self.give_way = np.zeros(len(self.keys), dtype=bool)
         for p, _sign in self._paths_under(world_map, sign_boxes):
             self.give_way[p] = True
-        self.conflicts = self._conflicts()
-        self.neighbour = self._neighbours(graph)
 
     def _neighbours(self, graph) -> np.ndarray:
         """(P, 2): the driving lane path beside each path on its right and on its left in the

@@ -283,7 +283,7 @@ def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) 
     map's road entries, which sit on junction borders where junction lanes overlap)."""
     from world.traffic.autopilot.lane_paths import LanePaths
 
-    paths = LanePaths(world_map)
+    paths = LanePaths.of_map(world_map)
     out = []
     for p in range(len(paths)):
         if paths.junction[p] >= 0 or paths.length[p] < 2.0 * margin:

@@ -268,12 +268,14 @@ class Map:
         few ulps), at a fraction of the cost of one pose each. For screening (which points
         need the exact pose), never for values that enter a run's state."""
         out = np.empty((len(waypoints), 3))
-        groups: dict[tuple[str, int, int], list[int]] = {}
+        groups: dict[tuple[str, int], list[int]] = {}
         for i, wp in enumerate(waypoints):
-            groups.setdefault(wp.key, []).append(i)
-        for (road_id, index, lane_id), rows in groups.items():
+            groups.setdefault(wp.key[:2], []).append(i)
+        for (road_id, index), rows in groups.items():
             frames = self._frames[road_id].frames(index, np.array([waypoints[i].s for i in rows]))
-            out[rows] = frames.location[:, frames.column(lane_id)]
+            columns = {int(lane): c for c, lane in enumerate(frames.lane_ids.tolist())}
+            lanes = [columns[waypoints[i].lane_id] for i in rows]
+            out[rows] = frames.location[np.arange(len(rows)), lanes]
         return out
 
     def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:

@@ -89,6 +89,18 @@ def _key(waypoint) -> tuple:
     return (waypoint.road_id, waypoint.section_id, waypoint.lane_id)
 
 
+def _steps(first, distance: float, count: int) -> list:
+    """`first` and the waypoints `distance` metres apart after it along its lanes (the first
+    branch at a fork), `count` in all or fewer where the lanes end."""
+    steps = [first]
+    while len(steps) < count:
+        ahead = steps[-1].next(distance)
+        if not ahead:
+            break
+        steps.append(ahead[0])
+    return steps
+
+
 class GlobalRoutePlanner:
     """Routes between locations of `world_map`, sampled every `sampling` metres."""
 
@@ -112,8 +124,15 @@ class GlobalRoutePlanner:
     # -- building the graph ----------------------------------------------------------------
 
     def _build_topology(self) -> None:
+        """One segment per topology pair, in the map's order; a pair whose ends lie more than
+        `sampling` apart is sampled along its lane (all such lanes at once, _sample_lanes)."""
         res = self._sampling
-        for wp1, wp2 in self._map.get_topology():
+        shared: dict[tuple, Any] = {}
+        pending: list[tuple[dict, Any, Location]] = []
+        for pair in self._map.get_topology():
+            # a lane start is the exit of each lane before it and the entry of its own pairs:
+            # one Waypoint for it, so its pose is worked out once
+            wp1, wp2 = (shared.setdefault((w.key, w.s), w) for w in pair)
             l1, l2 = wp1.transform.location, wp2.transform.location
             seg = {
                 "entry": wp1,
@@ -123,35 +142,45 @@ class GlobalRoutePlanner:
                 "path": [],
             }
             if l1.distance(l2) > res:
-                seg["path"] = self._sample_lane(wp1.next(res)[0], l2, l1.distance(l2))
+                pending.append((seg, wp1.next(res)[0], l2))
             else:
                 ahead = wp1.next(res)
                 if not ahead:
                     continue
                 seg["path"].append(ahead[0])
             self._topology.append(seg)
+        self._sample_lanes(pending)
 
-    def _sample_lane(self, first, end: Location, chord: float) -> list:
-        """CARLA's sampling of one topology lane: `first`, then a step of `sampling` metres
-        at a time, while the point is more than `sampling` metres from the lane's `end`.
+    def _sample_lanes(self, pending: list[tuple[dict, Any, Location]]) -> None:
+        """Each pending segment's path: CARLA's sampling of its lane (_sample_lane) from its
+        first step to its exit location. The first steps of every lane, as many as its
+        chord allows and a few more, have their centres screened in one batch (one numpy
+        evaluation per lane section of the map, not one per lane)."""
+        res = self._sampling
+        walks = []
+        for seg, first, end in pending:
+            chord = seg["entry"].transform.location.distance(end)
+            walks.append(_steps(first, res, int(chord / res) + 4))
+        centres = self._map.centre_locations([w for steps in walks for w in steps])
+        at = 0
+        for (seg, _, end), steps in zip(pending, walks, strict=True):
+            seg["path"] = self._sample_lane(steps, centres[at : at + len(steps)], end)
+            at += len(steps)
 
-        The steps are walked with `Waypoint.next` (cheap) in batches, and their distances
-        to `end` screened on the map's vectorised lane centres; only a distance within
-        SCREEN_MARGIN of the threshold takes the exact waypoint pose, so the samples are
-        the ones the exact poses give, at a tiny fraction of the cost."""
+    def _sample_lane(self, steps: list, centres: np.ndarray, end: Location) -> list:
+        """CARLA's sampling of one topology lane: the first of `steps`, then a step of
+        `sampling` metres at a time, while the point is more than `sampling` metres from the
+        lane's `end`. `steps` (with their lane `centres`) are the first ones; more are walked
+        with `Waypoint.next` in batches when they run out.
+
+        The distances to `end` are screened on the map's vectorised lane centres; only a
+        distance within SCREEN_MARGIN of the threshold takes the exact waypoint pose, so the
+        samples are the ones the exact poses give, at a tiny fraction of the cost."""
         res = self._sampling
         path: list = []
         target = np.array([end.x, end.y, end.z])
-        batch = int(chord / res) + 4
-        w = first
         while True:
-            steps = [w]
-            while len(steps) < batch:
-                ahead = steps[-1].next(res)
-                if not ahead:
-                    break
-                steps.append(ahead[0])
-            offsets = self._map.centre_locations(steps) - target
+            offsets = centres - target
             squared = offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1]
             distances = np.sqrt(squared + offsets[:, 2] * offsets[:, 2]).tolist()
             for waypoint, distance in zip(steps, distances, strict=True):
@@ -165,8 +194,8 @@ class GlobalRoutePlanner:
             ahead = steps[-1].next(res)
             if not ahead:
                 return path
-            w = ahead[0]
-            batch = 16
+            steps = _steps(ahead[0], res, 16)
+            centres = self._map.centre_locations(steps)
 
     def _node(self, vertex: tuple) -> int:
         if vertex not in self._nodes:

@@ -111,3 +111,15 @@ def test_screened_sampling_equals_the_exact_poses(shared, name, sampling):
     grp = GlobalRoutePlanner(world_map, sampling)
     got = [[(w.key, w.s) for w in seg["path"]] for seg in grp._topology]
     assert got == _exact_sampling(Map.from_file(path), sampling)
+
+
+def test_a_lane_start_is_one_waypoint_of_the_graph(town):
+    """A lane's start is the exit of each segment leading into it and the entry of its own
+    segments: the graph holds one Waypoint for it (one pose to work out)."""
+    _, grp = town
+    entries = {}
+    for seg in grp._topology:
+        assert entries.setdefault(seg["entry"].key, seg["entry"]) is seg["entry"]
+    exits = [seg["exit"] for seg in grp._topology if seg["exit"].key in entries]
+    assert len(exits) > len(grp._topology) // 2
+    assert all(wp is entries[wp.key] for wp in exits)

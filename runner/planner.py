@@ -43,6 +43,8 @@ TURN_THRESHOLD = math.radians(35.0)
 # m: a vectorised lane-centre distance this close to a sampling threshold is taken again
 # from the exact pose (the two agree to ~1e-13 m on the project's and CARLA's maps)
 SCREEN_MARGIN = 1e-6
+# steps past a lane's end walked with its own (a topology lane's samples end about there)
+PAST_LANE_END = 4
 
 
 class RoadOption(IntEnum):
@@ -87,6 +89,19 @@ def _forward(waypoint) -> np.ndarray:
 
 def _key(waypoint) -> tuple:
     return (waypoint.road_id, waypoint.section_id, waypoint.lane_id)
+
+
+def _lane_steps(first, distance: float) -> list:
+    """`first` and the waypoints `distance` metres apart after it to the end of its lane and
+    PAST_LANE_END more (the first branch at a fork), fewer where the lanes end."""
+    steps, past = [first], 0
+    while past < PAST_LANE_END:
+        ahead = steps[-1].next(distance)
+        if not ahead:
+            break
+        steps.append(ahead[0])
+        past += ahead[0].key != first.key
+    return steps
 
 
 def _steps(first, distance: float, count: int) -> list:
@@ -153,14 +168,10 @@ class GlobalRoutePlanner:
 
     def _sample_lanes(self, pending: list[tuple[dict, Any, Location]]) -> None:
         """Each pending segment's path: CARLA's sampling of its lane (_sample_lane) from its
-        first step to its exit location. The first steps of every lane, as many as its
-        chord allows and a few more, have their centres screened in one batch (one numpy
-        evaluation per lane section of the map, not one per lane)."""
-        res = self._sampling
-        walks = []
-        for seg, first, end in pending:
-            chord = seg["entry"].transform.location.distance(end)
-            walks.append(_steps(first, res, int(chord / res) + 4))
+        first step to its exit location. The steps to the end of every lane and a few past
+        it have their centres screened in one batch (one numpy evaluation per lane section
+        of the map, not one per lane)."""
+        walks = [_lane_steps(first, self._sampling) for _, first, _ in pending]
         centres = self._map.centre_locations([w for steps in walks for w in steps])
         at = 0
         for (seg, _, end), steps in zip(pending, walks, strict=True):

@@ -73,6 +73,8 @@ class _Edge:
     net_vector: np.ndarray | None
     intersection: bool
     type: RoadOption
+    # screening centres (Map.centre_locations) of entry, path and exit, made on first use
+    centres: np.ndarray | None = None
 
 
 def _vector(a: Location, b: Location) -> np.ndarray:
@@ -461,14 +463,30 @@ class GlobalRoutePlanner:
 
     # -- the trace -------------------------------------------------------------------------
 
+    def _edge_centres(self, edge: _Edge) -> np.ndarray:
+        """The screening centres of the edge's entry, path and exit (made on first use)."""
+        if edge.centres is None:
+            points = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
+            edge.centres = self._map.centre_locations(points)
+        return edge.centres
+
     @staticmethod
-    def _closest(waypoint, candidates: list) -> int:
-        """The index of the candidate nearest `waypoint` (the first on a tie), on the lane
-        centres' numbers (no Transform per candidate)."""
+    def _closest(waypoint, candidates: list, centres: np.ndarray) -> int:
+        """The index of the candidate nearest `waypoint` (the first on a tie), on the exact
+        lane centres. The candidates' screening `centres` rule out those farther than the
+        nearest by more than twice SCREEN_MARGIN; only the others take their exact pose."""
         here = waypoint.centre_xyz()
+        offsets = centres - np.array(here)
+        screened = np.sqrt(
+            offsets[:, 0] * offsets[:, 0]
+            + offsets[:, 1] * offsets[:, 1]
+            + offsets[:, 2] * offsets[:, 2]
+        )
+        # fmin skips a NaN, and `not >` keeps it: a NaN centre is measured exactly
+        limit = np.fmin.reduce(screened) + 2.0 * SCREEN_MARGIN
         best, index = float("inf"), -1
-        for i, w in enumerate(candidates):
-            d = xyz_distance(*w.centre_xyz(), *here)
+        for i in np.flatnonzero(~(screened > limit)).tolist():
+            d = xyz_distance(*candidates[i].centre_xyz(), *here)
             if d < best:
                 best, index = d, i
         return index
@@ -487,14 +505,16 @@ class GlobalRoutePlanner:
                 n1, n2 = self._road_to_edge[_key(edge.exit_waypoint)]
                 after = self._edges[n1][n2]
                 if after.path:
-                    k = min(len(after.path) - 1, self._closest(current, after.path) + 5)
+                    centres = self._edge_centres(after)[1:-1]
+                    k = min(len(after.path) - 1, self._closest(current, after.path, centres) + 5)
                     current = after.path[k]
                 else:
                     current = after.exit_waypoint
                 trace.append((current, option))
                 continue
             path = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
-            start = self._closest(current, path)
+            centres = self._edge_centres(edge)
+            start = self._closest(current, path, centres)
             for waypoint in path[start:]:
                 current = waypoint
                 trace.append((current, option))
@@ -503,7 +523,11 @@ class GlobalRoutePlanner:
                     2 * self._sampling
                 ):
                     break
-                if last_edge and _key(current) == _key(goal) and start > self._closest(goal, path):
+                if (
+                    last_edge
+                    and _key(current) == _key(goal)
+                    and start > self._closest(goal, path, centres)
+                ):
                     break
         return trace
 

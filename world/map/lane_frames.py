@@ -88,7 +88,7 @@ class RoadFrames:
         else:
             width = _cubic_at(lanes.widths[col], s)
         # The surface frame at s as RoadEvaluator.frame builds it, in scalar arithmetic.
-        px, py, tx, ty = (float(v[0]) for v in g.plan_view.evaluate(np.array([s])))
+        px, py, tx, ty = g.plan_view.point_at(s)
         pz, dz = _cubic_at(g.elevation_profile, s, slope=True)
         theta = _cubic_at(g.superelevation_profile, s)
         norm = math.sqrt(tx * tx + ty * ty + dz * dz)
@@ -99,9 +99,10 @@ class RoadFrames:
         e_t = tuple(c / scale for c in e_t)
         point = [px + t * e_t[0], py + t * e_t[1], pz + t * e_t[2]]
         if g.crossfall_profile or lanes.level.any() or lanes.has_heights:
-            h = float(g.surface_height(np.array([s]), np.array([t]))[0])
-            e_h = np.cross([tx, ty, dz], e_t)
-            point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
+            h = g.height_at(s, t)
+            if h != 0.0 or any(_negative_zero(c) for c in point):
+                e_h = np.cross([tx, ty, dz], e_t)
+                point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
         hdg = el.atan2(ey, ex)
         positive = lane_id > 0
         yaw = -math.degrees(hdg + el.atan(0.5 * (d_inner + d_outer)))
@@ -134,6 +135,12 @@ def _angles(e_s: np.ndarray, dt_ds: np.ndarray, bank: np.ndarray, positive: np.n
     pitch = np.where(positive, 360.0 - pitch, pitch)
     roll = np.where(positive, -1.0, 1.0) * np.degrees(bank)[:, None]
     return yaw, pitch, roll
+
+
+def _negative_zero(value: float) -> bool:
+    """Whether `value` is -0.0: the one number that adding h = 0 along e_h (a signed zero)
+    can change, so that a zero height may skip the addition only when no coordinate is it."""
+    return value == 0.0 and math.copysign(1.0, value) < 0.0
 
 
 def _global_at(profile: GlobalCubic, s: float) -> tuple[float, float]:

@@ -1,5 +1,6 @@
 """The autopilot's lane paths are built once per Map and shared by every traffic manager on it;
-each world's lights and signs are marked on paths of its own."""
+each world's lights and signs are marked on paths of its own. The street spawn points are
+worked out once per Map too, and handed out as fresh Transforms."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from world import Map, World
 from world.traffic.autopilot.lane_paths import LanePaths
+from world.traffic.autopilot.manager import street_spawn_points
 
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 
@@ -61,3 +63,15 @@ def _signal_boxes(world: World):
         elif box.kind == BOX_EFFECT:
             signs.append((centre, box.owner))
     return lights, signs
+
+
+def test_street_spawn_points_are_fresh_transforms_of_the_same_points():
+    town = Map.from_file(TOWN_SMALL)
+    first = street_spawn_points(town)
+    first[0].location.x += 100.0  # a caller's change stays its own
+    again = street_spawn_points(town)
+    fresh = street_spawn_points(Map.from_file(TOWN_SMALL))
+    assert again == fresh and again[0] != first[0] and again[1] == first[1]
+    assert all(a is not b for a, b in zip(first, again, strict=True))
+    wider = street_spawn_points(town, spacing=24.0)
+    assert len(fresh) > len(wider) > 0

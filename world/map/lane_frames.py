@@ -72,6 +72,22 @@ class RoadFrames:
         lateral = np.broadcast_to((frame.e_t * flip)[:, None, :], points.shape)
         return LaneFrames(s, ids, points * flip, yaw, pitch, roll, width, lateral)
 
+    def centres(self, index: int, s: np.ndarray, lane_ids: np.ndarray) -> np.ndarray:
+        """(N, 3) CARLA-frame centres of lane `lane_ids[i]` of section `index` at `s[i]`:
+        `frames`' locations, the same operations, evaluating only the lanes asked for
+        (no angles, widths or slopes, one surface height per point)."""
+        g = self.geometry
+        s = np.asarray(s, dtype=float).ravel()
+        lanes = g.sections[index]
+        outer = lanes.outer_borders(s)
+        rows = np.arange(len(s))
+        cols = np.array([lanes.column[int(lane)] for lane in lane_ids], dtype=np.int64)
+        t = (0.5 * (outer[:, lanes.inner] + outer))[rows, cols]
+        frame = g.frame(s)
+        points = frame.origin + t[:, None] * frame.e_t
+        points += g.surface_height(s, t)[:, None] * frame.e_h
+        return points * np.array([1.0, -1.0, 1.0])
+
     def pose(self, index: int, lane_id: int, s: float) -> tuple[float, ...]:
         """x, y, z (CARLA frame), yaw, pitch, roll (deg) and width of one lane centre at s:
         the same numbers as `frames`, evaluating only this lane and its inner border."""

@@ -264,18 +264,18 @@ class Map:
 
     def centre_locations(self, waypoints: list[Waypoint]) -> np.ndarray:
         """(N, 3) CARLA-frame lane centres of `waypoints`, evaluated with numpy one lane
-        section at a time: the numbers of `waypoint.transform.location` up to rounding (a
-        few ulps), at a fraction of the cost of one pose each. For screening (which points
-        need the exact pose), never for values that enter a run's state."""
+        section at a time (RoadFrames.centres): the numbers of `waypoint.transform.location`
+        up to rounding (a few ulps), at a fraction of the cost of one pose each. For
+        screening (which points need the exact pose), never for values that enter a run's
+        state."""
         out = np.empty((len(waypoints), 3))
         groups: dict[tuple[str, int], list[int]] = {}
         for i, wp in enumerate(waypoints):
             groups.setdefault(wp.key[:2], []).append(i)
         for (road_id, index), rows in groups.items():
-            frames = self._frames[road_id].frames(index, np.array([waypoints[i].s for i in rows]))
-            columns = {int(lane): c for c, lane in enumerate(frames.lane_ids.tolist())}
-            lanes = [columns[waypoints[i].lane_id] for i in rows]
-            out[rows] = frames.location[np.arange(len(rows)), lanes]
+            s = np.array([waypoints[i].s for i in rows])
+            lanes = np.array([waypoints[i].lane_id for i in rows])
+            out[rows] = self._frames[road_id].centres(index, s, lanes)
         return out
 
     def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:

@@ -693,20 +693,19 @@ class Map:
                 # A jump in the file's profiles (a laneOffset step, say) is no lane.
                 step = np.linalg.norm(np.diff(loc, axis=0), axis=2)
                 keep = (step <= _JUMP_FACTOR * np.diff(s)[:, None] + _JUMP_SLACK).T.ravel()
-                per_lane = (n - 1, len(cols))
+                # one row per segment, lane by lane (each lane's n - 1 segments in turn)
                 columns = {
-                    "a": loc[:-1],
-                    "b": loc[1:],
-                    "node": np.broadcast_to(np.array(ids, dtype=np.int64), per_lane),
-                    "s_a": np.broadcast_to(s[:-1, None], per_lane),
-                    "s_b": np.broadcast_to(s[1:, None], per_lane),
-                    "width": f.width[:-1, cols],
-                    "lateral": f.lateral[:-1, cols],
-                    "yaw_a": yaw[:-1],
-                    "yaw_b": yaw[1:],
+                    "a": _lane_major(loc[:-1]),
+                    "b": _lane_major(loc[1:]),
+                    "node": np.repeat(np.array(ids, dtype=np.int64), n - 1),
+                    "s_a": np.tile(s[:-1], len(cols)),
+                    "s_b": np.tile(s[1:], len(cols)),
+                    "width": _lane_major(f.width[:-1, cols]),
+                    "lateral": _lane_major(f.lateral[:-1, cols]),
+                    "yaw_a": _lane_major(yaw[:-1]),
+                    "yaw_b": _lane_major(yaw[1:]),
                 }
-                for name, values in columns.items():
-                    rows = np.moveaxis(values, 1, 0).reshape(-1, *values.shape[2:])
+                for name, rows in columns.items():
                     parts[name].append(rows[keep])
         if not parts["a"]:
             shapes = {"a": (0, 3), "b": (0, 3), "lateral": (0, 3)}
@@ -731,3 +730,8 @@ class Map:
             reach = float(sg.width.max()) / 2.0 + _SAMPLE_STEP if len(sg) else 0.0
             self._ground_grid = SegmentGrid(sg, cell=max(4.0, reach), levels=1)
         return self._ground_grid
+
+
+def _lane_major(values: np.ndarray) -> np.ndarray:
+    """(N, L, ...) samples by lane as rows (L * N, ...): lane 0's N samples, then lane 1's."""
+    return values.swapaxes(0, 1).reshape(-1, *values.shape[2:])

@@ -42,6 +42,7 @@ from world.map.lane_enums import (
 from world.map.lane_frames import RoadFrames
 from world.map.lane_index import LaneSegments, SegmentGrid
 from world.map.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.map.opendrive.evaluation import RoadEvaluator
 from world.map.opendrive.limits import read_map_bytes
 from world.map.opendrive.placement import signal_pose
 from world.map.road_graph import LaneKey, LaneNode, RoadGraph
@@ -161,6 +162,11 @@ class Map:
     def objects(self) -> list[tuple[str, RoadObject]]:
         """Every road <object> (not landmarks) as (road id, object), in document order."""
         return [(road.id, obj) for road in self._odr.roads.values() for obj in road.objects]
+
+    def road_evaluators(self) -> dict[str, RoadEvaluator]:
+        """Each road's geometry evaluator (world.map.opendrive.evaluation) by road id: the
+        map's own, for code that evaluates the roads itself (it need not build them again)."""
+        return {road_id: frames.geometry for road_id, frames in self._frames.items()}
 
     def to_opendrive(self) -> str:
         return self._text

@@ -75,3 +75,18 @@ def test_street_spawn_points_are_fresh_transforms_of_the_same_points():
     assert all(a is not b for a, b in zip(first, again, strict=True))
     wider = street_spawn_points(town, spacing=24.0)
     assert len(fresh) > len(wider) > 0
+
+
+def test_closest_approaches_are_the_least_point_distances():
+    paths = LanePaths.of_map(Map.from_file(TOWN_SMALL))
+    junction = int(np.bincount(paths.junction[paths.junction >= 0]).argmax())  # the busiest
+    members = np.flatnonzero(paths.junction == junction).tolist()
+    gaps = paths._closest_approaches(members)
+    for x, p in enumerate(members):
+        a = paths.points[paths.first[p] : paths.first[p] + paths.count[p], :2]
+        for y in range(x + 1, len(members)):
+            q = members[y]
+            b = paths.points[paths.first[q] : paths.first[q] + paths.count[q], :2]
+            assert gaps[x, y] == np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1))
+    crossing = paths.conflicts[np.ix_(members, members)]
+    assert crossing.any() and not crossing.all()

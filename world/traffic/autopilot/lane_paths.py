@@ -244,15 +244,31 @@ class LanePaths:
         in_junction = np.flatnonzero(self.junction >= 0)
         for junction in np.unique(self.junction[in_junction]).tolist():
             members = in_junction[self.junction[in_junction] == junction].tolist()
+            members = [p for p in members if self.count[p]]  # no points: crosses nothing
+            gaps = self._closest_approaches(members)
             for x, p in enumerate(members):
-                a = self.points[self.first[p] : self.first[p] + self.count[p], :2]
-                for q in members[x + 1 :]:
+                for y in range(x + 1, len(members)):
+                    q = members[y]
                     if set(self.predecessors[p]) & set(self.predecessors[q]):
                         continue
-                    b = self.points[self.first[q] : self.first[q] + self.count[q], :2]
-                    gap = np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1))
-                    if gap < CONFLICT_DISTANCE:
+                    if gaps[x, y] < CONFLICT_DISTANCE:
                         out[p, q] = out[q, p] = True
+        return out
+
+    def _closest_approaches(self, members: list[int]) -> np.ndarray:
+        """(M, M), above the diagonal: the least distance between a point of path
+        members[x] and one of members[y], x < y. Each path's distances to all the later
+        paths' points at once; the square root of the least square, which is the least
+        distance exactly (a square root keeps the order)."""
+        spans = [(int(self.first[p]), int(self.first[p] + self.count[p])) for p in members]
+        out = np.full((len(members), len(members)), np.inf)
+        for x, (a, b) in enumerate(spans[:-1]):
+            mine = self.points[a:b, :2]
+            later = np.concatenate([self.points[c:d, :2] for c, d in spans[x + 1 :]])
+            offsets = mine[:, None, :] - later[None, :, :]
+            squared = offsets[..., 0] * offsets[..., 0] + offsets[..., 1] * offsets[..., 1]
+            starts = np.cumsum([0] + [d - c for c, d in spans[x + 1 : -1]])
+            out[x, x + 1 :] = np.sqrt(np.minimum.reduceat(squared.min(axis=0), starts))
         return out
 
 

@@ -43,8 +43,10 @@ TURN_THRESHOLD = math.radians(35.0)
 # m: a vectorised lane-centre distance this close to a sampling threshold is taken again
 # from the exact pose (the two agree to ~1e-13 m on the project's and CARLA's maps)
 SCREEN_MARGIN = 1e-6
-# steps past a lane's end walked with its own (a topology lane's samples end about there)
+# steps past a lane's end walked with its own (a topology lane's samples end about there),
+# and at most this many in all (a lane whose first successor is itself never ends)
 PAST_LANE_END = 4
+FIRST_STEPS_MAX = 4096
 
 
 class RoadOption(IntEnum):
@@ -95,9 +97,10 @@ def _key(waypoint) -> tuple:
 
 def _lane_steps(first, distance: float) -> list:
     """`first` and the waypoints `distance` metres apart after it to the end of its lane and
-    PAST_LANE_END more (the first branch at a fork), fewer where the lanes end."""
+    PAST_LANE_END more (the first branch at a fork), fewer where the lanes end, and no more
+    than FIRST_STEPS_MAX."""
     steps, past = [first], 0
-    while past < PAST_LANE_END:
+    while past < PAST_LANE_END and len(steps) < FIRST_STEPS_MAX:
         ahead = steps[-1].next(distance)
         if not ahead:
             break

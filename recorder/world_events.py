@@ -165,7 +165,7 @@ class WorldEvents:
         self._additional = additional_data
         self._types: dict[str, dict[str, int]] = {}
         self._uids: dict[str, int] = {
-            bp.id: i + 1 for i, bp in enumerate(world.get_blueprint_library())
+            bp_id: i + 1 for i, bp_id in enumerate(world.get_blueprint_library().ids())
         }
         self.facts: dict[int, ActorFacts] = {}
         self.heroes: dict[int, bool] = {}  # actor id -> role_name is "hero"

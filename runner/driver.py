@@ -24,7 +24,7 @@ from pathlib import Path
 from runner.checkpoint import PacedResultsFile, Pacer, TaskStore
 from runner.config import Config
 from runner.evaluation import RouteOutcome
-from runner.manifest import MANIFEST, read_manifest, write_manifest
+from runner.manifest import MANIFEST, ManifestWriter, read_manifest
 from runner.scheduling import Scheduler
 from runner.statistics import EvaluationSession, Failure, RouteEntry, route_name
 from runner.tasks import Task, TaskResult, crashed_result
@@ -80,7 +80,8 @@ def run_evaluation(
                 routes_meta[entry.route_id] = _route_meta(config, entry, merged)
     else:
         store.clear()
-    write_manifest(out_dir, config, routes_meta)
+    manifest = ManifestWriter(out_dir, config)
+    manifest.write(routes_meta)
 
     order = session.order.entries[session.order.index :]
     if crashed_before and order:
@@ -96,7 +97,7 @@ def run_evaluation(
     tasks = [_task(config, e, store, scheduler) for e in order if e.route_id not in waiting]
 
     outcomes: list[RouteOutcome] = []
-    merge = _Merger(config, out_dir, session, routes_meta, outcomes, on_route)
+    merge = _Merger(config, out_dir, session, manifest, routes_meta, outcomes, on_route)
     merge.ready(order, waiting)
     counts.started = time.perf_counter()
     if on_progress is not None:
@@ -179,11 +180,13 @@ class _Merger:
         config: Config,
         out_dir: Path,
         session: EvaluationSession,
+        manifest: ManifestWriter,
         routes_meta: dict[str, dict],
         outcomes: list[RouteOutcome],
         on_route: Callable[[RouteOutcome], None] | None,
     ) -> None:
         self.config, self.out_dir, self.session = config, out_dir, session
+        self.manifest = manifest
         self.routes_meta, self.outcomes, self.on_route = routes_meta, outcomes, on_route
         self.position = 0
         self.pacer = Pacer()
@@ -202,7 +205,7 @@ class _Merger:
         """Rewrites the manifest if a merged route is not in it yet."""
         if self._manifest_pending:
             began = time.perf_counter()
-            write_manifest(self.out_dir, self.config, self.routes_meta)
+            self.manifest.write(self.routes_meta)
             self.pacer.wrote(began)
             self._manifest_pending = False
 

@@ -43,6 +43,10 @@ TURN_THRESHOLD = math.radians(35.0)
 # m: a vectorised lane-centre distance this close to a sampling threshold is taken again
 # from the exact pose (the two agree to ~1e-13 m on the project's and CARLA's maps)
 SCREEN_MARGIN = 1e-6
+# steps past a lane's end walked with its own (a topology lane's samples end about there),
+# and at most this many in all (a lane whose first successor is itself never ends)
+PAST_LANE_END = 4
+FIRST_STEPS_MAX = 4096
 
 
 class RoadOption(IntEnum):
@@ -71,6 +75,8 @@ class _Edge:
     net_vector: np.ndarray | None
     intersection: bool
     type: RoadOption
+    # screening centres (Map.centre_locations) of entry, path and exit, made on first use
+    centres: np.ndarray | None = None
 
 
 def _vector(a: Location, b: Location) -> np.ndarray:
@@ -87,6 +93,32 @@ def _forward(waypoint) -> np.ndarray:
 
 def _key(waypoint) -> tuple:
     return (waypoint.road_id, waypoint.section_id, waypoint.lane_id)
+
+
+def _lane_steps(first, distance: float) -> list:
+    """`first` and the waypoints `distance` metres apart after it to the end of its lane and
+    PAST_LANE_END more (the first branch at a fork), fewer where the lanes end, and no more
+    than FIRST_STEPS_MAX."""
+    steps, past = [first], 0
+    while past < PAST_LANE_END and len(steps) < FIRST_STEPS_MAX:
+        ahead = steps[-1].next(distance)
+        if not ahead:
+            break
+        steps.append(ahead[0])
+        past += ahead[0].key != first.key
+    return steps
+
+
+def _steps(first, distance: float, count: int) -> list:
+    """`first` and the waypoints `distance` metres apart after it along its lanes (the first
+    branch at a fork), `count` in all or fewer where the lanes end."""
+    steps = [first]
+    while len(steps) < count:
+        ahead = steps[-1].next(distance)
+        if not ahead:
+            break
+        steps.append(ahead[0])
+    return steps
 
 
 class GlobalRoutePlanner:
@@ -112,8 +144,15 @@ class GlobalRoutePlanner:
     # -- building the graph ----------------------------------------------------------------
 
     def _build_topology(self) -> None:
+        """One segment per topology pair, in the map's order; a pair whose ends lie more than
+        `sampling` apart is sampled along its lane (all such lanes at once, _sample_lanes)."""
         res = self._sampling
-        for wp1, wp2 in self._map.get_topology():
+        shared: dict[tuple, Any] = {}
+        pending: list[tuple[dict, Any, Location]] = []
+        for pair in self._map.get_topology():
+            # a lane start is the exit of each lane before it and the entry of its own pairs:
+            # one Waypoint for it, so its pose is worked out once
+            wp1, wp2 = (shared.setdefault((w.key, w.s), w) for w in pair)
             l1, l2 = wp1.transform.location, wp2.transform.location
             seg = {
                 "entry": wp1,
@@ -123,35 +162,41 @@ class GlobalRoutePlanner:
                 "path": [],
             }
             if l1.distance(l2) > res:
-                seg["path"] = self._sample_lane(wp1.next(res)[0], l2, l1.distance(l2))
+                pending.append((seg, wp1.next(res)[0], l2))
             else:
                 ahead = wp1.next(res)
                 if not ahead:
                     continue
                 seg["path"].append(ahead[0])
             self._topology.append(seg)
+        self._sample_lanes(pending)
 
-    def _sample_lane(self, first, end: Location, chord: float) -> list:
-        """CARLA's sampling of one topology lane: `first`, then a step of `sampling` metres
-        at a time, while the point is more than `sampling` metres from the lane's `end`.
+    def _sample_lanes(self, pending: list[tuple[dict, Any, Location]]) -> None:
+        """Each pending segment's path: CARLA's sampling of its lane (_sample_lane) from its
+        first step to its exit location. The steps to the end of every lane and a few past
+        it have their centres screened in one batch (one numpy evaluation per lane section
+        of the map, not one per lane)."""
+        walks = [_lane_steps(first, self._sampling) for _, first, _ in pending]
+        centres = self._map.centre_locations([w for steps in walks for w in steps])
+        at = 0
+        for (seg, _, end), steps in zip(pending, walks, strict=True):
+            seg["path"] = self._sample_lane(steps, centres[at : at + len(steps)], end)
+            at += len(steps)
 
-        The steps are walked with `Waypoint.next` (cheap) in batches, and their distances
-        to `end` screened on the map's vectorised lane centres; only a distance within
-        SCREEN_MARGIN of the threshold takes the exact waypoint pose, so the samples are
-        the ones the exact poses give, at a tiny fraction of the cost."""
+    def _sample_lane(self, steps: list, centres: np.ndarray, end: Location) -> list:
+        """CARLA's sampling of one topology lane: the first of `steps`, then a step of
+        `sampling` metres at a time, while the point is more than `sampling` metres from the
+        lane's `end`. `steps` (with their lane `centres`) are the first ones; more are walked
+        with `Waypoint.next` in batches when they run out.
+
+        The distances to `end` are screened on the map's vectorised lane centres; only a
+        distance within SCREEN_MARGIN of the threshold takes the exact waypoint pose, so the
+        samples are the ones the exact poses give, at a tiny fraction of the cost."""
         res = self._sampling
         path: list = []
         target = np.array([end.x, end.y, end.z])
-        batch = int(chord / res) + 4
-        w = first
         while True:
-            steps = [w]
-            while len(steps) < batch:
-                ahead = steps[-1].next(res)
-                if not ahead:
-                    break
-                steps.append(ahead[0])
-            offsets = self._map.centre_locations(steps) - target
+            offsets = centres - target
             squared = offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1]
             distances = np.sqrt(squared + offsets[:, 2] * offsets[:, 2]).tolist()
             for waypoint, distance in zip(steps, distances, strict=True):
@@ -165,8 +210,8 @@ class GlobalRoutePlanner:
             ahead = steps[-1].next(res)
             if not ahead:
                 return path
-            w = ahead[0]
-            batch = 16
+            steps = _steps(ahead[0], res, 16)
+            centres = self._map.centre_locations(steps)
 
     def _node(self, vertex: tuple) -> int:
         if vertex not in self._nodes:
@@ -421,14 +466,30 @@ class GlobalRoutePlanner:
 
     # -- the trace -------------------------------------------------------------------------
 
+    def _edge_centres(self, edge: _Edge) -> np.ndarray:
+        """The screening centres of the edge's entry, path and exit (made on first use)."""
+        if edge.centres is None:
+            points = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
+            edge.centres = self._map.centre_locations(points)
+        return edge.centres
+
     @staticmethod
-    def _closest(waypoint, candidates: list) -> int:
-        """The index of the candidate nearest `waypoint` (the first on a tie), on the lane
-        centres' numbers (no Transform per candidate)."""
+    def _closest(waypoint, candidates: list, centres: np.ndarray) -> int:
+        """The index of the candidate nearest `waypoint` (the first on a tie), on the exact
+        lane centres. The candidates' screening `centres` rule out those farther than the
+        nearest by more than twice SCREEN_MARGIN; only the others take their exact pose."""
         here = waypoint.centre_xyz()
+        offsets = centres - np.array(here)
+        screened = np.sqrt(
+            offsets[:, 0] * offsets[:, 0]
+            + offsets[:, 1] * offsets[:, 1]
+            + offsets[:, 2] * offsets[:, 2]
+        )
+        # fmin skips a NaN, and `not >` keeps it: a NaN centre is measured exactly
+        limit = np.fmin.reduce(screened) + 2.0 * SCREEN_MARGIN
         best, index = float("inf"), -1
-        for i, w in enumerate(candidates):
-            d = xyz_distance(*w.centre_xyz(), *here)
+        for i in np.flatnonzero(~(screened > limit)).tolist():
+            d = xyz_distance(*candidates[i].centre_xyz(), *here)
             if d < best:
                 best, index = d, i
         return index
@@ -447,14 +508,16 @@ class GlobalRoutePlanner:
                 n1, n2 = self._road_to_edge[_key(edge.exit_waypoint)]
                 after = self._edges[n1][n2]
                 if after.path:
-                    k = min(len(after.path) - 1, self._closest(current, after.path) + 5)
+                    centres = self._edge_centres(after)[1:-1]
+                    k = min(len(after.path) - 1, self._closest(current, after.path, centres) + 5)
                     current = after.path[k]
                 else:
                     current = after.exit_waypoint
                 trace.append((current, option))
                 continue
             path = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
-            start = self._closest(current, path)
+            centres = self._edge_centres(edge)
+            start = self._closest(current, path, centres)
             for waypoint in path[start:]:
                 current = waypoint
                 trace.append((current, option))
@@ -463,7 +526,11 @@ class GlobalRoutePlanner:
                     2 * self._sampling
                 ):
                     break
-                if last_edge and _key(current) == _key(goal) and start > self._closest(goal, path):
+                if (
+                    last_edge
+                    and _key(current) == _key(goal)
+                    and start > self._closest(goal, path, centres)
+                ):
                     break
         return trace
 

@@ -223,3 +223,8 @@ def test_static_mesh_prop(lib):
     assert mesh.get_attribute("scale").as_float() == 1.0
     assert mesh.get_attribute("role_name").as_str() == "default"  # a generic definition
     assert lib.find("static.prop.streetbarrier").get_attribute("role_name").as_str() == "prop"
+
+
+def test_ids_are_the_iterations_ids_in_order(lib):
+    assert lib.ids() == [bp.id for bp in lib]
+    assert lib.ids() == sorted(lib.ids()) and len(lib.ids()) == len(lib)

@@ -38,3 +38,20 @@ def test_shared_maps(shared, name):
 
 def test_empty():
     assert Map.from_file(TOWN).centre_locations([]).shape == (0, 3)
+
+
+@pytest.mark.parametrize("name", ["town_small", "esmini/fabriksgatan", "esmini/curves_elevation"])
+def test_road_centres_are_the_frames_locations(shared, name):
+    """RoadFrames.centres evaluates only the lanes asked for: the locations `frames` gives
+    them, bit for bit."""
+    path = TOWN if name == "town_small" else shared / "maps" / f"{name}.xodr"
+    world_map = Map.from_file(path)
+    rng = np.random.default_rng(4)
+    for frames in world_map._frames.values():
+        for index, section in enumerate(frames.geometry.sections):
+            s = rng.uniform(section.s0, frames.road.length, 9)
+            full = frames.frames(index, s)
+            lanes = rng.choice(full.lane_ids, 9)
+            got = frames.centres(index, s, lanes)
+            want = full.location[np.arange(9), [full.column(int(lane)) for lane in lanes]]
+            assert got.tobytes() == want.tobytes()

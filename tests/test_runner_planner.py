@@ -17,6 +17,7 @@ from runner.planner import (
     location_to_gps,
 )
 from world import Location, Map
+from world.geometry import xyz_distance
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +112,32 @@ def test_screened_sampling_equals_the_exact_poses(shared, name, sampling):
     grp = GlobalRoutePlanner(world_map, sampling)
     got = [[(w.key, w.s) for w in seg["path"]] for seg in grp._topology]
     assert got == _exact_sampling(Map.from_file(path), sampling)
+
+
+def test_a_lane_start_is_one_waypoint_of_the_graph(town):
+    """A lane's start is the exit of each segment leading into it and the entry of its own
+    segments: the graph holds one Waypoint for it (one pose to work out)."""
+    _, grp = town
+    entries = {}
+    for seg in grp._topology:
+        assert entries.setdefault(seg["entry"].key, seg["entry"]) is seg["entry"]
+    exits = [seg["exit"] for seg in grp._topology if seg["exit"].key in entries]
+    assert len(exits) > len(grp._topology) // 2
+    assert all(wp is entries[wp.key] for wp in exits)
+
+
+def test_the_screened_nearest_point_is_the_exact_one(town):
+    """trace_route's nearest point of an edge, screened on the edge's vectorised centres, is
+    the first nearest on the exact poses, for points on and beside the edge."""
+    world_map, grp = town
+    edges = [e for out in grp._edges.values() for e in out.values() if e.path]
+    for edge in edges[::3]:
+        points = [edge.entry_waypoint, *edge.path, edge.exit_waypoint]
+        centres = grp._edge_centres(edge)
+        for query in (points[len(points) // 2], edge.path[0], edge.exit_waypoint):
+            exact = [xyz_distance(*p.centre_xyz(), *query.centre_xyz()) for p in points]
+            assert grp._closest(query, points, centres) == exact.index(min(exact))
+        x, y, z = points[len(points) // 3].centre_xyz()
+        beside = world_map.get_waypoint(Location(x + 0.8, y - 1.9, z))  # maybe another lane
+        exact = [xyz_distance(*p.centre_xyz(), *beside.centre_xyz()) for p in points]
+        assert grp._closest(beside, points, centres) == exact.index(min(exact))

@@ -10,6 +10,7 @@ import pytest
 
 from recorder.packet_ids import PacketId
 from recorder.reader import LogReader
+from world import Map
 from world.map.opendrive import load_opendrive
 from world.traffic.signals.placement import place_traffic
 
@@ -135,3 +136,13 @@ def test_speed_signals_need_a_speed_subtype(shared):
     # speed only in `value`): CARLA places no sign model for them.
     placed = place_traffic(load_opendrive(shared / "maps/esmini/straight_500m_signs.xodr"))
     assert placed.signs == []
+
+
+@pytest.mark.parametrize("name", ["carla/Town01", "esmini/fabriksgatan_traffic_lights"])
+def test_a_maps_own_road_evaluators_place_the_same(shared, name):
+    """Placing with a Map's road evaluators (as a world does) gives what evaluators built
+    for the placement give."""
+    world_map = Map.from_file(shared / f"maps/{name}.xodr")
+    alone = place_traffic(world_map.opendrive)
+    assert alone.lights or alone.signs
+    assert place_traffic(world_map.opendrive, world_map.road_evaluators()) == alone

@@ -67,6 +67,19 @@ def test_random_locations_repeat_for_a_seed_and_lie_on_sidewalks(town_map):
     assert town_map.project_batch(pts, LaneType.Sidewalk).inside.all()
 
 
+def test_the_worlds_on_one_map_share_its_navigation(town_map):
+    first, second = town(town_map), town(town_map)
+    for world in (first, second):
+        world.get_random_location_from_navigation()
+    shared = first._walker_ai.navigation
+    assert second._walker_ai.navigation is shared
+    assert WalkerNavigation.of_map(town_map) is shared
+    assert WalkerNavigation.of_map(Map.from_file(TOWN_SMALL)) is not shared
+    alone = WalkerNavigation(town_map)
+    assert np.array_equal(alone.points, shared.points)
+    assert alone.crossings == shared.crossings
+
+
 def _walkers(world, n, cross):
     library = world.get_blueprint_library()
     world.set_pedestrians_seed(2)

@@ -186,6 +186,24 @@ def test_physics_control_round_trip_and_heavier_is_slower():
     assert speed(heavy) < speed(light)
 
 
+def test_a_vehicle_keeps_a_control_of_its_own():
+    world = flat_world()
+    car = world.spawn_actor(CAR, at(0, 0, 0.04))
+    other = world.spawn_actor(CAR, at(0, 10, 0.04))
+    given = car.get_physics_control()
+    given.mass = 2500.0
+    car.apply_physics_control(given)
+    got = car.get_physics_control()
+    for pc in (given, got):  # changing what was handed over or out later changes nothing
+        pc.mass = 1.0
+        pc.wheels[0].radius = 1.0
+        pc.torque_curve[0].y = 1.0
+    kept = car.get_physics_control()
+    assert kept.mass == 2500.0
+    assert kept.wheels[0].radius == other.get_physics_control().wheels[0].radius != 1.0
+    assert kept.torque_curve[0].y == other.get_physics_control().torque_curve[0].y != 1.0
+
+
 def test_constant_velocity_moves_in_the_vehicle_frame():
     world = flat_world(dt=0.05)
     car = world.spawn_actor(CAR, at(0, 0, 0.04, yaw=90.0))

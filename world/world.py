@@ -626,12 +626,14 @@ class World:
         return _wheels_moved(self._info[row].physics_control, here, to_world=True)
 
     def _load_physics_control(self, row: int, physics_control: VehiclePhysicsControl) -> None:
-        """Loads a physics control whose wheel positions are in the vehicle's frame (cm)."""
+        """Loads a physics control whose wheel positions are in the vehicle's frame (cm) and
+        keeps it: the callers hand over one made for the purpose (the blueprint's fresh one,
+        a moved copy), which nothing else holds, so it needs no copy of its own."""
         a = self._actors
         load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
         self._fleet_cache.stale()
         a.mass[row] = physics_control.mass
-        self._info[row].physics_control = physics_control.copy()
+        self._info[row].physics_control = physics_control
 
     def _destroy(self, actor_id: int) -> bool:
         a, row = self._actors, actor_id - 1

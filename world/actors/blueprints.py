@@ -344,6 +344,11 @@ class BlueprintLibrary:
     def __len__(self) -> int:
         return len(self._blueprints)
 
+    def ids(self) -> list[str]:
+        """The blueprints' ids in the library's order, without copying a blueprint (lockstep's;
+        iterating hands out copies)."""
+        return list(self._blueprints)
+
     def __contains__(self, blueprint_id: object) -> bool:
         return blueprint_id in self._blueprints
 

@@ -72,6 +72,22 @@ class RoadFrames:
         lateral = np.broadcast_to((frame.e_t * flip)[:, None, :], points.shape)
         return LaneFrames(s, ids, points * flip, yaw, pitch, roll, width, lateral)
 
+    def centres(self, index: int, s: np.ndarray, lane_ids: np.ndarray) -> np.ndarray:
+        """(N, 3) CARLA-frame centres of lane `lane_ids[i]` of section `index` at `s[i]`:
+        `frames`' locations, the same operations, evaluating only the lanes asked for
+        (no angles, widths or slopes, one surface height per point)."""
+        g = self.geometry
+        s = np.asarray(s, dtype=float).ravel()
+        lanes = g.sections[index]
+        outer = lanes.outer_borders(s)
+        rows = np.arange(len(s))
+        cols = np.array([lanes.column[int(lane)] for lane in lane_ids], dtype=np.int64)
+        t = (0.5 * (outer[:, lanes.inner] + outer))[rows, cols]
+        frame = g.frame(s)
+        points = frame.origin + t[:, None] * frame.e_t
+        points += g.surface_height(s, t)[:, None] * frame.e_h
+        return points * np.array([1.0, -1.0, 1.0])
+
     def pose(self, index: int, lane_id: int, s: float) -> tuple[float, ...]:
         """x, y, z (CARLA frame), yaw, pitch, roll (deg) and width of one lane centre at s:
         the same numbers as `frames`, evaluating only this lane and its inner border."""
@@ -88,7 +104,7 @@ class RoadFrames:
         else:
             width = _cubic_at(lanes.widths[col], s)
         # The surface frame at s as RoadEvaluator.frame builds it, in scalar arithmetic.
-        px, py, tx, ty = (float(v[0]) for v in g.plan_view.evaluate(np.array([s])))
+        px, py, tx, ty = g.plan_view.point_at(s)
         pz, dz = _cubic_at(g.elevation_profile, s, slope=True)
         theta = _cubic_at(g.superelevation_profile, s)
         norm = math.sqrt(tx * tx + ty * ty + dz * dz)
@@ -99,9 +115,10 @@ class RoadFrames:
         e_t = tuple(c / scale for c in e_t)
         point = [px + t * e_t[0], py + t * e_t[1], pz + t * e_t[2]]
         if g.crossfall_profile or lanes.level.any() or lanes.has_heights:
-            h = float(g.surface_height(np.array([s]), np.array([t]))[0])
-            e_h = np.cross([tx, ty, dz], e_t)
-            point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
+            h = g.height_at(s, t)
+            if h != 0.0 or any(_negative_zero(c) for c in point):
+                e_h = np.cross([tx, ty, dz], e_t)
+                point = list(np.asarray(point) + h * e_h / np.linalg.norm(e_h))
         hdg = el.atan2(ey, ex)
         positive = lane_id > 0
         yaw = -math.degrees(hdg + el.atan(0.5 * (d_inner + d_outer)))
@@ -134,6 +151,12 @@ def _angles(e_s: np.ndarray, dt_ds: np.ndarray, bank: np.ndarray, positive: np.n
     pitch = np.where(positive, 360.0 - pitch, pitch)
     roll = np.where(positive, -1.0, 1.0) * np.degrees(bank)[:, None]
     return yaw, pitch, roll
+
+
+def _negative_zero(value: float) -> bool:
+    """Whether `value` is -0.0: the one number that adding h = 0 along e_h (a signed zero)
+    can change, so that a zero height may skip the addition only when no coordinate is it."""
+    return value == 0.0 and math.copysign(1.0, value) < 0.0
 
 
 def _global_at(profile: GlobalCubic, s: float) -> tuple[float, float]:

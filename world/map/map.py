@@ -42,6 +42,7 @@ from world.map.lane_enums import (
 from world.map.lane_frames import RoadFrames
 from world.map.lane_index import LaneSegments, SegmentGrid
 from world.map.opendrive import RoadMark, RoadObject, Validity, parse_opendrive
+from world.map.opendrive.evaluation import RoadEvaluator
 from world.map.opendrive.limits import read_map_bytes
 from world.map.opendrive.placement import signal_pose
 from world.map.road_graph import LaneKey, LaneNode, RoadGraph
@@ -162,6 +163,11 @@ class Map:
         """Every road <object> (not landmarks) as (road id, object), in document order."""
         return [(road.id, obj) for road in self._odr.roads.values() for obj in road.objects]
 
+    def road_evaluators(self) -> dict[str, RoadEvaluator]:
+        """Each road's geometry evaluator (world.map.opendrive.evaluation) by road id: the
+        map's own, for code that evaluates the roads itself (it need not build them again)."""
+        return {road_id: frames.geometry for road_id, frames in self._frames.items()}
+
     def to_opendrive(self) -> str:
         return self._text
 
@@ -264,16 +270,18 @@ class Map:
 
     def centre_locations(self, waypoints: list[Waypoint]) -> np.ndarray:
         """(N, 3) CARLA-frame lane centres of `waypoints`, evaluated with numpy one lane
-        section at a time: the numbers of `waypoint.transform.location` up to rounding (a
-        few ulps), at a fraction of the cost of one pose each. For screening (which points
-        need the exact pose), never for values that enter a run's state."""
+        section at a time (RoadFrames.centres): the numbers of `waypoint.transform.location`
+        up to rounding (a few ulps), at a fraction of the cost of one pose each. For
+        screening (which points need the exact pose), never for values that enter a run's
+        state."""
         out = np.empty((len(waypoints), 3))
-        groups: dict[tuple[str, int, int], list[int]] = {}
+        groups: dict[tuple[str, int], list[int]] = {}
         for i, wp in enumerate(waypoints):
-            groups.setdefault(wp.key, []).append(i)
-        for (road_id, index, lane_id), rows in groups.items():
-            frames = self._frames[road_id].frames(index, np.array([waypoints[i].s for i in rows]))
-            out[rows] = frames.location[:, frames.column(lane_id)]
+            groups.setdefault(wp.key[:2], []).append(i)
+        for (road_id, index), rows in groups.items():
+            s = np.array([waypoints[i].s for i in rows])
+            lanes = np.array([waypoints[i].lane_id for i in rows])
+            out[rows] = self._frames[road_id].centres(index, s, lanes)
         return out
 
     def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:
@@ -691,20 +699,19 @@ class Map:
                 # A jump in the file's profiles (a laneOffset step, say) is no lane.
                 step = np.linalg.norm(np.diff(loc, axis=0), axis=2)
                 keep = (step <= _JUMP_FACTOR * np.diff(s)[:, None] + _JUMP_SLACK).T.ravel()
-                per_lane = (n - 1, len(cols))
+                # one row per segment, lane by lane (each lane's n - 1 segments in turn)
                 columns = {
-                    "a": loc[:-1],
-                    "b": loc[1:],
-                    "node": np.broadcast_to(np.array(ids, dtype=np.int64), per_lane),
-                    "s_a": np.broadcast_to(s[:-1, None], per_lane),
-                    "s_b": np.broadcast_to(s[1:, None], per_lane),
-                    "width": f.width[:-1, cols],
-                    "lateral": f.lateral[:-1, cols],
-                    "yaw_a": yaw[:-1],
-                    "yaw_b": yaw[1:],
+                    "a": _lane_major(loc[:-1]),
+                    "b": _lane_major(loc[1:]),
+                    "node": np.repeat(np.array(ids, dtype=np.int64), n - 1),
+                    "s_a": np.tile(s[:-1], len(cols)),
+                    "s_b": np.tile(s[1:], len(cols)),
+                    "width": _lane_major(f.width[:-1, cols]),
+                    "lateral": _lane_major(f.lateral[:-1, cols]),
+                    "yaw_a": _lane_major(yaw[:-1]),
+                    "yaw_b": _lane_major(yaw[1:]),
                 }
-                for name, values in columns.items():
-                    rows = np.moveaxis(values, 1, 0).reshape(-1, *values.shape[2:])
+                for name, rows in columns.items():
                     parts[name].append(rows[keep])
         if not parts["a"]:
             shapes = {"a": (0, 3), "b": (0, 3), "lateral": (0, 3)}
@@ -729,3 +736,8 @@ class Map:
             reach = float(sg.width.max()) / 2.0 + _SAMPLE_STEP if len(sg) else 0.0
             self._ground_grid = SegmentGrid(sg, cell=max(4.0, reach), levels=1)
         return self._ground_grid
+
+
+def _lane_major(values: np.ndarray) -> np.ndarray:
+    """(N, L, ...) samples by lane as rows (L * N, ...): lane 0's N samples, then lane 1's."""
+    return values.swapaxes(0, 1).reshape(-1, *values.shape[2:])

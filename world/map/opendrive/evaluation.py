@@ -20,6 +20,8 @@ instead; no map in the golden set has a level lane or crossfall).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 
 from world import elementary as el
@@ -68,6 +70,7 @@ class RoadEvaluator:
         "length",
         "plan_view",
         "road",
+        "section_start_list",
         "section_starts",
         "sections",
         "superelevation_profile",
@@ -90,6 +93,7 @@ class RoadEvaluator:
             SectionLanes(section, self.lane_offset_profile) for section in road.lane_sections
         ]
         self.section_starts = np.array([sec.s0 for sec in self.sections], dtype=float)
+        self.section_start_list = self.section_starts.tolist()
 
     # ---- reference line and profiles ---------------------------------------------------------
 
@@ -235,6 +239,20 @@ class RoadEvaluator:
             hm += lanes.height(sm, tm, cols, borders)
             h[m] = hm
         return h
+
+    def height_at(self, s: float, t: float) -> float:
+        """`surface_height` at one (s, t), the same number: in plain floats when the road has
+        no crossfall and the section holding s no level lane (no map lockstep ships or tests
+        has either), else by `surface_height`."""
+        lanes = self.sections[max(bisect_right(self.section_start_list, s) - 1, 0)]
+        if not (self.crossfall_profile or lanes.level.any()):
+            if not lanes.has_heights:
+                return 0.0
+            borders = lanes.borders_at(s)
+            if not any(border != border for border in borders):  # NaN: the array rules
+                column = lanes.surface_column(t, borders)
+                return -0.0 * abs(t) + lanes.height_at(s, t, column, borders)
+        return float(self.surface_height(np.array([s]), np.array([t]))[0])
 
     def crossfall(self, s: np.ndarray, left: np.ndarray) -> np.ndarray:
         """Crossfall angle (rad) at each s on the left (True) or right side of the road: the

@@ -11,6 +11,8 @@ while the lane's width itself continues its first polynomial backward.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 
 from world.map.opendrive.model import LaneSection
@@ -169,6 +171,40 @@ class SectionLanes:
         target = np.where(step_in, previous, target)
         on_center = borders[:, self.center] == t
         return np.where(on_center, self.center, target)
+
+    def borders_at(self, s: float) -> list[float]:
+        """`outer_borders` at one s, in plain floats (the same numbers)."""
+        return [profile.value_at(s) for profile in self.border_profiles]
+
+    def surface_column(self, t: float, borders: list[float]) -> int:
+        """`surface_lane` for one t and its row of `borders` (borders_at), in plain Python:
+        the same rule, so the same column."""
+        kept: dict[float, int] = {}
+        for col, border in enumerate(borders):
+            kept.setdefault(border, col)  # equal borders count once, as the lowest column
+        above = [(border, col) for border, col in kept.items() if border >= t]
+        key, target = min(above) if above else max(kept.items())
+        below = [(border, col) for border, col in kept.items() if border < key]
+        if self.ids[target] <= 0 and t != key and below:
+            target = max(below)[1]
+        return self.center if borders[self.center] == t else target
+
+    def height_at(self, s: float, t: float, col: int, borders: list[float]) -> float:
+        """`height` at one (s, t) in lane column `col`, in plain floats (the same numbers)."""
+        record = self.heights[col]
+        if record is None:
+            return 0.0
+        starts, inner, outer = (values.tolist() for values in record)
+        t_in, t_out = borders[self.inner[col]], borders[col]
+        span = t_out - t_in
+        p_t = (t - t_in) / span if span != 0 else 0.0
+        k = max(bisect_right(starts, s) - 1, 0)
+        nxt = min(k + 1, len(starts) - 1)
+        has_next = k + 1 < len(starts)
+        frac = (s - starts[k]) / (starts[nxt] - starts[k]) if has_next else 0.0
+        h_in = inner[k] + frac * (inner[nxt] - inner[k])
+        h_out = outer[k] + frac * (outer[nxt] - outer[k])
+        return p_t * (h_out - h_in) + h_in
 
     def height(
         self, s: np.ndarray, t: np.ndarray, cols: np.ndarray, borders: np.ndarray

@@ -18,6 +18,7 @@ and CARLA look it up.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 import numpy as np
@@ -54,7 +55,18 @@ _QUADRATURE_CELLS = 1 << 20
 class PlanView:
     """The reference line of one road, from its planView geometries (sorted by start s)."""
 
-    __slots__ = ("count", "hdg", "kind", "length", "params", "starts", "x", "y")
+    __slots__ = (
+        "count",
+        "hdg",
+        "kind",
+        "length",
+        "params",
+        "row_starts",
+        "rows",
+        "starts",
+        "x",
+        "y",
+    )
 
     def __init__(self, geometries: Sequence[Geometry]) -> None:
         ordered = sorted(geometries, key=lambda g: g.s)
@@ -68,6 +80,18 @@ class PlanView:
         self.params = np.zeros((self.count, 8))
         for i, g in enumerate(ordered):
             self.params[i] = _params(g)
+        # the same numbers per geometry in plain floats, for point_at
+        self.row_starts = self.starts.tolist()
+        self.rows = list(
+            zip(
+                self.x.tolist(),
+                self.y.tolist(),
+                self.hdg.tolist(),
+                self.kind.tolist(),
+                self.params.tolist(),
+                strict=True,
+            )
+        )
 
     def evaluate(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """x, y and the unit tangent (dx/ds, dy/ds) of the reference line at each s."""
@@ -92,6 +116,23 @@ class PlanView:
                 tx[m] = c * tu - sn * tv
                 ty[m] = sn * tu + c * tv
         return x.reshape(shape), y.reshape(shape), tx.reshape(shape), ty.reshape(shape)
+
+    def point_at(self, s: float) -> tuple[float, float, float, float]:
+        """`evaluate` at one s, in plain floats: the same numbers by the same IEEE operations
+        (elementary's scalar sin, cos and hypot, whose bits equal their array forms') without
+        numpy's cost per call. A spiral or poly3 geometry (an array product in its
+        quadrature) is answered by `evaluate`."""
+        if not self.count:
+            return 0.0, 0.0, 1.0, 0.0
+        g = max(bisect_right(self.row_starts, s) - 1, 0)
+        x0, y0, hdg, kind, params = self.rows[g]
+        local = _LOCAL_AT.get(kind)
+        if local is None:
+            x, y, tx, ty = self.evaluate(np.array([s]))
+            return float(x[0]), float(y[0]), float(tx[0]), float(ty[0])
+        u, v, tu, tv = local(s - self.row_starts[g], params)
+        c, sn = el.cos(hdg), el.sin(hdg)
+        return x0 + c * u - sn * v, y0 + sn * u + c * v, c * tu - sn * tv, sn * tu + c * tv
 
     def heading(self, s: np.ndarray) -> np.ndarray:
         """Heading (rad, in (-pi, pi]) of the reference line at each s."""
@@ -201,3 +242,34 @@ def _param_poly3(ds: np.ndarray, p: np.ndarray, length: np.ndarray):
 
 
 _LOCAL = {_LINE: _line, _ARC: _arc, _SPIRAL: _spiral, _POLY3: _poly3, _PARAM: _param_poly3}
+
+
+# The local evaluators at one ds, in plain floats: the array forms' operations, in their order.
+
+
+def _line_at(ds: float, p: list[float]) -> tuple[float, float, float, float]:
+    return ds, 0.0, 1.0, 0.0
+
+
+def _arc_at(ds: float, p: list[float]) -> tuple[float, float, float, float]:
+    k = p[0]
+    angle = k * ds
+    if k == 0.0:
+        return ds, 0.0, el.cos(angle), el.sin(angle)
+    half = el.sin(0.5 * angle)
+    return el.sin(angle) / k, 2.0 * (half * half) / k, el.cos(angle), el.sin(angle)
+
+
+def _param_poly3_at(ds: float, p: list[float]) -> tuple[float, float, float, float]:
+    au, bu, cu, du, av, bv, cv, dv = p
+    u = au + ds * (bu + ds * (cu + ds * du))
+    v = av + ds * (bv + ds * (cv + ds * dv))
+    du_ds = bu + ds * (2.0 * cu + 3.0 * du * ds)
+    dv_ds = bv + ds * (2.0 * cv + 3.0 * dv * ds)
+    norm = el.hypot(du_ds, dv_ds)
+    if norm == 0.0:  # the array form divides by 1.0 instead
+        return u, v, 1.0, dv_ds
+    return u, v, du_ds / norm, dv_ds / norm
+
+
+_LOCAL_AT = {_LINE: _line_at, _ARC: _arc_at, _PARAM: _param_poly3_at}

@@ -153,3 +153,10 @@ class GlobalCubic:
             return np.zeros(s.shape)
         _, b, c, d = self._gather(s)
         return b + 2 * c * s + 3 * d * s * s
+
+    def value_at(self, s: float) -> float:
+        """`evaluate` at one s, in plain floats (the same operations in the same order)."""
+        if not self.keys:
+            return 0.0
+        a, b, c, d = self.coefficients[max(bisect_right(self.keys, s) - 1, 0)]
+        return a + b * s + c * s * s + d * s * s * s

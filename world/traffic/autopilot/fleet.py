@@ -167,7 +167,7 @@ class AutopilotFleet:
                     light_boxes.append((centre, box.owner))
                 elif box.kind == BOX_EFFECT:
                     sign_boxes.append((centre, box.owner))
-        self.paths = LanePaths(world.get_map(), light_boxes, sign_boxes)
+        self.paths = LanePaths.of_map(world.get_map(), light_boxes, sign_boxes)
         self.actor = np.zeros(0, dtype=np.int64)  # actor rows
         self.route = np.zeros((0, ROUTE_SLOTS), dtype=np.int64)
         self.arc = np.zeros(0)

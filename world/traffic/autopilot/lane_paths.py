@@ -12,9 +12,16 @@ for junction paths, which other paths of the same junction cross or merge
 into it (`conflicts`, a boolean matrix over paths), and the paths beside it in
 its direction (`neighbour`: right, left). `nearest` finds the lane path under poses
 (the autopilot's relocalisation and its lanes of the vehicles it does not drive).
+
+All of it but the lights and give-way flags depends on the map alone, and nothing
+changes it once built: `LanePaths.of_map` builds it once per Map (every traffic manager
+of every route on that map shares it) and adds the lights and signs of a world.
 """
 
 from __future__ import annotations
+
+import copy
+import weakref
 
 import numpy as np
 
@@ -35,8 +42,30 @@ HEADING_PENALTY = 20.0  # m added (nearest) to points heading more than 60 degre
 JUNCTION_PENALTY = 0.5  # m added (nearest) to junction points (junction paths overlap at ends)
 
 
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class LanePaths:
     """The map's driving lanes as concatenated travel-direction polylines."""
+
+    @classmethod
+    def of_map(
+        cls,
+        world_map,
+        light_boxes: list[tuple[np.ndarray, int]] = (),
+        sign_boxes: list[tuple[np.ndarray, int]] = (),
+    ) -> LanePaths:
+        """The lane paths of `world_map` with these lights and signs: the map's paths built
+        once per Map (their arrays shared, never written), and light and give-way flags of
+        their own when boxes are given."""
+        shared = _SHARED.get(world_map)
+        if shared is None:
+            shared = _SHARED[world_map] = cls(world_map)
+        if not light_boxes and not sign_boxes:
+            return shared
+        out = copy.copy(shared)
+        out._mark_signals(world_map, light_boxes, sign_boxes)
+        return out
 
     def __init__(
         self,
@@ -103,14 +132,19 @@ class LanePaths:
         for p, succ in enumerate(self.successors):
             for s in succ:
                 self.predecessors[s].append(p)
+        self._mark_signals(world_map, light_boxes, sign_boxes)
+        self.conflicts = self._conflicts()
+        self.neighbour = self._neighbours(graph)
+
+    def _mark_signals(self, world_map, light_boxes, sign_boxes) -> None:
+        """`light`: the traffic light whose box lies on each path (-1: none); `give_way`:
+        whether a sign's box does (new arrays, never the shared ones changed)."""
         self.light = np.full(len(self.keys), -1, dtype=np.int64)
         for p, light in self._paths_under(world_map, light_boxes):
             self.light[p] = light
         self.give_way = np.zeros(len(self.keys), dtype=bool)
         for p, _sign in self._paths_under(world_map, sign_boxes):
             self.give_way[p] = True
-        self.conflicts = self._conflicts()
-        self.neighbour = self._neighbours(graph)
 
     def _neighbours(self, graph) -> np.ndarray:
         """(P, 2): the driving lane path beside each path on its right and on its left in the
@@ -210,15 +244,31 @@ class LanePaths:
         in_junction = np.flatnonzero(self.junction >= 0)
         for junction in np.unique(self.junction[in_junction]).tolist():
             members = in_junction[self.junction[in_junction] == junction].tolist()
+            members = [p for p in members if self.count[p]]  # no points: crosses nothing
+            gaps = self._closest_approaches(members)
             for x, p in enumerate(members):
-                a = self.points[self.first[p] : self.first[p] + self.count[p], :2]
-                for q in members[x + 1 :]:
+                for y in range(x + 1, len(members)):
+                    q = members[y]
                     if set(self.predecessors[p]) & set(self.predecessors[q]):
                         continue
-                    b = self.points[self.first[q] : self.first[q] + self.count[q], :2]
-                    gap = np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1))
-                    if gap < CONFLICT_DISTANCE:
+                    if gaps[x, y] < CONFLICT_DISTANCE:
                         out[p, q] = out[q, p] = True
+        return out
+
+    def _closest_approaches(self, members: list[int]) -> np.ndarray:
+        """(M, M), above the diagonal: the least distance between a point of path
+        members[x] and one of members[y], x < y. Each path's distances to all the later
+        paths' points at once; the square root of the least square, which is the least
+        distance exactly (a square root keeps the order)."""
+        spans = [(int(self.first[p]), int(self.first[p] + self.count[p])) for p in members]
+        out = np.full((len(members), len(members)), np.inf)
+        for x, (a, b) in enumerate(spans[:-1]):
+            mine = self.points[a:b, :2]
+            later = np.concatenate([self.points[c:d, :2] for c, d in spans[x + 1 :]])
+            offsets = mine[:, None, :] - later[None, :, :]
+            squared = offsets[..., 0] * offsets[..., 0] + offsets[..., 1] * offsets[..., 1]
+            starts = np.cumsum([0] + [d - c for c, d in spans[x + 1 : -1]])
+            out[x, x + 1 :] = np.sqrt(np.minimum.reduceat(squared.min(axis=0), starts))
         return out
 
 

@@ -16,6 +16,8 @@ a negative speed difference drives faster than the limit.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from world import elementary as el
@@ -280,10 +282,25 @@ class TrafficManager:
 def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:
     """Transforms on driving lanes outside junctions, `spacing` metres apart along each lane and
     at least `margin` from the lane's ends (spawn points that start a car mid-street, unlike the
-    map's road entries, which sit on junction borders where junction lanes overlap)."""
+    map's road entries, which sit on junction borders where junction lanes overlap). The
+    points are worked out once per Map (and spacing, margin); each call gets fresh Transforms."""
+    per_map = _STREET_SPOTS.setdefault(world_map, {})
+    if (spacing, margin) not in per_map:
+        per_map[spacing, margin] = _street_spots(world_map, spacing, margin)
+    return [
+        Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0))
+        for x, y, z, yaw in per_map[spacing, margin]
+    ]
+
+
+_STREET_SPOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _street_spots(world_map, spacing: float, margin: float) -> list[tuple[float, ...]]:
+    """x, y, z (0.5 m above the lane) and yaw of each street spawn point."""
     from world.traffic.autopilot.lane_paths import LanePaths
 
-    paths = LanePaths(world_map)
+    paths = LanePaths.of_map(world_map)
     out = []
     for p in range(len(paths)):
         if paths.junction[p] >= 0 or paths.length[p] < 2.0 * margin:
@@ -292,10 +309,5 @@ def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) 
         pts, tangents = paths.at(np.full(len(arcs), p), arcs)
         for point, tangent in zip(pts, tangents, strict=True):
             yaw = float(np.degrees(el.atan2_v(tangent[1], tangent[0])))
-            out.append(
-                Transform(
-                    Location(float(point[0]), float(point[1]), float(point[2]) + 0.5),
-                    Rotation(0.0, yaw, 0.0),
-                )
-            )
+            out.append((float(point[0]), float(point[1]), float(point[2]) + 0.5, yaw))
     return out

@@ -221,7 +221,7 @@ def _layout(world_map: Any) -> tuple[TrafficPlacement, list[TriggerBox]]:
     if odr is None:
         return TrafficPlacement([], [], []), []
     if world_map not in _LAYOUTS:
-        placement = place_traffic(odr)
+        placement = place_traffic(odr, world_map.road_evaluators())
         builder = TriggerBoxBuilder(world_map)
         boxes = builder.light_boxes(placement.lights) + builder.sign_boxes(placement.signs)
         _LAYOUTS[world_map] = (placement, boxes)

@@ -138,9 +138,13 @@ def _sign_blueprint(
     return None
 
 
-def place_traffic(odr: OpenDrive) -> TrafficPlacement:
-    """The lights, signs and light groups of a map, in a fixed order."""
-    evaluators: dict[str, RoadEvaluator] = {}
+def place_traffic(
+    odr: OpenDrive, road_evaluators: dict[str, RoadEvaluator] | None = None
+) -> TrafficPlacement:
+    """The lights, signs and light groups of a map, in a fixed order. `road_evaluators` are
+    the roads' evaluators by road id when the caller has them (a Map's), else each road's
+    is built here when first needed."""
+    evaluators = dict(road_evaluators or {})
 
     def evaluator(road: Road) -> RoadEvaluator:
         if road.id not in evaluators:

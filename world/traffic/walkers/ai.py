@@ -87,7 +87,7 @@ class WalkerAISystem:
 
             if not hasattr(self.world.get_map(), "lane_keys"):
                 raise WorldError("pedestrian navigation needs a map with sidewalks (this has none)")
-            self._nav = WalkerNavigation(self.world.get_map())
+            self._nav = WalkerNavigation.of_map(self.world.get_map())
             if not len(self._nav):
                 raise WorldError(f"map {self.world.get_map().name}: no sidewalk lanes to walk on")
         return self._nav

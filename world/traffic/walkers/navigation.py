@@ -15,9 +15,14 @@ Routes are A* over the graph, compiled (world.traffic.walkers.kernels.route; tie
 by node index, so they are deterministic). A walker that may not cross stays in
 its sidewalk component: a goal outside it is replaced by the component's node
 nearest the goal.
+
+The graph depends on the map alone and nothing changes it once built:
+`WalkerNavigation.of_map` builds it once per Map, for every world on that map.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -32,8 +37,18 @@ CROSSWALK_REACH = 4.0  # m from a crosswalk end to the sidewalk node it joins
 JUNCTION_CROSSING_REACH = 16.0  # m across a junction arm, for maps without crosswalks
 
 
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class WalkerNavigation:
     """Sidewalk nodes (N, 3), their edges, and the crossing flag of each edge."""
+
+    @classmethod
+    def of_map(cls, world_map) -> WalkerNavigation:
+        """The navigation of `world_map`, built on first use and shared after (read only)."""
+        if world_map not in _SHARED:
+            _SHARED[world_map] = cls(world_map)
+        return _SHARED[world_map]
 
     def __init__(self, world_map) -> None:
         points, lane_of, ends = self._sidewalk_points(world_map)

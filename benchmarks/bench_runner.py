@@ -76,6 +76,7 @@ def breakdown(config_path: Path) -> dict[str, float]:
     import recorder.recorder as recorder_module
     import runner.criteria as criteria_module
     import runner.evaluation as evaluation
+    import runner.map_store as map_store
     import runner.planner as planner
     import world.world as world_module
     from runner.config import load_config
@@ -109,7 +110,7 @@ def breakdown(config_path: Path) -> dict[str, float]:
     evaluation.load_agent_class = timed_agent_class
     timed(criteria_module.RouteCriteria, "update", "criteria")
     timed(recorder_module.Recorder, "record", "recorder")
-    evaluation._MAPS.clear()  # the map and planner are built again, as in a fresh process
+    map_store.clear()  # the map and planner come again from the disk store, as in a fresh process
     config = load_config(config_path)
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as out:
         began = time.process_time()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner import route_scenarios
+from runner import map_store, route_scenarios
 from runner.agent_sensors import WORLD_SENSORS, AgentSensors, validate_sensor_configuration
 from runner.agents.base import AutonomousAgent
 from runner.config import Config, RouteSpec
@@ -83,22 +83,12 @@ class RouteOutcome:
 # -- pieces ---------------------------------------------------------------------------------------
 
 
-_MAPS: dict[Path, tuple[Map, GlobalRoutePlanner | None]] = {}
-
-
 def _map(path: Path) -> Map:
-    if path not in _MAPS:
-        _MAPS[path] = (Map.from_file(path), None)
-    return _MAPS[path][0]
+    return map_store.map_and_planner(path)[0]
 
 
 def _planner(path: Path) -> GlobalRoutePlanner:
-    world_map, planner = _MAPS.get(path, (None, None))
-    if planner is None:
-        world_map = _map(path)
-        planner = GlobalRoutePlanner(world_map, 1.0)
-        _MAPS[path] = (world_map, planner)
-    return planner
+    return map_store.map_and_planner(path)[1]
 
 
 def load_agent_class(entry: str) -> type:
@@ -319,7 +309,9 @@ def run_route(
     outcome.events = [str(e.kind) for c in criteria.all() for e in c.events]
     _destroy(agent)
     sensors.destroy()
-    return finish(failure, message, trace)
+    outcome = finish(failure, message, trace)
+    map_store.keep(route.map_path)  # what the route built of the map, for the next process
+    return outcome
 
 
 def _destroy(agent: Any) -> None:

@@ -15,9 +15,10 @@ most 1 m apart, then places the waypoint at the projected s on the exact centre.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -121,13 +122,10 @@ class Map:
         self.lane_keys: list[LaneKey] = list(self._graph.nodes)
         self._node_index = {key: i for i, key in enumerate(self.lane_keys)}
         self._segments = self._build_segments()
-        self._grids: dict[int, SegmentGrid] = {}
-        self._ground_grid: SegmentGrid | None = None
-        self._surfaces: SurfaceIndex | None = None
-        self._carried: CarriedGround | None = None
         self._origin = geo_origin(self._odr.header.geo_reference or None)
         self._placements = self._build_placements()
         self._junctions: dict[str, Junction] = {}
+        self._derived: dict[Hashable, Any] = {}
 
     @classmethod
     def from_file(cls, path: str | Path) -> Map:
@@ -382,15 +380,24 @@ class Map:
     def surface_index(self) -> SurfaceIndex:
         """The index behind `ground` (built on first use), for the physics tick, which runs
         the same query inside its own compiled call."""
-        if self._surfaces is None:
-            self._surfaces = SurfaceIndex(self._ground(), _GROUND_REACH)
-        return self._surfaces
+        return self.derived("surface index", lambda: SurfaceIndex(self._ground(), _GROUND_REACH))
 
     def carried_ground(self) -> CarriedGround:
         """The ground outside the lanes (world.map.carried_ground), built on first use."""
-        if self._carried is None:
-            self._carried = build_carried_ground(self._ground())
-        return self._carried
+        return self.derived("carried ground", lambda: build_carried_ground(self._ground()))
+
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """What other wings work out from this map alone (the traffic's light layout, the
+        autopilot's lane paths, the walkers' sidewalk graph...), built by `build` on the
+        first ask for `key` and kept with the map: the worlds made on one Map share it, and
+        a map kept on disk (runner.map_store) keeps it. Read only once built."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
+
+    def derived_keys(self) -> list[Hashable]:
+        """The keys of what `derived` holds, in the order they were built."""
+        return list(self._derived)
 
     def kill_height(self) -> float:
         """The height below which the world destroys a body (KILL_DEPTH under the lowest
@@ -724,18 +731,20 @@ class Map:
         return LaneSegments(*(np.concatenate(parts[f]) for f in LaneSegments.__slots__))
 
     def _grid(self, lane_type: int) -> SegmentGrid:
-        if lane_type not in self._grids:
-            types = np.array([int(self._graph.nodes[k].lane_type) for k in self.lane_keys])
-            mask = (types[self._segments.node] & lane_type) > 0 if len(types) else np.zeros(0, bool)
-            self._grids[lane_type] = SegmentGrid(self._segments.subset(mask))
-        return self._grids[lane_type]
+        return self.derived(("lane grid", lane_type), lambda: self._build_grid(lane_type))
+
+    def _build_grid(self, lane_type: int) -> SegmentGrid:
+        types = np.array([int(self._graph.nodes[k].lane_type) for k in self.lane_keys])
+        mask = (types[self._segments.node] & lane_type) > 0 if len(types) else np.zeros(0, bool)
+        return SegmentGrid(self._segments.subset(mask))
 
     def _ground(self) -> SegmentGrid:
-        if self._ground_grid is None:
-            sg = self._segments.subset(self._segments.width > 0.0)
-            reach = float(sg.width.max()) / 2.0 + _SAMPLE_STEP if len(sg) else 0.0
-            self._ground_grid = SegmentGrid(sg, cell=max(4.0, reach), levels=1)
-        return self._ground_grid
+        return self.derived("ground grid", self._build_ground_grid)
+
+    def _build_ground_grid(self) -> SegmentGrid:
+        sg = self._segments.subset(self._segments.width > 0.0)
+        reach = float(sg.width.max()) / 2.0 + _SAMPLE_STEP if len(sg) else 0.0
+        return SegmentGrid(sg, cell=max(4.0, reach), levels=1)
 
 
 def _lane_major(values: np.ndarray) -> np.ndarray:

@@ -21,7 +21,6 @@ of every route on that map shares it) and adds the lights and signs of a world.
 from __future__ import annotations
 
 import copy
-import weakref
 
 import numpy as np
 
@@ -42,9 +41,6 @@ HEADING_PENALTY = 20.0  # m added (nearest) to points heading more than 60 degre
 JUNCTION_PENALTY = 0.5  # m added (nearest) to junction points (junction paths overlap at ends)
 
 
-_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 class LanePaths:
     """The map's driving lanes as concatenated travel-direction polylines."""
 
@@ -58,9 +54,7 @@ class LanePaths:
         """The lane paths of `world_map` with these lights and signs: the map's paths built
         once per Map (their arrays shared, never written), and light and give-way flags of
         their own when boxes are given."""
-        shared = _SHARED.get(world_map)
-        if shared is None:
-            shared = _SHARED[world_map] = cls(world_map)
+        shared = world_map.derived("lane paths", lambda: cls(world_map))
         if not light_boxes and not sign_boxes:
             return shared
         out = copy.copy(shared)

@@ -16,8 +16,6 @@ a negative speed difference drives faster than the limit.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from world import elementary as el
@@ -284,16 +282,11 @@ def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) 
     at least `margin` from the lane's ends (spawn points that start a car mid-street, unlike the
     map's road entries, which sit on junction borders where junction lanes overlap). The
     points are worked out once per Map (and spacing, margin); each call gets fresh Transforms."""
-    per_map = _STREET_SPOTS.setdefault(world_map, {})
-    if (spacing, margin) not in per_map:
-        per_map[spacing, margin] = _street_spots(world_map, spacing, margin)
-    return [
-        Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0))
-        for x, y, z, yaw in per_map[spacing, margin]
-    ]
-
-
-_STREET_SPOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    spots = world_map.derived(
+        ("street spawn points", spacing, margin),
+        lambda: _street_spots(world_map, spacing, margin),
+    )
+    return [Transform(Location(x, y, z), Rotation(0.0, yaw, 0.0)) for x, y, z, yaw in spots]
 
 
 def _street_spots(world_map, spacing: float, margin: float) -> list[tuple[float, ...]]:

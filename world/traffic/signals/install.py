@@ -15,7 +15,6 @@ world can build it without an import cycle.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,9 +209,6 @@ class WorldTraffic:
         return TrafficLightViews(self._light_id_array, self.groups)
 
 
-_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _layout(world_map: Any) -> tuple[TrafficPlacement, list[TriggerBox]]:
     """The map's light and sign placement and their road boxes. They depend on the map
     alone, so the worlds made on one Map (an evaluation's routes) work them out once; the
@@ -220,12 +216,15 @@ def _layout(world_map: Any) -> tuple[TrafficPlacement, list[TriggerBox]]:
     odr = getattr(world_map, "opendrive", None)
     if odr is None:
         return TrafficPlacement([], [], []), []
-    if world_map not in _LAYOUTS:
+
+    def build() -> tuple[TrafficPlacement, list[TriggerBox]]:
         placement = place_traffic(odr, world_map.road_evaluators())
         builder = TriggerBoxBuilder(world_map)
-        boxes = builder.light_boxes(placement.lights) + builder.sign_boxes(placement.signs)
-        _LAYOUTS[world_map] = (placement, boxes)
-    placement, boxes = _LAYOUTS[world_map]
+        return placement, builder.light_boxes(placement.lights) + builder.sign_boxes(
+            placement.signs
+        )
+
+    placement, boxes = world_map.derived("traffic layout", build)
     return placement, list(boxes)
 
 

@@ -22,8 +22,6 @@ The graph depends on the map alone and nothing changes it once built:
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from world.map.lane_enums import LaneType
@@ -37,18 +35,13 @@ CROSSWALK_REACH = 4.0  # m from a crosswalk end to the sidewalk node it joins
 JUNCTION_CROSSING_REACH = 16.0  # m across a junction arm, for maps without crosswalks
 
 
-_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 class WalkerNavigation:
     """Sidewalk nodes (N, 3), their edges, and the crossing flag of each edge."""
 
     @classmethod
     def of_map(cls, world_map) -> WalkerNavigation:
         """The navigation of `world_map`, built on first use and shared after (read only)."""
-        if world_map not in _SHARED:
-            _SHARED[world_map] = cls(world_map)
-        return _SHARED[world_map]
+        return world_map.derived("walker navigation", lambda: cls(world_map))
 
     def __init__(self, world_map) -> None:
         points, lane_of, ends = self._sidewalk_points(world_map)

@@ -16,6 +16,8 @@ merged, as the leaderboard would never have started them.
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -95,6 +97,8 @@ def run_evaluation(
     counts.resumed = counts.done
     counts.failed = sum(r.failure_kind is not Failure.NONE for r in waiting.values())
     tasks = [_task(config, e, store, scheduler) for e in order if e.route_id not in waiting]
+    if getattr(scheduler, "parallel", False):
+        tasks = longest_first(tasks)
 
     outcomes: list[RouteOutcome] = []
     merge = _Merger(config, out_dir, session, manifest, routes_meta, outcomes, on_route)
@@ -145,6 +149,21 @@ def _run(
                 break
     finally:
         finished.close()  # cancels what is still running
+
+
+def longest_first(tasks: list[Task]) -> list[Task]:
+    """The tasks in the order workers should take them: the longest routes (by their key
+    points' polyline) first, ties in evaluation order, so a long route does not start last
+    and run alone at the end. Results still merge in evaluation order."""
+
+    def length(task: Task) -> float:
+        points = task.config.routes[task.route_index].definition.points
+        return sum(
+            math.sqrt(sum((p - q) * (p - q) for p, q in zip(a, b, strict=True)))
+            for a, b in itertools.pairwise(points)
+        )
+
+    return sorted(tasks, key=lambda task: -length(task))
 
 
 def _task(config: Config, entry: RouteEntry, store: TaskStore, scheduler: Scheduler) -> Task:

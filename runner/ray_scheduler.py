@@ -47,6 +47,7 @@ class RayScheduler:
     """Every task as a Ray remote call; results come back as they finish."""
 
     wants_log_paths = False
+    parallel = True
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
         self.ray = import_ray()

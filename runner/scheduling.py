@@ -56,6 +56,7 @@ class Scheduler(Protocol):
 
     running: int
     wants_log_paths: bool  # whether the tasks may record to the run directory's disk
+    parallel: bool  # whether several tasks run at once (the driver hands the longest first)
 
     def run(self, tasks: Sequence[Task]) -> Iterator[Finished]: ...
 
@@ -64,6 +65,7 @@ class InlineScheduler:
     """Every task in the driver's process, in order (`--workers 1`)."""
 
     wants_log_paths = True
+    parallel = False
 
     def __init__(self) -> None:
         self.running = 0
@@ -148,6 +150,7 @@ class ProcessPoolScheduler:
     """`workers` worker processes, one task each at a time (`--workers N`)."""
 
     wants_log_paths = True
+    parallel = True
 
     def __init__(self, workers: int) -> None:
         if workers < 1:

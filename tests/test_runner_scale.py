@@ -304,3 +304,23 @@ def _flush_first_only():
             real(self)
 
     return flush
+
+
+def test_workers_take_the_longest_routes_first() -> None:
+    """Key-point polylines of 10, 30 (3-4-5 steps of 5 m and 25 m), 20 and 30 m: the two
+    30 m routes first, in evaluation order, then 20, then 10."""
+    from types import SimpleNamespace
+
+    from runner.driver import longest_first
+    from runner.tasks import Task
+
+    polylines = [
+        ((0.0, 0.0, 0.0), (10.0, 0.0, 0.0)),
+        ((0.0, 0.0, 0.0), (3.0, 4.0, 0.0), (3.0, 4.0, 25.0)),
+        ((0.0, 0.0, 0.0), (0.0, -20.0, 0.0)),
+        ((5.0, 5.0, 0.0), (5.0, 35.0, 0.0)),
+    ]
+    routes = [SimpleNamespace(definition=SimpleNamespace(points=p)) for p in polylines]
+    config = SimpleNamespace(routes=routes)
+    tasks = [Task(config, SimpleNamespace(route_id=f"r{i}"), i, None) for i in range(4)]
+    assert [t.route_index for t in longest_first(tasks)] == [1, 3, 2, 0]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from world.physics.compiled_cache import kernel_source_files, kernel_sources_digest
+from world.physics.compiled_cache import (
+    KERNEL_MODULES,
+    kernel_source_files,
+    kernel_sources_digest,
+)
 
 
 def _package(root: Path) -> Path:
@@ -66,3 +70,10 @@ def test_the_digest_covers_the_kernels_of_every_wing_and_the_recorder() -> None:
     ):
         assert kernel in names
     assert "world/physics/compiled.py" not in names  # the decorator compiles nothing itself
+
+
+def test_the_listed_kernel_modules_are_the_ones_a_scan_finds() -> None:
+    root = Path(__file__).resolve().parent.parent
+    scanned = [p.relative_to(root).as_posix() for p in kernel_source_files()]
+    assert list(KERNEL_MODULES) == scanned
+    assert kernel_sources_digest() == kernel_sources_digest([root / "world", root / "recorder"])

@@ -38,6 +38,7 @@ from world.errors import WorldError
 
 __all__ = [
     "COMPILE_NOTICE",
+    "KERNEL_MODULES",
     "KernelCacheError",
     "cache_bases",
     "cache_dir",
@@ -59,6 +60,29 @@ _DEFINES_KERNELS = re.compile(
 )
 # modules that compile nothing of their own: the location, the decorator's dispatch
 _NOT_KERNELS = {"compiled_cache.py", "compiled.py"}
+# The modules that define or build kernels, as a scan of the packages finds them
+# (kernel_source_files; tests/test_compiled_cache.py holds the two equal): a process reads
+# these few files for the digest rather than every module of both packages.
+KERNEL_MODULES = (
+    "world/actors/attachments.py",
+    "world/elementary.py",
+    "world/map/carried_ground.py",
+    "world/map/ground.py",
+    "world/map/ground_query.py",
+    "world/map/lane_index.py",
+    "world/physics/ahead_of_time.py",
+    "world/physics/collisions.py",
+    "world/physics/tick.py",
+    "world/physics/vehicle_dynamics.py",
+    "world/physics/walker_motion.py",
+    "world/traffic/autopilot/control.py",
+    "world/traffic/autopilot/kernels.py",
+    "world/traffic/signals/lights.py",
+    "world/traffic/signals/trigger_boxes.py",
+    "world/traffic/walkers/kernels.py",
+    "recorder/packing_intrinsics.py",
+    "recorder/tick_packing.py",
+)
 
 COMPILE_NOTICE = (
     "compiling lockstep's kernels, once per install, about a minute "
@@ -82,13 +106,20 @@ def kernel_source_files(packages: Sequence[Path] = _PACKAGES) -> list[Path]:
     ]
 
 
-def kernel_sources_digest(packages: Sequence[Path] = _PACKAGES) -> str:
-    """sha256 (16 hex digits) over the packages' kernel modules, in path order."""
+def kernel_sources_digest(packages: Sequence[Path] | None = None) -> str:
+    """sha256 (16 hex digits) over the kernel modules (KERNEL_MODULES; given `packages`,
+    the ones a scan of them finds), each named by its package and path, in order."""
+    if packages is None:
+        named = [(name, _ROOT / name) for name in KERNEL_MODULES]
+    else:
+        named = [
+            (f"{package.name}/{path.relative_to(package).as_posix()}", path)
+            for package in packages
+            for path in kernel_source_files([package])
+        ]
     digest = hashlib.sha256()
-    for package in packages:
-        for path in kernel_source_files([package]):
-            name = f"{package.name}/{path.relative_to(package).as_posix()}"
-            digest.update(name.encode() + b"\0" + path.read_bytes())
+    for name, path in named:
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

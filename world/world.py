@@ -304,15 +304,18 @@ class World:
         Only bodies the physics moves under gravity fall: one placed down there with its
         physics or gravity off (a replayed actor, as CARLA's logs hold some) stays."""
         kill_height = getattr(self._map, "kill_height", None)
-        if kill_height is None:
-            return
         a, n = self._actors, self._actors.n
+        if kill_height is None or n == 0:
+            return
+        below = kill_height()
+        if a.pos[:n, 2].min() >= below:
+            return  # nothing down there (every tick but a fall's): no masks to build
         falling = a.alive[:n] & a.body[:n] & a.simulate_physics[:n] & a.gravity[:n]
-        fallen = np.flatnonzero(falling & (a.pos[:n, 2] < kill_height()))
+        fallen = np.flatnonzero(falling & (a.pos[:n, 2] < below))
         for row in fallen.tolist():
             warnings.warn(
                 f"actor {row + 1} ({self._info[row].type_id}) fell below the world's kill "
-                f"height ({kill_height():.1f} m) and was destroyed",
+                f"height ({below:.1f} m) and was destroyed",
                 RuntimeWarning,
                 stacklevel=3,
             )

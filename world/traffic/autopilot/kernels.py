@@ -37,7 +37,6 @@ __all__ = [
     "obstacle_distances",
     "other_vehicles",
     "past_path_ends",
-    "path_boxes",
     "plan_fleet",
     "route_starts",
     "sample_paths",
@@ -209,22 +208,6 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
 
 
 @njit(cache=True)
-def path_boxes(points, first, count):
-    """Each path's bounding box in x and y (P, 4: x min, y min, x max, y max; inf and -inf
-    for a path without points)."""
-    box = np.empty((len(first), 4))
-    for p in range(len(first)):
-        box[p, 0] = box[p, 1] = np.inf
-        box[p, 2] = box[p, 3] = -np.inf
-        for i in range(first[p], first[p] + count[p]):
-            box[p, 0] = min(box[p, 0], points[i, 0])
-            box[p, 1] = min(box[p, 1], points[i, 1])
-            box[p, 2] = max(box[p, 2], points[i, 0])
-            box[p, 3] = max(box[p, 3], points[i, 1])
-    return box
-
-
-@njit(cache=True)
 def nearest_lanes(
     points,
     point_junction,
@@ -233,7 +216,9 @@ def nearest_lanes(
     count,
     cum,
     base,
-    path_box,
+    grid_first,
+    grid_point,
+    grid_frame,
     xy,
     yaw,
     heading_penalty,
@@ -244,49 +229,94 @@ def nearest_lanes(
     centre point (its distance counting heading_penalty more where the point's heading is over
     60 degrees off, junction_penalty more on junction points; the first point on a tie, as
     numpy's argmin) and the arc and lateral distance located on that path around the point.
-    The path of the nearest bounding box (`path_box`, from path_boxes) is scanned first; then
-    every path in order, skipping a path or point whose plain distance (a lower bound: the
-    penalties only add) already exceeds the best so far, with room for rounding. The smallest
-    gap and the first point on a tie do not depend on the order of the visits, so this is the
-    answer of the full scan, without sorting the paths for every pose."""
-    n, n_paths = len(yaw), len(first)
+    The points are visited by the cells of the grid (`grid_*`, LanePaths' point grid) in rings
+    around the pose's cell, skipping a cell, a point or the rings left whose plain distance (a
+    lower bound: the penalties only add) already exceeds the best so far, with room for
+    rounding. The smallest gap and the first point on a tie do not depend on the order of the
+    visits, so this is the answer of the full scan (which a pose far off the grid, or not
+    finite, gets)."""
+    n = len(yaw)
     path = np.empty(n, dtype=np.int64)
     near = np.empty(n)
-    bound = np.empty(n_paths)
     for v in range(n):
-        x, y = xy[v, 0], xy[v, 1]
-        nearest_box = 0
-        for p in range(n_paths):
-            bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
-            by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
-            bound[p] = np.sqrt(bx * bx + by * by)
-            if bound[p] < bound[nearest_box]:
-                nearest_box = p
-        best = 0
-        best_gap = np.inf
-        for visit in range(-1, n_paths):
-            p = nearest_box if visit < 0 else visit
-            if visit == nearest_box:
-                continue
-            reach = best_gap * (1.0 + 1e-12) + 1e-9
-            if bound[p] > reach:
-                continue
-            for i in range(first[p], first[p] + count[p]):
-                dx, dy = points[i, 0] - x, points[i, 1] - y
-                if dx * dx + dy * dy > reach * reach:
-                    continue
-                gap = el.hypot(dx, dy)
-                gap += junction_penalty if point_junction[i] else 0.0
-                turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
-                gap += heading_penalty if turn > 60.0 else 0.0
-                if gap < best_gap or (gap == best_gap and i < best):
-                    best, best_gap = i, gap
-                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+        best = _nearest_point(
+            points, point_junction, point_heading, grid_first, grid_point, grid_frame,
+            xy[v, 0], xy[v, 1], yaw[v], heading_penalty, junction_penalty,
+        )  # fmt: skip
         p = _last_at_most(first, best, 0, len(first))
         path[v] = p
         near[v] = cum[best] - base[p]
     arc, lateral = locate_on_paths(points, cum, base, first, count, path, near, xy, window)
     return path, arc, lateral
+
+
+@njit(cache=True, inline="always")
+def _nearest_point(
+    points, point_junction, point_heading, grid_first, grid_point, grid_frame, x, y, yaw,
+    heading_penalty, junction_penalty,
+):  # fmt: skip
+    """nearest_lanes' point for one pose: the grid's rings, or the full scan off the grid."""
+    x0, y0, cell, nx, ny = (
+        grid_frame[0],
+        grid_frame[1],
+        grid_frame[2],
+        int(grid_frame[3]),
+        int(grid_frame[4]),
+    )
+    slack = 1e-6 * cell  # room for the rounding of the cells' edges
+    fx = np.floor((x - x0) / cell)
+    fy = np.floor((y - y0) / cell)
+    best = 0
+    best_gap = np.inf
+    if not (abs(fx) < 1e9 and abs(fy) < 1e9):
+        for i in range(len(points)):
+            best, best_gap = _nearer(
+                points, point_junction, point_heading, i, x, y, yaw, heading_penalty,
+                junction_penalty, best, best_gap,
+            )  # fmt: skip
+        return best
+    cx, cy = int(fx), int(fy)
+    first_ring = max(0, -cx, cx - (nx - 1), -cy, cy - (ny - 1))
+    for ring in range(first_ring, first_ring + max(nx, ny) + 1):
+        reach = best_gap * (1.0 + 1e-12) + 1e-9
+        if (ring - 1) * cell - slack > reach:
+            break
+        for i in range(max(cx - ring, 0), min(cx + ring, nx - 1) + 1):
+            edge = i == cx - ring or i == cx + ring
+            bx = max(x0 + i * cell - slack - x, 0.0, x - (x0 + (i + 1) * cell + slack))
+            j = cy - ring
+            while j <= cy + ring:
+                if 0 <= j < ny:
+                    by = max(y0 + j * cell - slack - y, 0.0, y - (y0 + (j + 1) * cell + slack))
+                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+                    if bx * bx + by * by <= reach * reach:
+                        cell_index = i * ny + j
+                        for q in range(grid_first[cell_index], grid_first[cell_index + 1]):
+                            best, best_gap = _nearer(
+                                points, point_junction, point_heading, grid_point[q], x, y,
+                                yaw, heading_penalty, junction_penalty, best, best_gap,
+                            )  # fmt: skip
+                j += 1 if edge else 2 * ring
+    return best
+
+
+@njit(cache=True, inline="always")
+def _nearer(
+    points, point_junction, point_heading, i, x, y, yaw, heading_penalty, junction_penalty,
+    best, best_gap,
+):  # fmt: skip
+    """Point i against the best so far (index, gap) of nearest_lanes' search: the new best."""
+    reach = best_gap * (1.0 + 1e-12) + 1e-9
+    dx, dy = points[i, 0] - x, points[i, 1] - y
+    if dx * dx + dy * dy > reach * reach:
+        return best, best_gap
+    gap = el.hypot(dx, dy)
+    gap += junction_penalty if point_junction[i] else 0.0
+    turn = abs((point_heading[i] - yaw + 180.0) % 360.0 - 180.0)
+    gap += heading_penalty if turn > 60.0 else 0.0
+    if gap < best_gap or (gap == best_gap and i < best):
+        return i, gap
+    return best, best_gap
 
 
 @njit(cache=True)
@@ -305,7 +335,9 @@ def other_vehicles(
     count,
     cum,
     base,
-    path_box,
+    grid_first,
+    grid_point,
+    grid_frame,
     length,
     path_junction,
     successor_first,
@@ -348,8 +380,8 @@ def other_vehicles(
         xy[o, 1] = a_pos[r, 1]
         yaw[o] = a_rot[r, 1]
     path, arc, lateral = nearest_lanes(
-        points, point_junction, point_heading, first, count, cum, base, path_box, xy, yaw,
-        heading_penalty, junction_penalty, window,
+        points, point_junction, point_heading, first, count, cum, base, grid_first, grid_point,
+        grid_frame, xy, yaw, heading_penalty, junction_penalty, window,
     )  # fmt: skip
     for o in range(m):
         r = others[o]
@@ -1149,7 +1181,9 @@ def plan_fleet(
     width,
     point_junction,
     point_heading,
-    path_box,
+    grid_first,
+    grid_point,
+    grid_frame,
     successor_first,
     successor_flat,
     light_state,
@@ -1244,8 +1278,8 @@ def plan_fleet(
         other_lateral,
     ) = other_vehicles(
         rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
-        point_heading, first, count, cum, base, path_box, length, path_junction,
-        successor_first, successor_flat, other_c,
+        point_heading, first, count, cum, base, grid_first, grid_point, grid_frame, length,
+        path_junction, successor_first, successor_flat, other_c,
     )  # fmt: skip
     stop, stop_reason, target, inside = junction_stops(
         route,

@@ -200,8 +200,9 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
     a, lp = world._actors, fleet.paths
     args = (
         a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, lp.points,
-        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.box, lp.length,
-        lp.junction, lp.successor_first, lp.successor_flat, OTHER_CONSTANTS,
+        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.grid_first,
+        lp.grid_point, lp.grid_frame, lp.length, lp.junction, lp.successor_first,
+        lp.successor_flat, OTHER_CONSTANTS,
     )  # fmt: skip
     inside, *_ = other_vehicles(fleet.actor, *args)
     assert len(inside) == 0

@@ -29,16 +29,12 @@ generator, so a run draws the same numbers whatever else consumes randomness.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from world import elementary as el
 from world.actors.vehicle_state import ActorType, TrafficLightState, VehicleLightState
-from world.traffic.autopilot.kernels import (
-    apply_controls,
-    localise_fleet,
-    past_path_ends,
-    plan_fleet,
-)
+from world.traffic.autopilot.kernels import localise_fleet, past_path_ends, plan_fleet
 from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
 
 __all__ = ["AutopilotFleet"]
@@ -150,6 +146,37 @@ LIGHT_BITS = np.array(
 )
 
 
+class _Work(NamedTuple):
+    """The tick's per-vehicle work arrays, written by the kernels in place (made again when the
+    membership changes): localise_fleet's columns and positions, the vehicles past their
+    path's end, and plan_fleet's lane changes."""
+
+    k: np.ndarray  # vehicle rows
+    pos: np.ndarray  # (N, 3)
+    yaw: np.ndarray  # degrees
+    cos_yaw: np.ndarray
+    sin_yaw: np.ndarray
+    speed: np.ndarray  # forward, at least 0
+    front: np.ndarray  # half length
+    half_width: np.ndarray
+    lateral: np.ndarray  # distance off the current path
+    past: np.ndarray  # vehicles past their path's end (the first localise_fleet's count)
+    changers: np.ndarray  # vehicles changing lanes (the first plan_fleet's count)
+    to_paths: np.ndarray  # their new paths
+
+
+def _work(n: int, vrow_type: np.dtype) -> _Work:
+    empty, index = np.empty(n), np.empty(n, dtype=np.int64)
+    return _Work(
+        np.empty(n, dtype=vrow_type),
+        np.empty((n, 3)),
+        *(empty.copy() for _ in range(7)),
+        index,
+        index.copy(),
+        index.copy(),
+    )
+
+
 class AutopilotFleet:
     """Autopilot state of registered vehicles, one row each, in registration order."""
 
@@ -181,6 +208,8 @@ class AutopilotFleet:
         self.reason = np.zeros(0, dtype=np.int64)
         self.changed_at = np.zeros((0, 2))  # x, y of the last lane change (nan: none yet)
         self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
+        self._arguments_key: tuple = ()
+        self._arguments: tuple = ()
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -338,18 +367,54 @@ class AutopilotFleet:
 
     # -- the tick --------------------------------------------------------------------------
 
-    def tick(self, tm, dt: float) -> None:
-        """One tick of every vehicle, in three compiled calls (localise, plan, apply) and
-        numpy's arc tangent for the steering (kept in numpy for its exact bits)."""
+    def tick(self, tm, dt: float) -> bool:
+        """One tick of every vehicle in two compiled calls: localise_fleet, then Python for the
+        rare events (past a path's end, lost), then plan_fleet, which writes the controls; the
+        lane changes it decides are taken here. False, with nothing done, when a vehicle was
+        destroyed (prune first)."""
+        work, localise, plan = self._kernel_arguments(tm)
+        past, lost, all_alive = localise_fleet(*localise)
+        if not all_alive:
+            return False
+        if past:
+            self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, tm)
+        if past or lost:
+            for i in np.flatnonzero(work.lateral > LOST_DISTANCE).tolist():
+                self.relocate(i)
+        a = self.world._actors
+        changes = plan_fleet(*plan, a.n, dt, float(tm._global_speed_pct), float(tm._global_lead))
+        # lane changes decided now take effect from the next tick
+        if changes:
+            for i, path in zip(
+                work.changers[:changes].tolist(), work.to_paths[:changes].tolist(), strict=True
+            ):
+                self._move_to_lane(i, path)
+        return True
+
+    def _kernel_arguments(self, tm) -> tuple[_Work, tuple, tuple]:
+        """The work arrays and the array arguments of localise_fleet and plan_fleet (all but
+        the per-tick numbers), made again only when an array among them may have been replaced:
+        the membership changed, the manager's per-vehicle settings were made again, a table
+        grew. (Gathering some 80 arguments every tick cost more than a kernel.) The ids in the
+        key are those of arrays the arguments hold, so no other array can take them."""
         world = self.world
         a, v = world._actors, world._vehicles
-        if not len(self.actor):
-            return
-        rows = self.actor
+        traffic = getattr(world, "_traffic", None)
+        light_state = traffic.system.groups.state if traffic is not None else NO_LIGHTS
+        key = (self.version, id(tm._speed_pct), id(a.pos), id(v.throttle), id(light_state))
+        if key != self._arguments_key:
+            self._arguments_key = key
+            self._arguments = self._gather_arguments(tm, light_state)
+        return self._arguments
+
+    def _gather_arguments(self, tm, light_state: np.ndarray) -> tuple[_Work, tuple, tuple]:
+        a, v = self.world._actors, self.world._vehicles
         lp = self.paths
-        k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, arc, lat, past = localise_fleet(
-            rows,
+        work = _work(len(self.actor), a.vrow.dtype)
+        localise = (
+            self.actor,
             a.vrow,
+            a.alive,
             a.pos,
             a.rot,
             a.vel,
@@ -363,47 +428,42 @@ class AutopilotFleet:
             lp.count,
             lp.length,
             LOCATE_WINDOW,
+            LOST_DISTANCE,
+            work.k,
+            work.pos,
+            work.yaw,
+            work.cos_yaw,
+            work.sin_yaw,
+            work.speed,
+            work.front,
+            work.half_width,
+            work.lateral,
+            work.past,
         )
-        if len(past):
-            self._move_on(past, arc, lat, pos, tm)
-        self.arc = arc
-        for i in np.flatnonzero(lat > LOST_DISTANCE).tolist():
-            self.relocate(i)
-
-        traffic = getattr(world, "_traffic", None)
-        light_state = traffic.system.groups.state if traffic is not None else NO_LIGHTS
-        (
-            throttle,
-            brake,
-            wheel_tangent,
-            self.integral,
-            self.reason,
-            self.hold_time,
-            self.override,
-            changers,
-            to_paths,
-        ) = plan_fleet(
-            rows,
-            k,
-            pos,
-            yaw,
-            cos_yaw,
-            sin_yaw,
-            speed,
-            front,
-            half_width,
+        plan = (
+            self.actor,
+            work.k,
+            work.pos,
+            work.yaw,
+            work.cos_yaw,
+            work.sin_yaw,
+            work.speed,
+            work.front,
+            work.half_width,
             self.route,
             self.arc,
             self.ignore,
             self.integral,
             self.hold_time,
             self.override,
+            self.reason,
+            self.changed_at,
             SAMPLE_DISTANCES,
             tm._speed_pct,
-            float(tm._global_speed_pct),
             tm._desired,
             tm._lead,
-            float(tm._global_lead),
+            tm._auto_lane_change,
+            tm._update_lights,
             lp.points,
             lp.cum,
             lp.base,
@@ -416,6 +476,15 @@ class AutopilotFleet:
             lp.light,
             lp.give_way,
             lp.conflicts,
+            lp.neighbour,
+            lp.width,
+            lp.point_junction,
+            lp.point_heading,
+            lp.grid_first,
+            lp.grid_point,
+            lp.grid_frame,
+            lp.successor_first,
+            lp.successor_flat,
             light_state,
             v.wheelbase,
             v.cg_front,
@@ -423,40 +492,6 @@ class AutopilotFleet:
             v.speed_limit,
             v.tl_actor,
             v.tl_state,
-            a.alive,
-            a.body,
-            a.static_collider,
-            a.n,
-            a.pos,
-            a.rot,
-            a.kind,
-            a.box_loc,
-            a.extent,
-            tm._auto_lane_change,
-            self.changed_at,
-            lp.neighbour,
-            lp.width,
-            a.vrow,
-            a.vel,
-            lp.point_junction,
-            lp.point_heading,
-            lp.box,
-            lp.successor_first,
-            lp.successor_flat,
-            dt,
-            PLAN_CONSTANTS,
-            JUNCTION_CONSTANTS,
-            CONTROL_CONSTANTS,
-            LANE_CHANGE_CONSTANTS,
-            OTHER_CONSTANTS,
-        )
-        apply_controls(
-            k,
-            el.atan_v(wheel_tangent),
-            speed,
-            throttle,
-            brake,
-            v.max_steer,
             v.steer_kmh,
             v.steer_factor,
             v.throttle,
@@ -464,12 +499,26 @@ class AutopilotFleet:
             v.brake,
             (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann),
             v.lights,
-            tm._update_lights,
+            a.alive,
+            a.body,
+            a.static_collider,
+            a.pos,
+            a.rot,
+            a.kind,
+            a.box_loc,
+            a.extent,
+            a.vrow,
+            a.vel,
+            work.changers,
+            work.to_paths,
+            PLAN_CONSTANTS,
+            JUNCTION_CONSTANTS,
+            CONTROL_CONSTANTS,
+            LANE_CHANGE_CONSTANTS,
+            OTHER_CONSTANTS,
             LIGHT_BITS,
         )
-        # lane changes decided now take effect from the next tick
-        for i, path in zip(changers.tolist(), to_paths.tolist(), strict=True):
-            self._move_to_lane(i, path)
+        return work, localise, plan
 
     def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, tm) -> None:
         """Moves the vehicles idx past their path's end on to the next path (extending their

@@ -1,14 +1,13 @@
 """Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
 obstacle search, the speed targets and control, lane changes, the writing of the controls,
-and the three calls that make the tick of them (localise_fleet, plan_fleet, apply_controls).
+and the two calls that make the tick of them (localise_fleet, plan_fleet).
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
 the same; it only skips the temporary arrays and the work that a cheaper test already rules
-out. Cosines, sines and radians are taken here (numba's equal numpy's bit for bit on the
-machines measured, as the state hashes show); arc tangents stay in numpy (the paths'
-segment headings are taken once, the steering's arc tangent between plan_fleet and
-apply_controls). These kernels call world.traffic.autopilot.control's and
+out. Cosines, sines and arc tangents are world.elementary's scalar kernels (the same bits
+as its array forms, el.cos_v ..., compiled from the same code); the paths' segment headings
+are taken once per map. These kernels call world.traffic.autopilot.control's and
 world.physics.vehicle_dynamics' functions; world.physics.compiled_cache keeps their compiled
 code from going stale when those change.
 """
@@ -30,7 +29,6 @@ from world.traffic.autopilot.control import (
 __all__ = [
     "apply_controls",
     "body_arrays",
-    "fleet_rows",
     "junction_stops",
     "localise_fleet",
     "locate_on_paths",
@@ -38,7 +36,6 @@ __all__ = [
     "obstacle_distances",
     "other_vehicles",
     "past_path_ends",
-    "path_boxes",
     "plan_fleet",
     "route_starts",
     "sample_paths",
@@ -210,22 +207,6 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
 
 
 @njit(cache=True)
-def path_boxes(points, first, count):
-    """Each path's bounding box in x and y (P, 4: x min, y min, x max, y max; inf and -inf
-    for a path without points)."""
-    box = np.empty((len(first), 4))
-    for p in range(len(first)):
-        box[p, 0] = box[p, 1] = np.inf
-        box[p, 2] = box[p, 3] = -np.inf
-        for i in range(first[p], first[p] + count[p]):
-            box[p, 0] = min(box[p, 0], points[i, 0])
-            box[p, 1] = min(box[p, 1], points[i, 1])
-            box[p, 2] = max(box[p, 2], points[i, 0])
-            box[p, 3] = max(box[p, 3], points[i, 1])
-    return box
-
-
-@njit(cache=True)
 def nearest_lanes(
     points,
     point_junction,
@@ -234,7 +215,9 @@ def nearest_lanes(
     count,
     cum,
     base,
-    path_box,
+    grid_first,
+    grid_point,
+    grid_frame,
     xy,
     yaw,
     heading_penalty,
@@ -245,49 +228,94 @@ def nearest_lanes(
     centre point (its distance counting heading_penalty more where the point's heading is over
     60 degrees off, junction_penalty more on junction points; the first point on a tie, as
     numpy's argmin) and the arc and lateral distance located on that path around the point.
-    The path of the nearest bounding box (`path_box`, from path_boxes) is scanned first; then
-    every path in order, skipping a path or point whose plain distance (a lower bound: the
-    penalties only add) already exceeds the best so far, with room for rounding. The smallest
-    gap and the first point on a tie do not depend on the order of the visits, so this is the
-    answer of the full scan, without sorting the paths for every pose."""
-    n, n_paths = len(yaw), len(first)
+    The points are visited by the cells of the grid (`grid_*`, LanePaths' point grid) in rings
+    around the pose's cell, skipping a cell, a point or the rings left whose plain distance (a
+    lower bound: the penalties only add) already exceeds the best so far, with room for
+    rounding. The smallest gap and the first point on a tie do not depend on the order of the
+    visits, so this is the answer of the full scan (which a pose far off the grid, or not
+    finite, gets)."""
+    n = len(yaw)
     path = np.empty(n, dtype=np.int64)
     near = np.empty(n)
-    bound = np.empty(n_paths)
     for v in range(n):
-        x, y = xy[v, 0], xy[v, 1]
-        nearest_box = 0
-        for p in range(n_paths):
-            bx = max(path_box[p, 0] - x, 0.0, x - path_box[p, 2])
-            by = max(path_box[p, 1] - y, 0.0, y - path_box[p, 3])
-            bound[p] = np.sqrt(bx * bx + by * by)
-            if bound[p] < bound[nearest_box]:
-                nearest_box = p
-        best = 0
-        best_gap = np.inf
-        for visit in range(-1, n_paths):
-            p = nearest_box if visit < 0 else visit
-            if visit == nearest_box:
-                continue
-            reach = best_gap * (1.0 + 1e-12) + 1e-9
-            if bound[p] > reach:
-                continue
-            for i in range(first[p], first[p] + count[p]):
-                dx, dy = points[i, 0] - x, points[i, 1] - y
-                if dx * dx + dy * dy > reach * reach:
-                    continue
-                gap = el.hypot(dx, dy)
-                gap += junction_penalty if point_junction[i] else 0.0
-                turn = abs((point_heading[i] - yaw[v] + 180.0) % 360.0 - 180.0)
-                gap += heading_penalty if turn > 60.0 else 0.0
-                if gap < best_gap or (gap == best_gap and i < best):
-                    best, best_gap = i, gap
-                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+        best = _nearest_point(
+            points, point_junction, point_heading, grid_first, grid_point, grid_frame,
+            xy[v, 0], xy[v, 1], yaw[v], heading_penalty, junction_penalty,
+        )  # fmt: skip
         p = _last_at_most(first, best, 0, len(first))
         path[v] = p
         near[v] = cum[best] - base[p]
     arc, lateral = locate_on_paths(points, cum, base, first, count, path, near, xy, window)
     return path, arc, lateral
+
+
+@njit(cache=True, inline="always")
+def _nearest_point(
+    points, point_junction, point_heading, grid_first, grid_point, grid_frame, x, y, yaw,
+    heading_penalty, junction_penalty,
+):  # fmt: skip
+    """nearest_lanes' point for one pose: the grid's rings, or the full scan off the grid."""
+    x0, y0, cell, nx, ny = (
+        grid_frame[0],
+        grid_frame[1],
+        grid_frame[2],
+        int(grid_frame[3]),
+        int(grid_frame[4]),
+    )
+    slack = 1e-6 * cell  # room for the rounding of the cells' edges
+    fx = np.floor((x - x0) / cell)
+    fy = np.floor((y - y0) / cell)
+    best = 0
+    best_gap = np.inf
+    if not (abs(fx) < 1e9 and abs(fy) < 1e9):
+        for i in range(len(points)):
+            best, best_gap = _nearer(
+                points, point_junction, point_heading, i, x, y, yaw, heading_penalty,
+                junction_penalty, best, best_gap,
+            )  # fmt: skip
+        return best
+    cx, cy = int(fx), int(fy)
+    first_ring = max(0, -cx, cx - (nx - 1), -cy, cy - (ny - 1))
+    for ring in range(first_ring, first_ring + max(nx, ny) + 1):
+        reach = best_gap * (1.0 + 1e-12) + 1e-9
+        if (ring - 1) * cell - slack > reach:
+            break
+        for i in range(max(cx - ring, 0), min(cx + ring, nx - 1) + 1):
+            edge = i == cx - ring or i == cx + ring
+            bx = max(x0 + i * cell - slack - x, 0.0, x - (x0 + (i + 1) * cell + slack))
+            j = cy - ring
+            while j <= cy + ring:
+                if 0 <= j < ny:
+                    by = max(y0 + j * cell - slack - y, 0.0, y - (y0 + (j + 1) * cell + slack))
+                    reach = best_gap * (1.0 + 1e-12) + 1e-9
+                    if bx * bx + by * by <= reach * reach:
+                        cell_index = i * ny + j
+                        for q in range(grid_first[cell_index], grid_first[cell_index + 1]):
+                            best, best_gap = _nearer(
+                                points, point_junction, point_heading, grid_point[q], x, y,
+                                yaw, heading_penalty, junction_penalty, best, best_gap,
+                            )  # fmt: skip
+                j += 1 if edge else 2 * ring
+    return best
+
+
+@njit(cache=True, inline="always")
+def _nearer(
+    points, point_junction, point_heading, i, x, y, yaw, heading_penalty, junction_penalty,
+    best, best_gap,
+):  # fmt: skip
+    """Point i against the best so far (index, gap) of nearest_lanes' search: the new best."""
+    reach = best_gap * (1.0 + 1e-12) + 1e-9
+    dx, dy = points[i, 0] - x, points[i, 1] - y
+    if dx * dx + dy * dy > reach * reach:
+        return best, best_gap
+    gap = el.hypot(dx, dy)
+    gap += junction_penalty if point_junction[i] else 0.0
+    turn = abs((point_heading[i] - yaw + 180.0) % 360.0 - 180.0)
+    gap += heading_penalty if turn > 60.0 else 0.0
+    if gap < best_gap or (gap == best_gap and i < best):
+        return i, gap
+    return best, best_gap
 
 
 @njit(cache=True)
@@ -306,7 +334,9 @@ def other_vehicles(
     count,
     cum,
     base,
-    path_box,
+    grid_first,
+    grid_point,
+    grid_frame,
     length,
     path_junction,
     successor_first,
@@ -349,8 +379,8 @@ def other_vehicles(
         xy[o, 1] = a_pos[r, 1]
         yaw[o] = a_rot[r, 1]
     path, arc, lateral = nearest_lanes(
-        points, point_junction, point_heading, first, count, cum, base, path_box, xy, yaw,
-        heading_penalty, junction_penalty, window,
+        points, point_junction, point_heading, first, count, cum, base, grid_first, grid_point,
+        grid_frame, xy, yaw, heading_penalty, junction_penalty, window,
     )  # fmt: skip
     for o in range(m):
         r = others[o]
@@ -830,31 +860,6 @@ def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent
 
 
 @njit(cache=True)
-def fleet_rows(rows, vrow, pos, rot, vel, extent):
-    """The actor table's columns the tick reads for the vehicles at `rows`: vehicle rows,
-    positions (N, 3), yaws (degrees), velocity x and y, half lengths and half widths."""
-    n = len(rows)
-    k = np.empty(n, dtype=vrow.dtype)
-    xyz = np.empty((n, 3))
-    yaw = np.empty(n)
-    vx = np.empty(n)
-    vy = np.empty(n)
-    front = np.empty(n)
-    half_width = np.empty(n)
-    for v in range(n):
-        r = rows[v]
-        k[v] = vrow[r]
-        for c in range(3):
-            xyz[v, c] = pos[r, c]
-        yaw[v] = rot[r, 1]
-        vx[v] = vel[r, 0]
-        vy[v] = vel[r, 1]
-        front[v] = extent[r, 0]
-        half_width[v] = extent[r, 1]
-    return k, xyz, yaw, vx, vy, front, half_width
-
-
-@njit(cache=True)
 def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state):
     """The vehicle table's scalar columns the tick reads for vehicle rows k: wheelbase, rear
     axle to centre of gravity (wheelbase less CG to front axle), maximum steer angle, speed
@@ -1070,6 +1075,7 @@ def _lane_free(
 def localise_fleet(
     rows,
     vrow,
+    a_alive,
     a_pos,
     a_rot,
     a_vel,
@@ -1083,26 +1089,54 @@ def localise_fleet(
     count,
     length,
     window,
+    lost,
+    k,
+    pos,
+    yaw,
+    cos_yaw,
+    sin_yaw,
+    speed,
+    front,
+    half_width,
+    lateral,
+    past,
 ):
-    """The fleet's actor columns (fleet_rows), the heading's cosine and sine, the forward
-    speed (at least 0), and each vehicle localised on its current path near its last arc:
-    arc, lateral distance and the vehicles past their path's end (past_path_ends)."""
-    k, pos, yaw, vx, vy, front, half_width = fleet_rows(rows, vrow, a_pos, a_rot, a_vel, a_extent)
+    """The fleet's actor columns the tick reads (vehicle rows `k`, positions, yaws in degrees,
+    half lengths `front`, half widths), the heading's cosine and sine, the forward speed (at
+    least 0), and each vehicle localised on its current path near its last arc: `arc` and
+    `lateral` distance. All written in place into the fleet's work arrays (an array handed
+    back from a compiled call costs ~0.8 us to box). `past` gets the vehicles past their
+    path's end (past_path_ends). Returns how many are past their end, how many are more than
+    `lost` m off their path, and whether every vehicle is alive (if not, nothing is done)."""
     n = len(rows)
-    cos_yaw = np.empty(n)
-    sin_yaw = np.empty(n)
-    speed = np.empty(n)
     for v in range(n):
+        if not a_alive[rows[v]]:
+            return 0, 0, False
+    for v in range(n):
+        r = rows[v]
+        k[v] = vrow[r]
+        for c in range(3):
+            pos[v, c] = a_pos[r, c]
+        yaw[v] = a_rot[r, 1]
+        front[v] = a_extent[r, 0]
+        half_width[v] = a_extent[r, 1]
         rad = np.radians(yaw[v])
         cos_yaw[v] = el.cos(rad)
         sin_yaw[v] = el.sin(rad)
-        forward = vx[v] * cos_yaw[v] + vy[v] * sin_yaw[v]
+        forward = a_vel[r, 0] * cos_yaw[v] + a_vel[r, 1] * sin_yaw[v]
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
-    new_arc, lateral = locate_on_paths(
+    new_arc, new_lateral = locate_on_paths(
         points, cum, base, first, count, route[:, 0], arc, pos, window
     )
-    past = past_path_ends(route, new_arc, length)
-    return k, pos, yaw, cos_yaw, sin_yaw, speed, front, half_width, new_arc, lateral, past
+    lost_count = 0
+    for v in range(n):
+        arc[v] = new_arc[v]
+        lateral[v] = new_lateral[v]
+        if new_lateral[v] > lost:
+            lost_count += 1
+    ends = past_path_ends(route, arc, length)
+    past[: len(ends)] = ends
+    return len(ends), lost_count, True
 
 
 @njit(cache=True)
@@ -1122,12 +1156,14 @@ def plan_fleet(
     integral,
     hold_time,
     override,
+    reason,
+    changed_at,
     distances,
     speed_pct,
-    global_pct,
     desired,
     lead,
-    global_lead,
+    auto,
+    update_lights,
     points,
     cum,
     base,
@@ -1140,6 +1176,15 @@ def plan_fleet(
     path_light,
     path_give_way,
     conflicts,
+    neighbour,
+    width,
+    point_junction,
+    point_heading,
+    grid_first,
+    grid_point,
+    grid_frame,
+    successor_first,
+    successor_flat,
     light_state,
     wheelbase,
     cg_front,
@@ -1147,41 +1192,46 @@ def plan_fleet(
     speed_limit,
     tl_actor,
     tl_state,
+    steer_kmh,
+    steer_factor,
+    v_throttle,
+    v_steer,
+    v_brake,
+    v_flags,
+    v_lights,
     alive,
     body,
     static_collider,
-    n_actors,
     a_pos,
     a_rot,
     a_kind,
     box_loc,
     extent,
-    auto,
-    changed_at,
-    neighbour,
-    width,
     a_vrow,
     a_vel,
-    point_junction,
-    point_heading,
-    path_box,
-    successor_first,
-    successor_flat,
-    dt,
+    changers,
+    to_paths,
     c,
     junction_c,
     control_c,
     lane_c,
     other_c,
+    light_bits,
+    n_actors,
+    dt,
+    global_pct,
+    global_lead,
 ):
-    """Everything of the tick after localisation but the steering's arc tangent: the route
-    samples (`distances` ahead of the centre) and the pure-pursuit point, the speed target
-    and its curve cap, the junction rules, the obstacle search and the speed control.
-    Returns throttle, brake, the front wheel angle's tangent, the new integral, reason, hold
-    and push-on times, and the vehicles that change lanes with their new paths (lane_changes,
-    for the vehicles with `auto` on). `c` holds the constants of autopilot.PLAN_CONSTANTS,
-    `junction_c`, `control_c`, `lane_c` and `other_c` those of junction_stops,
-    speed_controls, lane_changes and other_vehicles."""
+    """Everything of the tick after localisation (localise_fleet's work arrays k ...
+    half_width): the route samples (`distances` ahead of the centre) and the pure-pursuit
+    point, the speed target and its curve cap, the junction rules, the obstacle search, the
+    speed control, the steering (pursuit_tangents' arc tangents) and the controls written
+    into the vehicle table (apply_controls). The fleet's integral, reason, hold and push-on
+    times are updated in place; the vehicles that change lanes (lane_changes, for those with
+    `auto` on) and their new paths go into `changers` and `to_paths`, their number returned.
+    `c` holds the constants of autopilot.PLAN_CONSTANTS, `junction_c`, `control_c`, `lane_c`
+    and `other_c` those of junction_stops, speed_controls, lane_changes and other_vehicles,
+    `light_bits` apply_controls'."""
     lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
     behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
@@ -1227,10 +1277,10 @@ def plan_fleet(
         other_lateral,
     ) = other_vehicles(
         rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
-        point_heading, first, count, cum, base, path_box, length, path_junction,
-        successor_first, successor_flat, other_c,
+        point_heading, first, count, cum, base, grid_first, grid_point, grid_frame, length,
+        path_junction, successor_first, successor_flat, other_c,
     )  # fmt: skip
-    stop, reason, target, inside = junction_stops(
+    stop, stop_reason, target, inside = junction_stops(
         route,
         start,
         route_end,
@@ -1305,13 +1355,13 @@ def plan_fleet(
             coarse_reach,
             margin,
         )
-    throttle, brake, integral, reason, hold_time, override = speed_controls(
+    throttle, brake, new_integral, new_reason, new_hold, new_override = speed_controls(
         obstacle,
         front,
         lead,
         global_lead,
         stop,
-        reason,
+        stop_reason,
         target,
         speed,
         integral,
@@ -1322,13 +1372,40 @@ def plan_fleet(
         stop_obstacle,
         control_c,
     )
-    changers, to_paths = lane_changes(
-        auto, changed_at, reason, speed, wish, front, rows, pos, route, arc, path_junction, length,
-        neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
+    found_changers, found_paths = lane_changes(
+        auto, changed_at, new_reason, speed, wish, front, rows, pos, route, arc, path_junction,
+        length, neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
         is_vehicle, is_walker, half_width, others, other_path, other_arc, other_lateral, a_vel,
         extent, a_vrow, tl_state, successor_first, successor_flat, lane_c,
     )  # fmt: skip
-    return throttle, brake, wheel_tangent, integral, reason, hold_time, override, changers, to_paths
+    wheel_angle = np.empty(n)
+    for v in range(n):
+        wheel_angle[v] = el.atan(wheel_tangent[v])
+    apply_controls(
+        k,
+        wheel_angle,
+        speed,
+        throttle,
+        brake,
+        max_steer,
+        steer_kmh,
+        steer_factor,
+        v_throttle,
+        v_steer,
+        v_brake,
+        v_flags,
+        v_lights,
+        update_lights,
+        light_bits,
+    )
+    integral[:] = new_integral
+    reason[:] = new_reason
+    hold_time[:] = new_hold
+    override[:] = new_override
+    changes = len(found_changers)
+    changers[:changes] = found_changers
+    to_paths[:changes] = found_paths
+    return changes
 
 
 @njit(cache=True)

@@ -29,7 +29,6 @@ from world.map.lane_enums import LaneType
 from world.traffic.autopilot.kernels import (
     locate_on_paths,
     nearest_lanes,
-    path_boxes,
     sample_paths,
     segment_tangents,
 )
@@ -39,6 +38,7 @@ __all__ = ["CONFLICT_DISTANCE", "LanePaths"]
 CONFLICT_DISTANCE = 2.5  # m: two junction paths whose centres come this close conflict
 HEADING_PENALTY = 20.0  # m added (nearest) to points heading more than 60 degrees away
 JUNCTION_PENALTY = 0.5  # m added (nearest) to junction points (junction paths overlap at ends)
+GRID_CELL = 3.0  # m: the side of a cell of the points' grid (nearest's search)
 
 
 class LanePaths:
@@ -110,7 +110,7 @@ class LanePaths:
         # the direction (and its heading, rad) of the segment starting at each point
         self.segment_tangent = segment_tangents(self.points, self.first, self.count)
         self.segment_heading = el.atan2_v(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
-        self.box = path_boxes(self.points, self.first, self.count)  # (P, 4): x, y min; x, y max
+        self.grid_first, self.grid_point, self.grid_frame = _point_grid(self.points, GRID_CELL)
         self.successors: list[list[int]] = [
             [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
             for k in self.keys
@@ -222,7 +222,9 @@ class LanePaths:
             self.count,
             self.cum,
             self.base,
-            self.box,
+            self.grid_first,
+            self.grid_point,
+            self.grid_frame,
             np.ascontiguousarray(xy, dtype=float),
             np.asarray(yaw, dtype=float),
             HEADING_PENALTY,
@@ -264,6 +266,27 @@ class LanePaths:
             starts = np.cumsum([0] + [d - c for c, d in spans[x + 1 : -1]])
             out[x, x + 1 :] = np.sqrt(np.minimum.reduceat(squared.min(axis=0), starts))
         return out
+
+
+def _point_grid(points: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points (K, 3+) by square cells of side `cell` in x and y, for nearest's search:
+    cell (i, j) (i along x, from the lowest point's x, j along y) holds the point indices
+    grid_point[grid_first[i * ny + j] : grid_first[i * ny + j + 1]], ascending; grid_frame is
+    (x0, y0, cell, nx, ny)."""
+    if len(points) == 0:
+        return (
+            np.zeros(2, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.array([0.0, 0.0, cell, 1.0, 1.0]),
+        )
+    low = points[:, :2].min(axis=0)
+    ij = np.floor((points[:, :2] - low) / cell).astype(np.int64)
+    nx, ny = (ij.max(axis=0) + 1).tolist()
+    key = ij[:, 0] * ny + ij[:, 1]
+    order = np.argsort(key, kind="stable")
+    grid_first = np.searchsorted(key[order], np.arange(nx * ny + 1)).astype(np.int64)
+    frame = np.array([low[0], low[1], cell, nx, ny], dtype=np.float64)
+    return grid_first, order.astype(np.int64), frame
 
 
 def _junction_index(world_map, road_id: str) -> int:

@@ -268,13 +268,15 @@ class TrafficManager:
         self._tick(dt)
 
     def _tick(self, dt: float) -> None:
-        if self._fleet is None or not len(self._fleet):
-            return
-        self._fleet.prune()
-        if not len(self._fleet):
+        fleet = self._fleet
+        if fleet is None or not len(fleet):
             return
         self._refresh()
-        self._fleet.tick(self, dt)
+        if not fleet.tick(self, dt):  # a vehicle was destroyed: forget it first
+            fleet.prune()
+            if len(fleet):
+                self._refresh()
+                fleet.tick(self, dt)
 
 
 def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:

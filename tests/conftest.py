@@ -15,7 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 # before any test imports world (the kernels bind when their module is imported)
-os.environ["LOCKSTEP_KERNEL_CHECK"] = "1"
+os.environ.setdefault("LOCKSTEP_KERNEL_CHECK", "1")
 
 
 def find_shared() -> Path | None:

@@ -294,13 +294,31 @@ def _shadowed(value: Any) -> Any:
 def _checked(name: str, function: Callable) -> Callable:
     """`function` behind a check of its arguments' types against the compiled ones."""
 
+    checked: set[bytes] = set()  # numba's fingerprints of argument types already checked
+
     def call(*args: Any) -> Any:
-        _check_types(name, args)
+        key = _fingerprint(args)
+        if key is None or key not in checked:
+            _check_types(name, args)
+            if key is not None:
+                checked.add(key)
         return function(*args)
 
     call.__name__ = call.__qualname__ = name.rsplit(".", 1)[-1]
     call.__doc__ = f"{name} from the ahead-of-time module, its arguments checked"
     return call
+
+
+def _fingerprint(args: tuple) -> bytes | None:
+    """numba's own fingerprint of the arguments' types (dtype, rank, layout, writeable, in
+    tuples too), computed in C: a call whose fingerprint passed the check once is not
+    checked again. None where numba has no fingerprint for a value."""
+    from numba._dispatcher import compute_fingerprint
+
+    try:
+        return compute_fingerprint(args)
+    except (TypeError, ValueError, NotImplementedError):
+        return None
 
 
 def _check_types(name: str, args: tuple) -> None:

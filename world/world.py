@@ -50,6 +50,8 @@ from world.traffic.signals.install import WorldTraffic, install_traffic
 from world.traffic.walkers.ai import walker_ai_of
 from world.weather import WeatherParameters
 
+_SENSOR = int(ActorType.Sensor)  # a plain int: numpy compares an IntEnum slowly
+
 __all__ = ["EPISODE_ID", "TICK_PHASES", "StaticActorProvider", "TickSystem", "World"]
 
 FLAT_PROP_HEIGHT = 0.2  # m: a prop lower than this (debris, tiles, litter) is driven over
@@ -324,15 +326,17 @@ class World:
     def _sensors_system(self, dt: float) -> None:
         """Gives new sensor actors their behaviour, forgets dead ones, steps them in id order."""
         a, n = self._actors, self._actors.n
-        rows = np.flatnonzero(a.alive[:n] & (a.kind[:n] == ActorType.Sensor))
-        if len(rows) == 0 and not self._sensors.ids():
+        sensor = a.kind[:n] == _SENSOR
+        if not self._sensors.has_any() and not sensor.any():
             return  # no sensor to forget, make or step
+        rows = np.flatnonzero(a.alive[:n] & sensor)
         live = set((rows + 1).tolist())
         for actor_id in self._sensors.ids():
             if actor_id not in live:
                 self._sensors.remove(actor_id)
         for row in rows.tolist():
-            self._sensor_behaviour(row + 1)
+            if not self._sensors.known(row + 1):
+                self._sensor_behaviour(row + 1)
         self._sensors.tick(self, self._frame, self._elapsed, self._delta)
 
     def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:
@@ -341,7 +345,7 @@ class World:
         if not self._actors.alive[actor_id - 1]:
             return None
         found = self._sensors.get(actor_id)
-        if found is None:
+        if found is None and not self._sensors.known(actor_id):
             info = self._info[actor_id - 1]
             found = self._sensors.add(self._handle(actor_id), info.type_id, info.attributes)
         return found

@@ -28,6 +28,7 @@ class SensorSystem:
 
     def __init__(self) -> None:
         self._by_id: dict[int, SensorBehaviour] = {}
+        self._inert: set[int] = set()  # sensors with no behaviour here (they need rendering)
 
     def add(
         self, sensor: Any, type_id: str, attributes: Mapping[str, str]
@@ -35,6 +36,7 @@ class SensorSystem:
         """Gives a new sensor actor its behaviour; None for sensors that need rendering."""
         kind = SENSOR_TYPES.get(type_id)
         if kind is None:
+            self._inert.add(sensor.id)
             return None
         behaviour = kind(sensor, attributes)
         self._by_id[sensor.id] = behaviour
@@ -44,14 +46,25 @@ class SensorSystem:
         """The sensors' actor ids, ascending."""
         return sorted(self._by_id)
 
+    def has_any(self) -> bool:
+        """Whether any sensor has a behaviour to step or forget."""
+        return bool(self._by_id)
+
     def get(self, actor_id: int) -> SensorBehaviour | None:
         return self._by_id.get(actor_id)
 
+    def known(self, actor_id: int) -> bool:
+        """Whether the sensor was given its behaviour, or found to have none, already."""
+        return actor_id in self._by_id or actor_id in self._inert
+
     def remove(self, actor_id: int) -> None:
         self._by_id.pop(actor_id, None)
+        self._inert.discard(actor_id)
 
     def tick(self, world: Any, frame: int, timestamp: float, delta_seconds: float) -> None:
         """Steps every sensor once, in id order; callbacks run here."""
+        if not self._by_id:
+            return
         ctx = SensorContext(world, frame, timestamp, delta_seconds)
         for actor_id in self.ids():
             self._by_id[actor_id].tick(ctx)

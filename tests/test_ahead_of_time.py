@@ -9,19 +9,18 @@ kernels' modules are imported. The cases that need the module skip, saying so, w
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from runner_helpers import write_config
 
 from runner.log_compare import compare_logs
 from world.physics.compiled import ahead_of_time_path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOWN = ROOT / "configs" / "maps" / "town_small.xodr"
 
 
 def _python(code: str, **env_changes: str) -> subprocess.CompletedProcess:
@@ -43,19 +42,15 @@ def built() -> Path:
 def _config(folder: Path) -> Path:
     """A 10-second route of town_small among 12 autopilot cars, recorded with additional
     data: the world, the autopilot, the criteria and the recorder all run."""
-    config = {
-        "name": "aot",
-        "seed": 5,
-        "map": str(TOWN),
-        "agent": {"entry": "runner.agents.autopilot"},
-        "traffic": {"vehicles": 12, "walkers": 4},
-        "limits": {"route_seconds": 10.0},
-        "record": {"additional_data": True},
-        "routes": [{"id": 0, "waypoints": [[120.0, -98.25, 0.0], [198.25, -50.0, 0.0]]}],
-    }
-    path = folder / "aot.yaml"
-    path.write_text(json.dumps(config), encoding="utf-8")
-    return path
+    return write_config(
+        folder,
+        "aot",
+        seed=5,
+        traffic={"vehicles": 12, "walkers": 4},
+        limits={"route_seconds": 10.0},
+        record={"additional_data": True},
+        routes=[{"id": 0, "waypoints": [[120.0, -98.25, 0.0], [198.25, -50.0, 0.0]]}],
+    )
 
 
 EVALUATE = """

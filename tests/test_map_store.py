@@ -4,12 +4,13 @@ and runs the same bits; a store that is not a map's is rebuilt."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from runner_helpers import write_config
 
 from runner import map_store
 from runner.log_compare import compare_logs
@@ -33,18 +34,15 @@ print(outcome.ticks, before == after, sorted(map(str, map_store.map_and_planner(
 
 
 def _config(folder: Path, town: Path) -> Path:
-    config = {
-        "name": "store",
-        "seed": 2,
-        "map": str(town),
-        "agent": {"entry": "runner.agents.autopilot"},
-        "traffic": {"vehicles": 8, "walkers": 3},
-        "limits": {"route_seconds": 5.0},
-        "routes": [{"id": 0, "waypoints": [[20.0, 1.75, 0.0], [180.0, 1.75, 0.0]]}],
-    }
-    path = folder / "store.yaml"
-    path.write_text(json.dumps(config), encoding="utf-8")
-    return path
+    return write_config(
+        folder,
+        "store",
+        seed=2,
+        map=str(town),
+        traffic={"vehicles": 8, "walkers": 3},
+        limits={"route_seconds": 5.0},
+        routes=[{"id": 0, "waypoints": [[20.0, 1.75, 0.0], [180.0, 1.75, 0.0]]}],
+    )
 
 
 def _run(config: Path, out: Path, town: Path) -> list[str]:

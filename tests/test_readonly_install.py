@@ -26,13 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PIP = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
 COMPILE_NOTICE = "compiling lockstep's kernels, once per install, about a minute"
 
-TICK = """
+# a car at full throttle for 20 ticks on the map argv[1]
+DRIVE = """
 import json, sys, time
 start = time.perf_counter()
 import world
 from world import Map, VehicleControl, World, WorldSettings
-from runner.warmup import kernel_dispatchers
-from world.physics.compiled_cache import cache_dir
 town = Map.from_file(sys.argv[1])
 w = World(town)
 w.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=0.05))
@@ -41,6 +40,13 @@ car = w.spawn_actor(w.get_blueprint_library().find("vehicle.lincoln.mkz_2017"),
 car.apply_control(VehicleControl(throttle=1.0))
 for _ in range(20):
     w.tick()
+"""
+
+TICK = (
+    DRIVE
+    + """
+from runner.warmup import kernel_dispatchers
+from world.physics.compiled_cache import cache_dir
 seconds = time.perf_counter() - start
 found = kernel_dispatchers()
 kernels = found.values()
@@ -55,6 +61,7 @@ print(json.dumps({
     "seconds": seconds,
 }))
 """
+)
 
 
 def _without_write_override() -> None:
@@ -181,21 +188,14 @@ def test_the_read_only_install_queries_and_ticks(installed: Path, shared: Path) 
     print(f"second process: ticked in {again['seconds']:.2f} s ({wall:.2f} s wall in all)")
 
 
-AHEAD = """
-import json, sys
-from world import Map, VehicleControl, World, WorldSettings
+AHEAD = (
+    DRIVE
+    + """
 from world.physics.compiled import running_ahead_of_time
-town = Map.from_file(sys.argv[1])
-w = World(town)
-w.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=0.05))
-car = w.spawn_actor(w.get_blueprint_library().find("vehicle.lincoln.mkz_2017"),
-                    town.get_spawn_points()[0])
-car.apply_control(VehicleControl(throttle=1.0))
-for _ in range(20):
-    w.tick()
 print(json.dumps({"ahead": running_ahead_of_time(), "numba": "numba" in sys.modules,
                   "speed": car.get_velocity().length()}))
 """
+)
 
 
 @pytest.mark.slow

@@ -180,10 +180,9 @@ def warm_up() -> WarmupReport:
     report = WarmupReport(str(cache_dir()), seconds=time.perf_counter() - start)
     if running_ahead_of_time():
         report.ran_module = True
-        found = manifest() or {}
         report.module = str(ahead_of_time_path())
-        report.module_kernels = len(found.get("kernels", {}))
-        if found.get("workload") == workload_digest():
+        report.module_kernels = _module_kernels()
+        if (manifest() or {}).get("workload") == workload_digest():
             return report
         report.module = ""  # built by an older warm-up: built again from this one's calls
         _build_in_fresh_process(report)

@@ -335,8 +335,7 @@ class World:
             if actor_id not in live:
                 self._sensors.remove(actor_id)
         for row in rows.tolist():
-            if not self._sensors.known(row + 1):
-                self._sensor_behaviour(row + 1)
+            self._sensor_behaviour(row + 1)
         self._sensors.tick(self, self._frame, self._elapsed, self._delta)
 
     def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:

@@ -22,7 +22,6 @@ import json
 import os
 import pickle
 import re
-import shutil
 import sys
 import sysconfig
 import tempfile
@@ -90,7 +89,7 @@ def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | No
             ) from exc
         built = Path(scratch) / (compiled.MODULE_NAME + sysconfig.get_config_var("EXT_SUFFIX"))
         target = folder / built.name
-        _replace(built, target)
+        _write(target, built.read_bytes())
     args = {name: tuple(signatures[name].args) for name in symbols}
     _write(folder / compiled.SIGNATURES, pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
     manifest = {
@@ -112,14 +111,8 @@ def _numba_version() -> str:
     return str(numba.__version__)
 
 
-def _replace(source: Path, target: Path) -> None:
-    """Moves `source` over `target` in one step (a copy beside it first, across devices)."""
-    staged = target.with_name(f".{target.name}.{os.getpid()}")
-    shutil.copyfile(source, staged)
-    os.replace(staged, target)
-
-
 def _write(target: Path, data: bytes) -> None:
+    """`data` as the whole of `target`, replaced in one step (staged beside it)."""
     staged = target.with_name(f".{target.name}.{os.getpid()}")
     staged.write_bytes(data)
     os.replace(staged, target)

@@ -8,6 +8,7 @@ written); every name `world` exports still imports with `from world import X`.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,3 +145,18 @@ def test_the_kernel_modules_import_only_the_plain_errors() -> None:
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("world")
         }
         assert world_imports <= {"world.errors", "world.physics"}
+
+
+def test_an_evaluation_import_keeps_blas_to_one_thread() -> None:
+    """`import runner.evaluation` in a fresh interpreter loads numpy with BLAS set to one
+    thread (world's package sets it; runner imports world first), so no BLAS pool spins."""
+    probe = (
+        "import os\nimport runner.evaluation\n"
+        "tasks = os.listdir('/proc/self/task') if os.path.isdir('/proc/self/task') else [0]\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(tasks))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1", "1"]

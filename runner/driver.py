@@ -97,7 +97,7 @@ def run_evaluation(
     counts.resumed = counts.done
     counts.failed = sum(r.failure_kind is not Failure.NONE for r in waiting.values())
     tasks = [_task(config, e, store, scheduler) for e in order if e.route_id not in waiting]
-    if getattr(scheduler, "parallel", False):
+    if scheduler.parallel:
         tasks = longest_first(tasks)
 
     outcomes: list[RouteOutcome] = []

@@ -168,6 +168,7 @@ def warm_up() -> WarmupReport:
     """Compiles (or loads) every kernel the systems call; says which; builds the
     ahead-of-time module when this process runs numba's JIT."""
     from world.physics.compiled import (
+        MODE_VARIABLE,
         ahead_of_time_path,
         kernels,
         manifest,
@@ -199,7 +200,7 @@ def warm_up() -> WarmupReport:
             report.loaded.append(name)
         elif not dispatcher.signatures:
             report.unused.append(name)
-    if os.environ.get("LOCKSTEP_KERNELS", "") != "jit":
+    if os.environ.get(MODE_VARIABLE, "") != "jit":
         _build_in_fresh_process(report)
     return report
 
@@ -218,7 +219,9 @@ def _module_kernels() -> int:
 
 def _build_in_fresh_process(report: WarmupReport) -> None:
     """Runs `python -m runner.warmup --build` (numba's JIT, kernels from its cache)."""
-    env = dict(os.environ, LOCKSTEP_KERNELS="jit")
+    from world.physics.compiled import MODE_VARIABLE
+
+    env = {**os.environ, MODE_VARIABLE: "jit"}
     done = subprocess.run(
         [sys.executable, "-m", "runner.warmup", "--build"],
         env=env,

@@ -262,6 +262,7 @@ class _DiesAfter:
     """An in-process scheduler whose driver 'dies' (raises) after `n` finished tasks."""
 
     wants_log_paths = True
+    parallel = False
 
     def __init__(self, n: int) -> None:
         self.n, self.running = n, 0

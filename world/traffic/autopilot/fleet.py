@@ -411,6 +411,8 @@ class AutopilotFleet:
         a, v = self.world._actors, self.world._vehicles
         lp = self.paths
         work = _work(len(self.actor), a.vrow.dtype)
+        # k ... half_width: localise_fleet writes them, plan_fleet reads them
+        located = work[: _Work._fields.index("lateral")]
         localise = (
             self.actor,
             a.vrow,
@@ -429,27 +431,13 @@ class AutopilotFleet:
             lp.length,
             LOCATE_WINDOW,
             LOST_DISTANCE,
-            work.k,
-            work.pos,
-            work.yaw,
-            work.cos_yaw,
-            work.sin_yaw,
-            work.speed,
-            work.front,
-            work.half_width,
+            *located,
             work.lateral,
             work.past,
         )
         plan = (
             self.actor,
-            work.k,
-            work.pos,
-            work.yaw,
-            work.cos_yaw,
-            work.sin_yaw,
-            work.speed,
-            work.front,
-            work.half_width,
+            *located,
             self.route,
             self.arc,
             self.ignore,

@@ -37,7 +37,7 @@ PLAIN_TYPES = {
 # imported by every wing's kernels: lockstep's decorator and the kernels' folder (each
 # imports nothing of the world but its errors)
 KERNEL_MODULES = {"world.physics.compiled", "world.physics.compiled_cache"}
-WINGS = {"map", "actors", "physics", "traffic", "sensors"}
+WINGS = {"map", "actors", "physics", "traffic", "sensors", "scene"}
 
 
 def _module_name(path: Path) -> str:
@@ -121,5 +121,16 @@ def test_traffic_never_imports_sensors_or_the_world() -> None:
         for s, t in _arrows()
         if _wing(s) == "traffic"
         and (_wing(t) == "sensors" or t in {"world.world", "world.handles"})
+    ]
+    assert bad == []
+
+
+def test_the_scene_imports_only_the_map_and_the_actors() -> None:
+    bad = [
+        (s, t)
+        for s, t in _arrows()
+        if _wing(s) == "scene"
+        and t not in KERNEL_MODULES
+        and (_wing(t) in {"physics", "traffic", "sensors"} or t in {"world.world", "world.handles"})
     ]
     assert bad == []

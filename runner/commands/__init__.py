@@ -12,4 +12,5 @@ COMMAND_MODULES: list[str] = [
     "render",
     "warmup",
     "evaluate",
+    "serve",
 ]

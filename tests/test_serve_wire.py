@@ -1,0 +1,160 @@
+"""The server's pieces without a client: msgpack-rpc framing and its bounds, tokens, the
+world snapshot's byte layout, and how the dispatcher answers what it cannot serve.
+
+Layouts are checked against CARLA 0.9.16's, as measured with its client (the probe notes in
+../shared/carla-rpc/PROTOCOL.md): offsets written out below, values set by the test.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import msgpack
+import pytest
+
+from runner.carla.client import Client, configure
+from runner.serve.dispatch import VALUE, VOID_RESULT, Dispatcher, Method
+from runner.serve.episode_state import EpisodeStateWriter
+from runner.serve.errors import CallError, MalformedStreamError
+from runner.serve.stream import token
+from runner.serve.wire import BadRequest, Request, RpcReader
+from world import Location, Rotation, Transform, Vector3D, VehicleControl, WalkerControl
+
+
+def test_a_token_packs_as_carla_s_token_data():
+    # PROTOCOL.md (c): stream 1 on 127.0.0.1:2001 is 01000000 d107 01 01 7f000001 + 12 zeros
+    assert token(1, "127.0.0.1", 2001).hex() == "01000000d10701017f000001" + "00" * 12
+
+
+def test_requests_are_cut_from_a_byte_stream_with_carla_s_metadata():
+    reader = RpcReader()
+    control = [0.5, 0.0, 0.0, False, False, False, 0]
+    data = msgpack.packb([0, 7, "tick_cue", [[False]]]) + msgpack.packb(
+        [0, 8, "apply_control_to_vehicle", [[True], 101, control]]
+    )
+    first = reader.feed(data[:5])
+    rest = reader.feed(data[5:])
+    assert first == []
+    assert rest == [
+        Request(7, "tick_cue", False, []),
+        Request(
+            8, "apply_control_to_vehicle", True, [101, [0.5, 0.0, 0.0, False, False, False, 0]]
+        ),
+    ]
+
+
+def test_a_message_that_is_not_a_call_is_a_bad_request_and_broken_bytes_end_the_stream():
+    reader = RpcReader()
+    assert reader.feed(msgpack.packb({"a": 1}))[0] == BadRequest(
+        None, "a message must be an array, found dict"
+    )
+    assert reader.feed(msgpack.packb([0, 3, "version", [1]])) == [
+        BadRequest(3, "version: the first parameter must be CARLA's [asynchronous]")
+    ]
+    with pytest.raises(MalformedStreamError, match="exceeds max_array_len"):
+        RpcReader().feed(b"\xdd\xff\xff\xff\xff")  # an array of 2**32 - 1 items announced
+    small = RpcReader(max_message=1000)
+    with pytest.raises(MalformedStreamError, match="longer than 1000 bytes"):
+        small.feed(b"\x94\xda\xff\xff" + b"x" * 2000)  # a 65535-byte string never finishing
+
+
+def test_the_traffic_manager_s_plain_rpclib_calls_have_no_metadata():
+    reader = RpcReader(metadata=False)
+    assert reader.feed(msgpack.packb([0, 1, "set_synchronous_mode", [True]])) == [
+        Request(1, "set_synchronous_mode", False, [True])
+    ]
+
+
+def _world():
+    configure()
+    return Client("127.0.0.1", 1).get_world()
+
+
+def test_the_world_snapshot_has_carla_s_header_and_119_byte_records():
+    world = _world()
+    library = world.get_blueprint_library()
+    car = world.spawn_actor(library.find("vehicle.tesla.model3"), Transform(Location(5, 1.75, 0.3)))
+    car.apply_control(VehicleControl(0.5, -0.25, 0.125, True, False, True, 3))
+    walker = world.spawn_actor(
+        library.filter("walker.pedestrian.*")[0], Transform(Location(5, 40, 1), Rotation(0, 90, 0))
+    )
+    walker.apply_control(WalkerControl(Vector3D(0, 1, 0), 1.5, True))
+    world.tick()
+    payload = EpisodeStateWriter(world).message(episode_id=4, flags=1)
+    sensor_type, frame, timestamp = struct.unpack_from("<QQd", payload, 0)
+    assert (sensor_type, frame, timestamp) == (17, 1, 0.05)
+    episode, platform, delta = struct.unpack_from("<Qdf", payload, 48)
+    origin = struct.unpack_from("<3i", payload, 68)
+    (flags,) = struct.unpack_from("<I", payload, 80)
+    assert (episode, platform, delta, origin, flags) == (4, 0.0, pytest.approx(0.05), (0, 0, 0), 1)
+    alive = len(world.get_actors())
+    assert len(payload) == 84 + 119 * alive
+    records = {
+        struct.unpack_from("<I", payload, 84 + 119 * i)[0]: payload[
+            84 + 119 * i : 84 + 119 * (i + 1)
+        ]
+        for i in range(alive)
+    }
+    assert sorted(records) == [a.id for a in world.get_actors()]
+    rec = records[car.id]
+    assert rec[4] == 1  # Active
+    assert struct.unpack_from("<3f", rec, 5) == pytest.approx(tuple(car.get_location()), abs=1e-5)
+    throttle, steer, brake, hand_brake, reverse, manual, gear = struct.unpack_from(
+        "<3f3Bi", rec, 65
+    )
+    assert (throttle, steer, brake, hand_brake, reverse, manual) == (0.5, -0.25, 0.125, 1, 0, 1)
+    assert gear == car.get_control().gear
+    limit, tl_state, has_light, light_id = struct.unpack_from("<fBBI", rec, 84)
+    assert (limit, tl_state, has_light, light_id) == (30.0, 2, 0, 0)  # no light: Green, id 0
+    assert rec[94:] == bytes(25)
+    rec = records[walker.id]
+    jump = walker.get_control().jump  # the physics takes the jump in the tick
+    assert struct.unpack_from("<3ffB", rec, 65) == (0.0, 1.0, 0.0, 1.5, int(jump))
+    light = world.get_actors().filter("traffic.traffic_light")[0]
+    rec = records[light.id]
+    sign_id = rec[65:97].rstrip(b"\0").decode()
+    assert sign_id == light.get_opendrive_id()
+    green, yellow, red, _elapsed, pole, frozen, state = struct.unpack_from("<4fIBB", rec, 97)
+    assert (green, yellow, red) == (light.get_green_time(), light.get_yellow_time(), 2.0)
+    assert (pole, frozen, state) == (light.get_pole_index(), 0, int(light.get_state()))
+
+
+class _Session:
+    pass
+
+
+def _raises(session):
+    raise ValueError("boom")
+
+
+def _refuses(session, actor_id):
+    raise CallError(f"no actor {actor_id}")
+
+
+def test_the_dispatcher_answers_in_the_form_each_call_expects():
+    said: list[str] = []
+    methods = {
+        "one": Method(lambda session: 1),
+        "set": Method(lambda session, value: None, VOID_RESULT),
+        "boom": Method(_raises),
+        "refuse": Method(_refuses),
+    }
+    dispatch = Dispatcher(_Session(), methods, {"get_actor_bone_names": VALUE}, said.append)
+    assert dispatch.answer("one", []) == ([[1, 1]], None)
+    assert dispatch.answer("set", [3]) == ([[False]], None)
+    assert dispatch.answer("set", []) == ([[True, ["set: expected 1 arguments, found 0"]]], None)
+    assert dispatch.answer("refuse", [9]) == ([[0, ["no actor 9"]]], None)
+    message = "lockstep serve: internal error in boom: ValueError: boom"
+    assert dispatch.answer("boom", []) == ([[0, [message]]], None)
+    unserved = "lockstep serve does not serve 'get_actor_bone_names' (a CARLA call lockstep lacks)"
+    assert dispatch.answer("get_actor_bone_names", [1]) == ([[0, [unserved]]], None)
+    assert dispatch.answer("no_such_call", []) == (None, "unknown method 'no_such_call'")
+    assert said == [
+        "set: expected 1 arguments, found 0",
+        message,
+        unserved,
+        "unknown method 'no_such_call'",
+    ]
+    reply = msgpack.unpackb(dispatch(Request(5, "one", False, [])))
+    assert reply == [1, 5, None, [[1, 1]]]
+    assert dispatch(Request(None, "one", False, [])) is None  # a notification: no reply

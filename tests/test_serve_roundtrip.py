@@ -168,3 +168,71 @@ def test_refusals_come_back_as_carla_s_errors_and_the_server_goes_on(server, tmp
         "alive True",
     ]
     assert server.alive()
+
+
+BATCH = """
+import sys, carla
+from carla import command as c
+client = carla.Client("127.0.0.1", int(sys.argv[1]))
+client.set_timeout(20.0)
+world = client.reload_world()
+points = world.get_map().get_spawn_points()
+library = world.get_blueprint_library()
+car = library.find("vehicle.tesla.model3")
+walker = library.find("walker.pedestrian.0001")
+spawned = client.apply_batch_sync(
+    [c.SpawnActor(car, points[i]) for i in (0, 5, 10, 15)]
+    + [c.SpawnActor(walker, carla.Transform(carla.Location(x=60.0, y=40.0, z=1.0)))]
+)
+a, b, d, e, w = [r.actor_id for r in spawned]
+physics = world.get_actor(a).get_physics_control()
+physics.mass = 2345.0
+moved = carla.Transform(carla.Location(x=30.0, y=-1.75, z=0.5), carla.Rotation(yaw=180.0))
+lights = carla.VehicleLightState(carla.VehicleLightState.Position | carla.VehicleLightState.Brake)
+batch = [
+    c.ApplyVehicleControl(a, carla.VehicleControl(throttle=0.25, steer=-0.5, brake=0.125,
+                                                  hand_brake=True, manual_gear_shift=True, gear=3)),
+    c.SetVehicleLightState(a, lights),
+    c.ApplyVehiclePhysicsControl(a, physics),
+    c.ApplyTransform(b, moved),
+    c.SetSimulatePhysics(b, False),
+    c.ApplyWalkerControl(w, carla.WalkerControl(carla.Vector3D(0.0, 1.0, 0.0), 1.5, False)),
+    c.ApplyTargetVelocity(d, carla.Vector3D(3.0, 0.0, 0.0)),
+    c.SetEnableGravity(d, False),
+    c.ApplyImpulse(d, carla.Vector3D(0.0, 0.0, 0.0)),
+    c.ApplyTorque(d, carla.Vector3D(0.0, 0.0, 0.0)),
+    c.DestroyActor(e),
+    c.DestroyActor(99999),
+    c.SpawnActor(car, points[20]).then(c.SetSimulatePhysics(c.FutureActor, False)),
+]
+responses = client.apply_batch_sync(batch, True)
+for r in responses:
+    print("response", r.actor_id if not r.error else 0, r.error)
+car_a = world.get_actor(a)
+k = car_a.get_control()
+print("control", k.throttle, k.steer, k.brake, k.hand_brake, k.manual_gear_shift)
+print("lights", int(car_a.get_light_state()))
+print("mass", car_a.get_physics_control().mass)
+t = world.get_actor(b).get_transform()
+print("moved", t.location.x, t.location.y, t.rotation.yaw)
+print("walker", world.get_actor(w).get_control().speed)
+print("gone", world.get_actor(e) is None or not world.get_actor(e).is_alive)
+"""
+
+
+def test_a_batch_runs_every_kind_of_command_and_answers_each(server, tmp_path):
+    out = output(run_client(tmp_path, server.port, BATCH)).splitlines()
+    responses = [line.split(" ", 2) for line in out if line.startswith("response")]
+    assert len(responses) == 13
+    errors = [r[2] for r in responses if r[2]]
+    assert errors == ["unable to find actor 99999"]
+    assert all(int(r[1]) > 0 for r in responses if not r[2])
+    rest = out[len(responses) :]
+    assert rest == [
+        "control 0.25 -0.5 0.125 True True",
+        "lights 9",  # Position | Brake
+        "mass 2345.0",
+        "moved 30.0 -1.75 180.0",
+        "walker 1.5",
+        "gone True",
+    ]

@@ -40,6 +40,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--delta", type=float, default=None, help="the fixed step of --sync, seconds (0.05)"
     )
+    parser.add_argument(
+        "--traffic-manager",
+        choices=("carla", "lockstep"),
+        default="carla",
+        help="whose traffic manager drives set_autopilot: CARLA's own, in the client "
+        "(default), or lockstep's, served on --tm-port",
+    )
+    parser.add_argument(
+        "--tm-port", type=int, default=8000, help="lockstep's traffic manager's port (8000)"
+    )
     parser.set_defaults(func=_serve)
 
 
@@ -53,6 +63,8 @@ def _serve(args: argparse.Namespace) -> int:
     for folder in args.maps:
         if not Path(folder).is_dir():
             raise UsageError(f"serve: --maps {folder}: not a folder")
+    if not 1 <= args.tm_port <= 65535 or args.tm_port in (args.port, args.port + 1):
+        raise UsageError(f"serve: --tm-port: expected a free port, found {args.tm_port}")
     if args.delta is not None and not 0.0 < args.delta <= 1.0:
         raise UsageError(f"serve: --delta: expected seconds in (0, 1], found {args.delta}")
     from runner.serve.server import ServeOptions, serve
@@ -66,5 +78,7 @@ def _serve(args: argparse.Namespace) -> int:
             seed=args.seed,
             synchronous=args.sync,
             delta=args.delta,
+            traffic_manager=args.traffic_manager,
+            tm_port=args.tm_port,
         )
     )

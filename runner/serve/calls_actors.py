@@ -117,7 +117,11 @@ def spawn_actor_with_parent(
 
 
 def destroy_actor(session: Any, actor_id: Any) -> bool:
-    actor = session.actor(actor_id, "destroy_actor")
+    """Destroys the actor; False for the map's own actors (the spectator, lights, signs)."""
+    value = shapes.integer(actor_id, "destroy_actor: actor id", high=1 << 32)
+    actor = session.world.get_actor(value)
+    if actor is None:
+        raise CallError("unable to destroy actor: not found")
     destroyed = actor.destroy()
     if destroyed:
         session.forget_actor(actor.id)

@@ -208,36 +208,42 @@ def update_day_night_cycle(session: Any, client: Any, active: Any) -> None:
 
 
 # traffic managers' registry ---------------------------------------------------------------
+def _port(value: Any, function: str) -> int:
+    return shapes.integer(value, f"{function}: port", high=1 << 16)
+
+
 def is_traffic_manager_running(session: Any, port: Any) -> bool:
-    return shapes.integer(port, "is_traffic_manager_running: port", high=1 << 16) in (
-        session.traffic_managers
-    )
+    return _port(port, "is_traffic_manager_running") in session.traffic_managers
 
 
 def get_traffic_manager_running(session: Any, port: Any) -> list:
-    port = shapes.integer(port, "get_traffic_manager_running: port", high=1 << 16)
-    host, found = session.traffic_managers.get(port, ("", 0))
+    host, found, _owner = session.traffic_managers.get(
+        _port(port, "get_traffic_manager_running"), ("", 0, None)
+    )
     return [host, found]
 
 
 def add_traffic_manager_running(session: Any, info: Any) -> bool:
-    """Registers a client's traffic manager (CARLA's client then runs it in-process)."""
+    """Registers a client's traffic manager (CARLA's client then runs it in its process);
+    it goes when that client's connection closes."""
     if not isinstance(info, list) or len(info) != 2:
         raise CallError("add_traffic_manager_running: expected [host, port]")
     host = shapes.text(info[0], "add_traffic_manager_running: host")
-    port = shapes.integer(info[1], "add_traffic_manager_running: port", high=1 << 16)
+    port = _port(info[1], "add_traffic_manager_running")
     if port in session.traffic_managers:
         return False
-    session.traffic_managers[port] = (host, port)
-    session.log(f"CARLA's traffic manager of a client runs on port {port}")
+    session.traffic_managers[port] = (host, port, session.caller)
+    session.log(f"CARLA's traffic manager runs in a client, on port {port}")
     return True
 
 
 def destroy_traffic_manager(session: Any, port: Any) -> bool:
-    port = shapes.integer(port, "destroy_traffic_manager: port", high=1 << 16)
-    if port in session.served_traffic_managers:
+    port = _port(port, "destroy_traffic_manager")
+    found = session.traffic_managers.get(port)
+    if found is None or found[2] is None:  # lockstep's own stays
         return False
-    return session.traffic_managers.pop(port, None) is not None
+    del session.traffic_managers[port]
+    return True
 
 
 METHODS: dict[str, Method] = {

@@ -130,6 +130,7 @@ class RpcConnection(Connection):
             self.close(f"sent {exc}: connection closed")
             return
         for item in items:
+            self.server.session.caller = self
             answer = self.dispatch(item)
             if self.closed:
                 return
@@ -174,7 +175,6 @@ class Server:
         self.connections: list[Connection] = []
         self._listeners: list[socket.socket] = []
         self._next_step: float | None = None
-        self._clients = 0
 
     # sockets ------------------------------------------------------------------------------
     def listen(self, host: str, port: int, factory: Callable[[socket.socket, str], Any]) -> int:
@@ -189,12 +189,13 @@ class Server:
         return sock.getsockname()[1]
 
     def rpc_factory(
-        self, dispatch: Callable[[Any], bytes | None], metadata: bool = True
+        self, dispatch: Callable[[Any], bytes | None], metadata: bool = True, kind: str = "client"
     ) -> Callable[[socket.socket, str], Connection]:
         def make(sock: socket.socket, peer: str) -> Connection:
-            self._clients += 1
-            self.log(f"client {peer} connected ({len(self._rpc_connections()) + 1} now)")
-            return RpcConnection(self, sock, peer, dispatch, metadata)
+            connection = RpcConnection(self, sock, peer, dispatch, metadata)
+            connection.kind = kind
+            self.log(f"{kind} {peer} connected ({len(self._rpc_connections()) + 1} now)")
+            return connection
 
         return make
 
@@ -233,7 +234,9 @@ class Server:
         if connection in self.connections:
             self.connections.remove(connection)
         if isinstance(connection, RpcConnection):
-            self.log(f"client {connection.peer} left ({len(self._rpc_connections())} now)")
+            self.session.client_left(connection)
+            count = len(self._rpc_connections())
+            self.log(f"{connection.kind} {connection.peer} left ({count} now)")
 
     def subscribed(self, connection: StreamConnection) -> None:
         stream_id = connection.stream_id

@@ -16,6 +16,8 @@ from runner.serve.dispatch import Dispatcher
 from runner.serve.loop import Server
 from runner.serve.methods import METHODS, UNSERVED
 from runner.serve.session import Session
+from runner.serve.traffic_manager import UNSERVED as TM_UNSERVED
+from runner.serve.traffic_manager import traffic_manager_methods
 
 __all__ = ["ServeOptions", "log_line", "make_server", "serve"]
 
@@ -34,6 +36,8 @@ class ServeOptions:
     seed: int = 0
     synchronous: bool = False
     delta: float | None = None
+    traffic_manager: str = "carla"  # whose traffic manager answers tm_port: carla | lockstep
+    tm_port: int = 8000
 
 
 def make_server(options: ServeOptions, log=log_line) -> tuple[Server, Session]:
@@ -53,6 +57,11 @@ def make_server(options: ServeOptions, log=log_line) -> tuple[Server, Session]:
     dispatch = Dispatcher(session, METHODS, UNSERVED, log)
     server.listen(options.host, options.port, server.rpc_factory(dispatch))
     server.listen(options.host, options.port + 1, server.stream_factory())
+    if options.traffic_manager == "lockstep":
+        tm = Dispatcher(session, traffic_manager_methods(options.tm_port), TM_UNSERVED, log)
+        factory = server.rpc_factory(tm, metadata=False, kind="traffic manager client")
+        server.listen(options.host, options.tm_port, factory)
+        session.traffic_managers[options.tm_port] = (options.host, options.tm_port, None)
     return server, session
 
 
@@ -60,9 +69,13 @@ def serve(options: ServeOptions) -> int:
     """Serves until interrupted (Ctrl-C or SIGTERM); the recording in progress is closed."""
     server, session = make_server(options)
     mode = "synchronous" if options.synchronous else "asynchronous"
+    if options.traffic_manager == "lockstep":
+        manager = f"lockstep's traffic manager on port {options.tm_port}"
+    else:
+        manager = "CARLA's traffic manager (in the client)"
     log_line(
         f"serving {session.map_name()} on {options.host}:{options.port} "
-        f"(streams on {options.port + 1}), {mode}, CARLA's traffic manager"
+        f"(streams on {options.port + 1}), {mode}, {manager}"
     )
     signal.signal(signal.SIGTERM, _stop)
     try:

@@ -62,8 +62,11 @@ class Session:
         self._uids: dict[str, int] = {}
         self._pending_flags = 0
         self._listening: dict[int, Any] = {}  # sensor stream id -> the sensor listened to
-        self.traffic_managers: dict[int, tuple[str, int]] = {}  # port -> (host, port)
-        self.served_traffic_managers: set[int] = set()  # ports lockstep's manager serves
+        # the traffic managers registered: port -> (host, port, the client connection that
+        # runs it; None for lockstep's own, served on that port)
+        self.traffic_managers: dict[int, tuple[str, int, Any]] = {}
+        self.seeded_managers: dict[int, set[int]] = {}  # world id -> ports seeded
+        self.caller: Any = None  # the connection whose call is being answered
         self._said_variable_step = False
         self.seed = 0  # lockstep's own choices: the pedestrians' generator
 
@@ -144,6 +147,13 @@ class Session:
         world = self.world
         assert self._writer is not None and world is self._world
         return self._writer.message(self.episode_id, self._pending_flags)
+
+    def client_left(self, connection: Any) -> None:
+        """A client connection closed: the traffic managers it ran went with it."""
+        for port, (_host, _port, owner) in list(self.traffic_managers.items()):
+            if owner is connection:
+                del self.traffic_managers[port]
+                self.log(f"CARLA's traffic manager on port {port} left with its client")
 
     # actors -------------------------------------------------------------------------------
     def actor(self, actor_id: Any, function: str) -> Actor:

@@ -43,6 +43,7 @@ from world.physics.collisions import CollisionEvent
 from world.physics.control import VehiclePhysicsControl
 from world.physics.vehicle_dynamics import load_physics_control
 from world.sensors import SensorBehaviour, SensorSystem
+from world.sensors.attribute_ranges import check_attributes
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
@@ -544,9 +545,12 @@ class World:
             transform, body.extent, body.box_loc
         ):
             return None
+        attributes = _attributes(blueprint)
+        if kind == ActorType.Sensor:
+            check_attributes(type_id, attributes)  # before anything is made for it
         tags = [int(body.semantic_tag)] if body.semantic_tag else []
         handle = _TYPE_HANDLES.get(type_id) or _HANDLES.get(kind, Actor)
-        actor = self._add_actor(type_id, _attributes(blueprint), kind, tags, handle)
+        actor = self._add_actor(type_id, attributes, kind, tags, handle)
         a, row = self._actors, actor.id - 1
         a.extent[row], a.box_loc[row] = body.extent, body.box_loc
         a.mass[row] = body.mass

@@ -39,6 +39,8 @@ DIFFERENCES: dict[str, str] = {
     "Vector3D": "float64 components (CARLA's are float32)",
     "TrafficManager": "deterministic per seed; hybrid physics accepted, no effect",
     "Map.get_waypoint": "the nearest lane by 3D distance to lane segments, as CARLA's R-tree",
+    "Image.save_to_disk": "PNG by the standard library; .jpg/.jpeg/.tiff through Pillow (the "
+    "`pictures` extra)",
 }
 
 

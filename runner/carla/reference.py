@@ -406,11 +406,33 @@ CARLA_API: dict[str, tuple[str, ...]] = {
     "LabelledPoint": tuple(["location", "label"]),
     "EnvironmentObject": tuple(["id", "name", "type", "transform", "bounding_box"]),
     "Image": tuple(["width", "height", "fov", "raw_data", "convert", "save_to_disk"]),
-    "LidarMeasurement": tuple(["channels", "horizontal_angle", "raw_data", "save_to_disk"]),
-    "SemanticLidarMeasurement": tuple(["channels", "horizontal_angle", "raw_data", "save_to_disk"]),
+    "LidarMeasurement": tuple(
+        ["channels", "horizontal_angle", "raw_data", "get_point_count", "save_to_disk"]
+    ),
+    "SemanticLidarMeasurement": tuple(
+        ["channels", "horizontal_angle", "raw_data", "get_point_count", "save_to_disk"]
+    ),
+    "LidarDetection": tuple(["point", "intensity"]),
+    "SemanticLidarDetection": tuple(["point", "cos_inc_angle", "object_idx", "object_tag"]),
     "RadarMeasurement": tuple(["raw_data", "get_detection_count"]),
-    "DVSEventArray": tuple(["width", "height", "fov", "raw_data", "to_array", "to_image"]),
+    "RadarDetection": tuple(["velocity", "azimuth", "altitude", "depth"]),
+    "DVSEvent": tuple(["x", "y", "t", "pol"]),
+    "DVSEventArray": tuple(
+        [
+            "width",
+            "height",
+            "fov",
+            "raw_data",
+            "to_array",
+            "to_array_x",
+            "to_array_y",
+            "to_array_t",
+            "to_array_pol",
+            "to_image",
+        ]
+    ),
     "OpticalFlowImage": tuple(["width", "height", "fov", "raw_data", "get_color_coded_flow"]),
+    "OpticalFlowPixel": tuple(["x", "y"]),
     "LightManager": tuple(
         [
             "get_all_lights",

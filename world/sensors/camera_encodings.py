@@ -1,0 +1,84 @@
+"""What each camera makes of one frame's visibility buffers: CARLA's BGRA encodings.
+
+The renderer gives, per pixel, the nearest triangle (-1 where the ray meets nothing: the
+sky) and its depth along the camera's axis. From those and the scene's per-triangle tables:
+
+* depth: the planar depth in CARLA's 24-bit code, R the low byte (R + G·256 + B·256² over
+  256³ − 1 is the fraction of 1000 m); the sky and anything past 1000 m read 1000 m.
+* semantic_segmentation: the CityObjectLabel tag in R (the sky is Sky, 11), G = B = 0.
+* instance_segmentation: CARLA 0.9.14+'s encoding (its Tagger): R the tag, G the low byte
+  and B the next byte of the instance id (the actor id for actors; a static object's own
+  number, world.scene.mesh.STATIC_INSTANCE_BASE and up, modulo 2¹⁶); the sky 0.
+* normals: CARLA 0.9.16's world-space normal (x forward, y right, z up) mapped from
+  [-1, 1] to [0, 255] per channel, each surface's normal turned toward the camera; the sky
+  (no surface) is the zero vector, (128, 128, 128).
+
+Alpha is 255 everywhere, as CARLA's cameras give it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from world.actors.vehicle_state import CityObjectLabel
+from world.sensors.color_converter import encode_depth
+
+__all__ = [
+    "SKY_TAG",
+    "depth_bgra",
+    "instance_bgra",
+    "normals_bgra",
+    "pixel_tags",
+    "semantic_bgra",
+    "to_bgra",
+]
+
+SKY_TAG = int(CityObjectLabel.Sky)
+
+
+def to_bgra(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(H, W, 4) uint8 BGRA of three (H, W) channels, alpha 255."""
+    out = np.empty((*r.shape, 4), np.uint8)
+    out[..., 0], out[..., 1], out[..., 2], out[..., 3] = b, g, r, 255
+    return out
+
+
+def depth_bgra(depth: np.ndarray) -> np.ndarray:
+    """CARLA's depth image of (H, W) planar depths in metres (inf for the sky)."""
+    code = encode_depth(depth)
+    return to_bgra(code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF)
+
+
+def pixel_tags(triangle: np.ndarray, tags: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 tags of the triangles seen, Sky where none."""
+    seen = triangle >= 0
+    out = np.full(triangle.shape, SKY_TAG, np.uint8)
+    out[seen] = tags[triangle[seen]]
+    return out
+
+
+def semantic_bgra(triangle: np.ndarray, tags: np.ndarray) -> np.ndarray:
+    """CARLA's semantic segmentation image: the tag in red."""
+    zero = np.zeros(triangle.shape, np.uint8)
+    return to_bgra(pixel_tags(triangle, tags), zero, zero)
+
+
+def instance_bgra(triangle: np.ndarray, tags: np.ndarray, instances: np.ndarray) -> np.ndarray:
+    """CARLA's instance segmentation image: tag in red, instance id in green (low byte) and
+    blue (high byte)."""
+    seen = triangle >= 0
+    ids = np.zeros(triangle.shape, np.uint32)
+    ids[seen] = instances[triangle[seen]]
+    return to_bgra(pixel_tags(triangle, tags), ids & 0xFF, (ids >> 8) & 0xFF)
+
+
+def normals_bgra(triangle: np.ndarray, normals: np.ndarray, rays: np.ndarray) -> np.ndarray:
+    """CARLA's normals image: each seen surface's unit normal (turned toward the camera, whose
+    (H, W, 3) world-frame pixel rays are `rays`) as round((n + 1) / 2 · 255)."""
+    seen = triangle >= 0
+    n = np.zeros((*triangle.shape, 3))
+    n[seen] = normals[triangle[seen]]
+    away = (n * rays).sum(-1) > 0.0
+    n[away] = -n[away]
+    code = np.floor((n + 1.0) * 127.5 + 0.5).astype(np.uint8)
+    return to_bgra(code[..., 0], code[..., 1], code[..., 2])

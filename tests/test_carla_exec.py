@@ -100,7 +100,8 @@ def test_the_compatibility_page_is_the_generator_s_output():
     page = (REPO / "docs" / "carla-compat.md").read_text()
     assert page == render(), "run: python -m runner.carla.compat_table > docs/carla-compat.md"
     assert "| `Client.apply_batch_sync` | differs |" in page
-    assert "| `Image` | missing |" in page
+    assert "| `Image` | implemented |" in page
+    assert "| `LightManager` | missing |" in page
     assert "| `World.on_tick` | implemented |" in page
 
 

@@ -142,8 +142,8 @@ def test_names_lockstep_lacks_are_clear_errors(client):
     car = world.spawn_actor(
         world.get_blueprint_library().find(CAR), world.get_map().get_spawn_points()[0]
     )
-    with pytest.raises(carla.NotInLockstepError, match=r"^carla\.Image is not implemented"):
-        carla.Image  # noqa: B018
+    with pytest.raises(carla.NotInLockstepError, match=r"^carla\.LightManager is not implemented"):
+        carla.LightManager  # noqa: B018
     with pytest.raises(
         carla.NotInLockstepError, match=r"^carla\.Vehicle\.enable_carsim is not implemented"
     ):

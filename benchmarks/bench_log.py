@@ -49,7 +49,7 @@ from recorder import (
     query_collisions,
     query_info,
 )
-from recorder.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord
+from recorder.logfile.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord
 
 FRAMES = 20_000
 ACTORS = 180

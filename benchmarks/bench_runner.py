@@ -73,7 +73,7 @@ def simulated(out: Path) -> tuple[list[tuple[str, float, float]], float]:
 
 def breakdown(config_path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process evaluation (stopwatches around each stage)."""
-    import recorder.recorder as recorder_module
+    import recorder.live.recorder as recorder_module
     import runner.criteria as criteria_module
     import runner.evaluation as evaluation
     import runner.map_store as map_store

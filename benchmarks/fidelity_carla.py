@@ -23,8 +23,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from recorder.packet_ids import PacketId  # noqa: E402
-from recorder.reader import LogReader  # noqa: E402
+from recorder.logfile.packet_ids import PacketId  # noqa: E402
+from recorder.logfile.reader import LogReader  # noqa: E402
 from world.actors.controls import VehicleControl  # noqa: E402
 from world.geometry import Location, Rotation, Transform, Vector2D, Vector3D  # noqa: E402
 from world.map.flat_map import FlatMap  # noqa: E402

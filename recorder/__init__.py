@@ -12,32 +12,32 @@ from typing import TYPE_CHECKING
 
 # name -> the module that defines it
 _HOMES = {
-    "ActorInfo": "recorder.log_access",
-    "Frame": "recorder.log_access",
-    "FrameIndex": "recorder.reader",
+    "ActorInfo": "recorder.logfile.access",
+    "Frame": "recorder.logfile.access",
+    "FrameIndex": "recorder.logfile.reader",
     "LogFormatError": "recorder.errors",
-    "LogHeader": "recorder.reader",
-    "LogReader": "recorder.reader",
-    "LogWriter": "recorder.writer",
+    "LogHeader": "recorder.logfile.reader",
+    "LogReader": "recorder.logfile.reader",
+    "LogWriter": "recorder.logfile.writer",
     "NotARecorderError": "recorder.errors",
-    "PacketId": "recorder.packet_ids",
-    "RawPacket": "recorder.reader",
-    "RecordedLog": "recorder.log_access",
-    "Recorder": "recorder.recorder",
+    "PacketId": "recorder.logfile.packet_ids",
+    "RawPacket": "recorder.logfile.reader",
+    "RecordedLog": "recorder.logfile.access",
+    "Recorder": "recorder.live.recorder",
     "RecorderError": "recorder.errors",
     "ReplayError": "recorder.errors",
-    "ReplayHelper": "recorder.replay_helper",
-    "Replayer": "recorder.replayer",
+    "ReplayHelper": "recorder.replay.helper",
+    "Replayer": "recorder.replay.replayer",
     "TruncatedLogWarning": "recorder.errors",
-    "build_log": "recorder.json_codec",
-    "dump_json": "recorder.json_codec",
-    "dump_log": "recorder.json_codec",
-    "load_spec": "recorder.json_codec",
-    "open_log": "recorder.log_access",
+    "build_log": "recorder.json_form.codec",
+    "dump_json": "recorder.json_form.codec",
+    "dump_log": "recorder.json_form.codec",
+    "load_spec": "recorder.json_form.codec",
+    "open_log": "recorder.logfile.access",
     "query_blocked": "recorder.queries.blocked",
     "query_collisions": "recorder.queries.collisions",
     "query_info": "recorder.queries.info",
-    "recorder_rotation": "recorder.rotation",
+    "recorder_rotation": "recorder.logfile.rotation",
 }
 
 __all__ = [
@@ -91,15 +91,15 @@ if TYPE_CHECKING:
         ReplayError,
         TruncatedLogWarning,
     )
-    from recorder.json_codec import build_log, dump_json, dump_log, load_spec
-    from recorder.log_access import ActorInfo, Frame, RecordedLog, open_log
-    from recorder.packet_ids import PacketId
+    from recorder.json_form.codec import build_log, dump_json, dump_log, load_spec
+    from recorder.live.recorder import Recorder
+    from recorder.logfile.access import ActorInfo, Frame, RecordedLog, open_log
+    from recorder.logfile.packet_ids import PacketId
+    from recorder.logfile.reader import FrameIndex, LogHeader, LogReader, RawPacket
+    from recorder.logfile.rotation import recorder_rotation
+    from recorder.logfile.writer import LogWriter
     from recorder.queries.blocked import query_blocked
     from recorder.queries.collisions import query_collisions
     from recorder.queries.info import query_info
-    from recorder.reader import FrameIndex, LogHeader, LogReader, RawPacket
-    from recorder.recorder import Recorder
-    from recorder.replay_helper import ReplayHelper
-    from recorder.replayer import Replayer
-    from recorder.rotation import recorder_rotation
-    from recorder.writer import LogWriter
+    from recorder.replay.helper import ReplayHelper
+    from recorder.replay.replayer import Replayer

@@ -139,7 +139,7 @@ def _spawn_ego(world: World, plan: list) -> Any:
 
 
 def _new_recorder(world: World, path: Path, route: RouteSpec, additional: bool):
-    from recorder.recorder import Recorder
+    from recorder.live.recorder import Recorder
 
     recorder = Recorder()
     recorder.start(world, str(path), route.map_path.stem, additional_data=additional)

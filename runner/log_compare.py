@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recorder.packet_ids import PacketId
-from recorder.reader import LogReader, RawPacket, packet_name
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.reader import LogReader, RawPacket, packet_name
 
 __all__ = ["Divergence", "compare_logs"]
 

@@ -92,7 +92,7 @@ def run_background(
     run = BackgroundRun(world, ego, plan, background, progress, log=log)
     recorder = None
     if log is not None:
-        from recorder.recorder import Recorder
+        from recorder.live.recorder import Recorder
 
         recorder = Recorder()
         recorder.start(world, str(log), "town", additional_data=False)

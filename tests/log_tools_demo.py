@@ -20,7 +20,7 @@ from recorder import (
     query_collisions,
     query_info,
 )
-from recorder.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord
+from recorder.logfile.packets import DTYPES, ActorAttribute, CollisionRecord, EventAddRecord
 
 OUT = Path("runs/quickstart")
 TICK = 0.05

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from recorder.packet_ids import PacketId
-from recorder.packets import (
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packets import (
     ActorAttribute,
     AnimWalkerRecord,
     EventAddRecord,
     EventDelRecord,
     PositionRecord,
 )
-from recorder.writer import LogWriter
+from recorder.logfile.writer import LogWriter
 
 CAR = 7  # log ids
 WALKER = 9

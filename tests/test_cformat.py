@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from recorder.cformat import (
+from recorder.logfile.cformat import (
     c_date,
     c_fixed,
     c_general,

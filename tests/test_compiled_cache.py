@@ -65,8 +65,8 @@ def test_the_digest_covers_the_kernels_of_every_wing_and_the_recorder() -> None:
         "world/traffic/autopilot/control.py",
         "world/traffic/walkers/kernels.py",
         "world/actors/attachments.py",
-        "recorder/tick_packing.py",
-        "recorder/packing_intrinsics.py",
+        "recorder/live/tick_packing.py",
+        "recorder/live/packing_intrinsics.py",
     ):
         assert kernel in names
     assert "world/physics/compiled.py" not in names  # the decorator compiles nothing itself

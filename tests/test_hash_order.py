@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from recorder.hash_order import (
+from recorder.logfile.hash_order import (
     LIBCXX,
     LIBSTDCXX,
     CollisionSet,

@@ -130,10 +130,10 @@ def test_kernels_take_lockstep_s_decorator_and_no_module_imports_numba_itself() 
         "world/physics/tick.py",
         "world/map/ground.py",
         "world/traffic/autopilot/kernels.py",
-        "recorder/tick_packing.py",
+        "recorder/live/tick_packing.py",
     } <= names
     found = _top_level_numba_imports(WORLD) + _top_level_numba_imports(ROOT / "recorder")
-    assert found == ["recorder/packing_intrinsics.py"]
+    assert found == ["recorder/live/packing_intrinsics.py"]
 
 
 def test_the_kernel_modules_import_only_the_plain_errors() -> None:

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-import recorder.json_codec
+import recorder.json_form.codec
 from recorder import LogReader, open_log, query_blocked, query_collisions, query_info
 from recorder.errors import LogFormatError, NotARecorderError, RecorderError, TruncatedLogWarning
 from runner.cli import main
@@ -113,7 +113,7 @@ def test_devices_directories_and_pipes_are_refused(tmp_path, capsysbinary):
 def test_json_spec_over_the_bound_is_refused(tmp_path, monkeypatch, capsysbinary):
     spec = tmp_path / "big.json"
     spec.write_text('{"version": 1}' + " " * 2000)
-    monkeypatch.setattr(recorder.json_codec, "MAX_SPEC_BYTES", 1024)
+    monkeypatch.setattr(recorder.json_form.codec, "MAX_SPEC_BYTES", 1024)
     assert main(["log", "build", str(spec), str(tmp_path / "out.log")]) == 2
     err = _one_line(capsysbinary.readouterr().err)
     assert "big.json: 2014 bytes, more than" in err

@@ -8,7 +8,7 @@ import pytest
 
 from recorder import LogWriter, PacketId, query_blocked, query_collisions, query_info
 from recorder.errors import LogFormatError, TruncatedLogWarning
-from recorder.packets import EventAddRecord, PositionRecord
+from recorder.logfile.packets import EventAddRecord, PositionRecord
 
 HEADER = "Version: 1\nMap: Town01\nDate: 01/01/70 00:00:00\n\n"
 BLOCKED_HEADER = "    Time     Id Actor                                 Duration\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 from recorder import LogReader, query_blocked, query_collisions, query_info
-from recorder.packets.physics_control_ue5 import pack_physics_control_ue5
+from recorder.logfile.packets.physics_control_ue5 import pack_physics_control_ue5
 
 HEADER = "Version: 1\nMap: T5\nDate: 01/01/70 00:00:00\n\n"
 _WHEEL = struct.Struct("<B3x3f9f6?2xfB7x3Q3f3f6fif2B2x2fi3f3f3f4x")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from recorder import LogReader, build_log, dump_log, open_log
-from recorder.packet_ids import PacketId
+from recorder.logfile.packet_ids import PacketId
 
 
 @pytest.fixture(scope="module")

@@ -311,8 +311,8 @@ def test_a_recording_to_a_file_equals_the_same_recording_in_memory(tmp_path, mon
     # To a file the compiled pass writes a frame itself; in memory, with a walker's bones
     # posed, or when the OS refuses that write (`refused`: a descriptor that is no file),
     # the log writer writes it. The bytes are the same.
-    import recorder.recorder as recorder_module
-    from recorder.writer import STREAM_SLOTS
+    import recorder.live.recorder as recorder_module
+    from recorder.logfile.writer import STREAM_SLOTS
     from world.actors.controls import WalkerBoneControlIn, WalkerControl
 
     def run(path):

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from recorder.json_codec import build_log, dump_json, dump_log, load_spec
-from recorder.json_records import centre_of_mass_metres, rich_curve_keys
-from recorder.packet_ids import PacketId
-from recorder.packets import PhysicsControlRecord
-from recorder.packets.physics_control import WHEEL_LAYOUTS
-from recorder.writer import LogWriter
+from recorder.json_form.codec import build_log, dump_json, dump_log, load_spec
+from recorder.json_form.records import centre_of_mass_metres, rich_curve_keys
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packets import PhysicsControlRecord
+from recorder.logfile.packets.physics_control import WHEEL_LAYOUTS
+from recorder.logfile.writer import LogWriter
 from tests.conftest import find_shared
 
 SHARED = find_shared()

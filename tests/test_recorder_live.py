@@ -212,7 +212,7 @@ _CRASHING = """
 import os, sys
 sys.path.insert(0, {tests!r})
 from recorder_runs import record_town
-import recorder.recorder as rr
+import recorder.live.recorder as rr
 calls = 0
 original = rr.Recorder.record
 def record(self, world):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from recorder.errors import LogFormatError, RecorderError
-from recorder.packet_ids import PacketId
-from recorder.reader import LogReader
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.reader import LogReader
 
 
 def _header(version: int = 1, magic: bytes = b"CARLA_RECORDER", map_name: bytes = b"Town01"):

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from recorder.errors import RecorderError
-from recorder.packet_ids import PacketId
-from recorder.packets import CODECS, PhysicsControlRecord, PositionRecord, Wheel36, Wheel48
-from recorder.packets.physics_control import Wheel208
-from recorder.reader import LogReader
-from recorder.writer import LogWriter
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packets import CODECS, PhysicsControlRecord, PositionRecord, Wheel36, Wheel48
+from recorder.logfile.packets.physics_control import Wheel208
+from recorder.logfile.reader import LogReader
+from recorder.logfile.writer import LogWriter
 
 P = PacketId
 
@@ -156,7 +156,7 @@ def _lay_out_frame(writer: LogWriter, records: list) -> int:
     """A frame laid out in the writer's frame buffer as the live recorder does it: room for
     FrameStart, the packets of a CARLA frame whose only records are `records` (Position),
     room for FrameEnd. Returns the body's end."""
-    from recorder.writer import FRAME_END_SIZE, FRAME_START_SIZE, frame_layout
+    from recorder.logfile.writer import FRAME_END_SIZE, FRAME_START_SIZE, frame_layout
 
     body = b""
     for pid in frame_layout({P.Position: records}, False):

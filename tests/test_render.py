@@ -23,9 +23,9 @@ from PIL import Image, ImageSequence  # noqa: E402
 from recorder_runs import record_town  # noqa: E402
 
 from recorder import Recorder, open_log  # noqa: E402
-from recorder.debug_sidecar import read_sidecar, sidecar_path  # noqa: E402
 from recorder.errors import RecorderError  # noqa: E402
-from recorder.packet_ids import PacketId  # noqa: E402
+from recorder.logfile.debug_sidecar import read_sidecar, sidecar_path  # noqa: E402
+from recorder.logfile.packet_ids import PacketId  # noqa: E402
 from recorder.picture import RenderOptions, render_log  # noqa: E402
 from runner.cli import main  # noqa: E402
 from world import Map, World, WorldSettings  # noqa: E402

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from recorder import open_log
-from recorder.replayer import Replayer
+from recorder.replay.replayer import Replayer
 
 CREATE = re.compile(r"^ Create (\d+): (\S+) \(\d+\) at ")
 CASES = {

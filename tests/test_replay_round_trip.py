@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from recorder import Recorder, Replayer, open_log
-from recorder.packet_ids import PacketId
-from recorder.replay_math import f32
+from recorder.logfile.packet_ids import PacketId
+from recorder.replay.pose_math import f32
 
 TOWN = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 DT = 0.0625  # exact in float32 and in sums of doubles

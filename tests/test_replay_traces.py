@@ -1,6 +1,6 @@
 """Every golden trace of CARLA's replayer (../shared/carla-replay-golden) against lockstep's.
 
-`recorder.replay_trace` replays each trace's log with the trace's parameters against the
+`recorder.replay.trace` replays each trace's log with the trace's parameters against the
 recording stand-in world; every line must be the golden line without its `effects` list:
 the same calls in the same order, the same ids, ticks, return values and text, and the
 float32 poses equal (both sides print float32 with %.9g, so equal text is equal bits).
@@ -15,7 +15,7 @@ import json
 import pytest
 from conftest import find_shared
 
-from recorder.replay_trace import main, replay_trace
+from recorder.replay.trace import main, replay_trace
 
 GOLDEN = "carla-replay-golden"
 

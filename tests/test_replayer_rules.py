@@ -9,9 +9,9 @@ from replay_logs import CAR, WALKER, two_actor_log
 from world_helpers import flat_world
 
 from recorder.errors import ReplayError
-from recorder.replay_math import f32, lerp_angle
-from recorder.replay_standin import RecordingHelper, StandinWorld
-from recorder.replayer import Replayer
+from recorder.replay.pose_math import f32, lerp_angle
+from recorder.replay.replayer import Replayer
+from recorder.replay.standin import RecordingHelper, StandinWorld
 
 F32_005 = 0.05000000074505806  # float(0.05): what a world tick of 0.05 s hands the replayer
 
@@ -148,7 +148,7 @@ def test_step_checks_the_scaled_time_before_the_world_ticks(tmp_path):
 
 
 def test_an_invalid_frame_duration_raises_and_disables_the_replay(tmp_path):
-    from recorder.writer import LogWriter
+    from recorder.logfile.writer import LogWriter
 
     w = LogWriter(None, map_name="test", date=0, version=2)
     for delta in (0.1, math.nan, 0.1):  # the second frame's delta is the first's duration

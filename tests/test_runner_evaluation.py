@@ -14,7 +14,7 @@ import pytest
 from runner_helpers import REPO, results_without_wall_times, write_config
 
 from recorder import PacketId, open_log
-from recorder.reader import LogReader
+from recorder.logfile.reader import LogReader
 from runner.check import check_run
 from runner.cli import main
 from runner.log_compare import compare_logs

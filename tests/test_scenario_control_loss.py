@@ -13,8 +13,8 @@ import math
 import pytest
 from scenario_runs import run_scenario_route
 
-from recorder.log_access import open_log
-from recorder.packet_ids import PacketId
+from recorder.logfile.access import open_log
+from recorder.logfile.packet_ids import PacketId
 from runner.log_compare import compare_logs
 
 WAYPOINTS = [[120.0, 1.75, 0.0], [195.0, 1.75, 0.0]]

@@ -16,8 +16,8 @@ import pytest
 from flow_checks import check_oncoming_flow
 from scenario_runs import run_scenario_route
 
-from recorder.log_access import open_log
-from recorder.packet_ids import PacketId
+from recorder.logfile.access import open_log
+from recorder.logfile.packet_ids import PacketId
 from runner.log_compare import compare_logs
 from world.actors.vehicle_state import VehicleDoor
 

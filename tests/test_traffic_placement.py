@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from recorder.packet_ids import PacketId
-from recorder.reader import LogReader
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.reader import LogReader
 from world import Map
 from world.map.opendrive import load_opendrive
 from world.traffic.signals.placement import place_traffic

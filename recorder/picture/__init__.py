@@ -2,7 +2,7 @@
 
 The map is drawn once into a base image (map_layer.py); each output frame copies it and
 draws only what moves (frame_drawing.py): actors as oriented boxes, traffic lights in
-their state's colour, collisions, the run's debug drawings (recorder/debug_sidecar.py),
+their state's colour, collisions, the run's debug drawings (recorder/logfile/debug_sidecar.py),
 the time and frame. The log is read a frame at a time (log_scenes.py), and a GIF is
 written a picture at a time (gif_stream.py). Pictures never
 feed a run's state or its log, so this package alone may use numpy's transcendental

@@ -142,7 +142,7 @@ class FrameDrawer:
 
 
 def draw_debug_shape(draw, view: View, d) -> None:
-    """One world.debug drawing (recorder/debug_sidecar.SidecarDrawing), seen from above."""
+    """One world.debug drawing (recorder/logfile/debug_sidecar.SidecarDrawing), seen from above."""
     colour = nearest_index(d.color)
     pts = view.pixels(np.array([p[:2] for p in d.points]))
     width = max(1, round(d.thickness * view.scale))

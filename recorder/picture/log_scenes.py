@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from recorder.log_access import RecordedLog
-from recorder.packet_ids import PacketId
-from recorder.reader import RawPacket
+from recorder.logfile.access import RecordedLog
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.reader import RawPacket
 from world.actors.body_models import body_of
 from world.errors import BlueprintError
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from recorder.debug_sidecar import read_sidecar, sidecar_path
 from recorder.errors import LogFormatError, NotARecorderError, PictureError, TruncatedLogWarning
-from recorder.log_access import RecordedLog
+from recorder.logfile.access import RecordedLog
+from recorder.logfile.debug_sidecar import read_sidecar, sidecar_path
 from recorder.picture.frame_drawing import FrameDrawer
 from recorder.picture.gif_stream import GifStream
 from recorder.picture.log_scenes import LogScenes, Scene

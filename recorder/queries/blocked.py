@@ -25,14 +25,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from recorder.cformat import c_fixed, pad_right
 from recorder.errors import RecorderError, quoted
-from recorder.hash_order import LIBCXX, UnorderedTable
-from recorder.packet_ids import PacketId
-from recorder.packets.position import POSITION
-from recorder.packets.ue5 import POSITION_UE5
+from recorder.logfile.cformat import c_fixed, pad_right
+from recorder.logfile.hash_order import LIBCXX, UnorderedTable
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packets.position import POSITION
+from recorder.logfile.packets.ue5 import POSITION_UE5
+from recorder.logfile.reader import LogReader
 from recorder.queries.common import Chunk, Source, answer, c_text, check_library, open_query
-from recorder.reader import LogReader
 
 HEADER = f"{'Time':>8} {'Id':>6} {'Actor':<35} {'Duration':>10}\n"
 _ADD, _DEL, _POSITION = int(PacketId.EventAdd), int(PacketId.EventDel), int(PacketId.Position)

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from recorder.cformat import c_fixed, c_general, pad_right
 from recorder.errors import RecorderError
-from recorder.packet_ids import PacketId
+from recorder.logfile.cformat import c_fixed, c_general, pad_right
+from recorder.logfile.packet_ids import PacketId
 from recorder.queries.common import Source, answer, c_text, open_query
 
 CATEGORIES = "ovwtha"

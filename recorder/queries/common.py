@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from recorder.cformat import c_date, c_general
 from recorder.errors import (
     NOT_A_RECORDER,
     LogFormatError,
@@ -36,13 +35,14 @@ from recorder.errors import (
     RecorderError,
     TruncatedLogWarning,
 )
-from recorder.hash_order import LIBRARIES
-from recorder.log_source import PageReleaser, map_log
-from recorder.packet_ids import PacketId
-from recorder.packet_walk import PacketRun, PacketWalk
-from recorder.packets.frame import FRAME_START
-from recorder.packets.ue5 import UE5_IDS
-from recorder.reader import LogReader, RawPacket, packet_name, read_magic
+from recorder.logfile.cformat import c_date, c_general
+from recorder.logfile.hash_order import LIBRARIES
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packet_walk import PacketRun, PacketWalk
+from recorder.logfile.packets.frame import FRAME_START
+from recorder.logfile.packets.ue5 import UE5_IDS
+from recorder.logfile.reader import LogReader, RawPacket, packet_name, read_magic
+from recorder.logfile.source import PageReleaser, map_log
 
 Source = str | Path | bytes | bytearray | memoryview
 CHUNK_BYTES = 8 << 20  # whole frames of about this many bytes are worked at a time

@@ -24,12 +24,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from recorder.cformat import c_general, general_rows
-from recorder.packet_ids import PacketId
-from recorder.packets.physics_control import rich_curve_keys
+from recorder.logfile.cformat import c_general, general_rows
+from recorder.logfile.packet_ids import PacketId
+from recorder.logfile.packets.physics_control import rich_curve_keys
+from recorder.logfile.reader import LogReader
 from recorder.queries.common import Chunk, Source, answer, c_text, open_query
 from recorder.queries.physics_ue5 import physics_text_ue5
-from recorder.reader import LogReader
 
 _EVENT_IDS = (
     int(PacketId.EventAdd),

@@ -14,8 +14,8 @@ prints as the empty curve `[]`.
 
 from __future__ import annotations
 
-from recorder.cformat import c_general
-from recorder.packets.physics_control import Wheel208, rich_curve_keys
+from recorder.logfile.cformat import c_general
+from recorder.logfile.packets.physics_control import Wheel208, rich_curve_keys
 
 _ENGINE = (
     ("max_torque", "max_torque"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from recorder import PacketId
-from recorder.reader import LogReader
+from recorder.logfile.reader import LogReader
 from runner.agents.base import AutonomousAgent
 from runner.errors import AgentError
 from world.actors.controls import VehicleControl

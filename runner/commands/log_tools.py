@@ -38,7 +38,7 @@ def _library(args: argparse.Namespace) -> str:
 
 
 def _dump(args: argparse.Namespace) -> int:
-    from recorder.json_codec import dump_json, dump_log
+    from recorder.json_form.codec import dump_json, dump_log
 
     text = dump_json(dump_log(args.log, library=_library(args), lenient=args.lenient))
     if args.output:
@@ -50,14 +50,14 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from recorder.json_codec import build_log, load_spec
+    from recorder.json_form.codec import build_log, load_spec
 
     build_log(load_spec(args.spec), args.output, library=_library(args))
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    from recorder.log_access import open_log
+    from recorder.logfile.access import open_log
 
     rows = open_log(args.log, lenient=args.lenient).export_csv(args.csv)
     print(f"{rows} rows written to {args.csv}")

@@ -22,7 +22,7 @@ from typing import BinaryIO
 
 from runner.errors import UsageError
 
-_LIBRARIES = ("libc++", "libstdc++")  # recorder.hash_order.LIBRARIES, checked again there
+_LIBRARIES = ("libc++", "libstdc++")  # recorder.logfile.hash_order.LIBRARIES, checked again there
 
 
 def _order(parser: argparse.ArgumentParser) -> None:

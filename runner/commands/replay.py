@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from recorder.replayer import Replayer
+    from recorder.replay.replayer import Replayer
     from world.map.map import Map
     from world.settings import WorldSettings
     from world.world import World

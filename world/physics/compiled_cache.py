@@ -80,8 +80,8 @@ KERNEL_MODULES = (
     "world/traffic/signals/lights.py",
     "world/traffic/signals/trigger_boxes.py",
     "world/traffic/walkers/kernels.py",
-    "recorder/packing_intrinsics.py",
-    "recorder/tick_packing.py",
+    "recorder/live/packing_intrinsics.py",
+    "recorder/live/tick_packing.py",
 )
 
 COMPILE_NOTICE = (

@@ -38,7 +38,21 @@ import sys
 import numpy as np
 
 from recorder.logfile.packet_ids import PacketId
-from recorder.logfile.writer import DURATION_AT, FRAME_END_SIZE, FRAME_START_SIZE, STREAM_SLOTS
+from recorder.logfile.packets.animation import ANIM_VEHICLE, ANIM_WALKER
+from recorder.logfile.packets.base import U16
+from recorder.logfile.packets.frame import FRAME_START, TIME
+from recorder.logfile.packets.kinematics import KINEMATICS
+from recorder.logfile.packets.lights import VEHICLE_LIGHT
+from recorder.logfile.packets.position import POSITION
+from recorder.logfile.packets.state import STATE
+from recorder.logfile.packets.walker_bones import RECORD_HEAD_SIZE
+from recorder.logfile.writer import (
+    DURATION_AT,
+    FRAME_END_SIZE,
+    FRAME_START_SIZE,
+    PACKET_HEAD_SIZE,
+    STREAM_SLOTS,
+)
 from world.physics.compiled import from_numba, njit, running_ahead_of_time
 
 __all__ = [
@@ -163,15 +177,44 @@ _KINEMATICS = int(PacketId.Kinematics)
 _PLATFORM_TIME = int(PacketId.PlatformTime)
 _WALKER_BONES = int(PacketId.WalkerBones)
 
-_HEAD = 5  # a packet's id byte and uint32 size
-_COUNTED = _HEAD + 2  # and a uint16 record count
-_ROW = 28  # Position and Kinematics: id and six float32s
-_STATE_ROW = 10  # id, frozen, elapsed, state
-_ANIM_VEHICLE_ROW = 21  # id, steering, throttle, brake, handbrake, gear
-_PAIR_ROW = 8  # AnimWalker (id, speed) and VehicleLight (id, flags)
-_BARE_BONES_ROW = 6  # WalkerBones of a walker with no bones: id and a count of 0
-# VisualTime and PlatformTime (head and float64), the heads of the seven counted packets
-_FIXED = 2 * (_HEAD + 8) + 7 * _COUNTED
+# The records' sizes and their fields' places, from the packets' own layouts (numba takes
+# these module constants into the kernels as literals).
+_HEAD = PACKET_HEAD_SIZE  # a packet's id byte and uint32 size
+_COUNTED = _HEAD + U16.size  # and a uint16 record count
+_TIME_PACKET = _HEAD + TIME.size  # VisualTime and PlatformTime: the head and a float64
+_FLOAT = 4  # a float32 of a vector field
+_ROW = POSITION.size
+_AT_LOCATION = POSITION.offsets["location"]
+_AT_ROTATION = POSITION.offsets["rotation"]
+_KINEMATICS_ROW = KINEMATICS.size
+_AT_VELOCITY = KINEMATICS.offsets["linear_velocity"]
+_AT_ANGULAR_VELOCITY = KINEMATICS.offsets["angular_velocity"]
+_STATE_ROW = STATE.size
+_AT_FROZEN = STATE.offsets["frozen"]
+_AT_ELAPSED = STATE.offsets["elapsed"]
+_AT_STATE = STATE.offsets["state"]
+_ANIM_VEHICLE_ROW = ANIM_VEHICLE.size
+_AT_STEERING = ANIM_VEHICLE.offsets["steering"]
+_AT_THROTTLE = ANIM_VEHICLE.offsets["throttle"]
+_AT_BRAKE = ANIM_VEHICLE.offsets["brake"]
+_AT_HANDBRAKE = ANIM_VEHICLE.offsets["handbrake"]
+_AT_GEAR = ANIM_VEHICLE.offsets["gear"]
+_ANIM_WALKER_ROW = ANIM_WALKER.size
+_AT_SPEED = ANIM_WALKER.offsets["speed"]
+_VEHICLE_LIGHT_ROW = VEHICLE_LIGHT.size
+_AT_LIGHTS = VEHICLE_LIGHT.offsets["state"]
+_BARE_BONES_ROW = RECORD_HEAD_SIZE  # WalkerBones of a walker with no bones: id, count 0
+_AT_BONE_COUNT = _BARE_BONES_ROW - U16.size
+_ELAPSED_AT = _HEAD + FRAME_START.offsets["elapsed"]  # a FrameStart's elapsed time
+assert FRAME_START.offsets["id"] == 0  # the frame id right after the head
+# every record starts with its actor's uint32 id
+assert all(
+    layout.offsets["id"] == 0 and layout.dtype["id"] == np.dtype("<u4")
+    for layout in (POSITION, KINEMATICS, STATE, ANIM_VEHICLE, ANIM_WALKER, VEHICLE_LIGHT)
+)
+assert POSITION.dtype["location"].base == np.dtype("<f4")
+# VisualTime and PlatformTime, the heads of the seven counted packets
+_FIXED = 2 * _TIME_PACKET + 7 * _COUNTED
 
 
 @njit(cache=True)
@@ -194,17 +237,17 @@ def _counted(buf, at, packet_id, count, row):
     """The head of a packet of `count` records of `row` bytes at `at`: id byte, uint32
     size, uint16 count."""
     _u8(buf, at, packet_id)
-    _u32(buf, at + 1, 2 + count * row)
-    _store(buf, at + 5, np.uint16(count))
+    _u32(buf, at + 1, _COUNTED - _HEAD + count * row)
+    _store(buf, at + _HEAD, np.uint16(count))
 
 
 @njit(cache=True)
 def _time(buf, at, packet_id, seconds):
     """A packet holding one float64; returns its end."""
     _u8(buf, at, packet_id)
-    _u32(buf, at + 1, 8)
-    _store(buf, at + 5, np.float64(seconds))
-    return at + 13
+    _u32(buf, at + 1, _TIME_PACKET - _HEAD)
+    _store(buf, at + _HEAD, np.float64(seconds))
+    return at + _TIME_PACKET
 
 
 @njit(cache=True)
@@ -275,12 +318,11 @@ def _positions(buf, at, alive, kind, pos, rot, n):
             yaw = _degrees(yaw + 180.0)
             roll = _degrees(roll + 180.0)
         _u32(buf, p, r + 1)
-        _f32(buf, p + 4, pos[r, 0] * 100.0)
-        _f32(buf, p + 8, pos[r, 1] * 100.0)
-        _f32(buf, p + 12, pos[r, 2] * 100.0)
-        _store(buf, p + 16, _end_angle(roll))
-        _f32(buf, p + 20, pitch)
-        _store(buf, p + 24, _end_angle(yaw))
+        for axis in range(3):
+            _f32(buf, p + _AT_LOCATION + _FLOAT * axis, pos[r, axis] * 100.0)
+        _store(buf, p + _AT_ROTATION, _end_angle(roll))
+        _f32(buf, p + _AT_ROTATION + _FLOAT, pitch)
+        _store(buf, p + _AT_ROTATION + 2 * _FLOAT, _end_angle(yaw))
         p += _ROW
         count += 1
     _counted(buf, at, _POSITION, count, _ROW)
@@ -299,13 +341,13 @@ def _kinematics(buf, at, alive, kind, vel, angvel, n):
             continue
         _u32(buf, p, r + 1)
         for axis in range(3):
-            _f32(buf, p + 4 + 4 * axis, vel[r, axis])
-            _f32(buf, p + 16 + 4 * axis, angvel[r, axis])
-        p += _ROW
+            _f32(buf, p + _AT_VELOCITY + _FLOAT * axis, vel[r, axis])
+            _f32(buf, p + _AT_ANGULAR_VELOCITY + _FLOAT * axis, angvel[r, axis])
+        p += _KINEMATICS_ROW
         count += 1
     if count == 0:
         return at
-    _counted(buf, at, _KINEMATICS, count, _ROW)
+    _counted(buf, at, _KINEMATICS, count, _KINEMATICS_ROW)
     return p
 
 
@@ -315,9 +357,9 @@ def _states(buf, at, ids, frozen, controller, controller_elapsed, state):
     p = at + _COUNTED
     for i in range(len(ids)):
         _u32(buf, p, ids[i])
-        _u8(buf, p + 4, frozen)
-        _f32(buf, p + 5, controller_elapsed[controller[i]])
-        _store(buf, p + 9, np.int8(state[i]))
+        _u8(buf, p + _AT_FROZEN, frozen)
+        _f32(buf, p + _AT_ELAPSED, controller_elapsed[controller[i]])
+        _store(buf, p + _AT_STATE, np.int8(state[i]))
         p += _STATE_ROW
     _counted(buf, at, _STATE, len(ids), _STATE_ROW)
     return p
@@ -333,11 +375,11 @@ def _anim_vehicles(buf, at, alive, owner, steer, throttle, brake, hand_brake, ge
         if not alive[row]:
             continue
         _u32(buf, p, row + 1)
-        _f32(buf, p + 4, steer[i])
-        _f32(buf, p + 8, throttle[i])
-        _f32(buf, p + 12, brake[i])
-        _u8(buf, p + 16, hand_brake[i])
-        _store(buf, p + 17, np.int32(gear[i]))
+        _f32(buf, p + _AT_STEERING, steer[i])
+        _f32(buf, p + _AT_THROTTLE, throttle[i])
+        _f32(buf, p + _AT_BRAKE, brake[i])
+        _u8(buf, p + _AT_HANDBRAKE, hand_brake[i])
+        _store(buf, p + _AT_GEAR, np.int32(gear[i]))
         p += _ANIM_VEHICLE_ROW
         count += 1
     _counted(buf, at, _ANIM_VEHICLE, count, _ANIM_VEHICLE_ROW)
@@ -354,10 +396,10 @@ def _vehicle_lights(buf, at, alive, owner, lights, vehicles):
         if not alive[row]:
             continue
         _u32(buf, p, row + 1)
-        _u32(buf, p + 4, lights[i])
-        p += _PAIR_ROW
+        _u32(buf, p + _AT_LIGHTS, lights[i])
+        p += _VEHICLE_LIGHT_ROW
         count += 1
-    _counted(buf, at, _VEHICLE_LIGHT, count, _PAIR_ROW)
+    _counted(buf, at, _VEHICLE_LIGHT, count, _VEHICLE_LIGHT_ROW)
     return p
 
 
@@ -371,10 +413,10 @@ def _anim_walkers(buf, at, alive, owner, speed, walkers):
         if not alive[row]:
             continue
         _u32(buf, p, row + 1)
-        _store(buf, p + 4, np.float32(100.0) * speed[i])
-        p += _PAIR_ROW
+        _store(buf, p + _AT_SPEED, np.float32(100.0) * speed[i])
+        p += _ANIM_WALKER_ROW
         count += 1
-    _counted(buf, at, _ANIM_WALKER, count, _PAIR_ROW)
+    _counted(buf, at, _ANIM_WALKER, count, _ANIM_WALKER_ROW)
     return p
 
 
@@ -390,7 +432,7 @@ def _bare_bones(buf, at, alive, owner, bones, walkers):
         if not alive[row]:
             continue
         _u32(buf, p, row + 1)
-        _store(buf, p + 4, np.uint16(0))
+        _store(buf, p + _AT_BONE_COUNT, np.uint16(0))
         posed = posed or bones[i] > 0
         p += _BARE_BONES_ROW
         count += 1
@@ -420,7 +462,7 @@ def _finish(buf, stream, delta, body_end):
     _u32(buf, at + 1, FRAME_START_SIZE - _HEAD)
     _store(buf, at + _HEAD, np.uint64(frame_id))
     _store(buf, at + DURATION_AT, np.float64(-1.0))
-    _store(buf, at + DURATION_AT + 8, np.float64(elapsed))
+    _store(buf, at + _ELAPSED_AT, np.float64(elapsed))
     _u8(buf, body_end, _FRAME_END)
     _u32(buf, body_end + 1, 0)
     end = body_end + FRAME_END_SIZE
@@ -484,9 +526,9 @@ def pack_frame(
         FRAME_START_SIZE
         + _FIXED
         + len(blocks)
-        + 2 * _ROW * n
-        + (_ANIM_VEHICLE_ROW + _PAIR_ROW) * vehicles
-        + (_PAIR_ROW + _BARE_BONES_ROW) * walkers
+        + (_ROW + _KINEMATICS_ROW) * n
+        + (_ANIM_VEHICLE_ROW + _VEHICLE_LIGHT_ROW) * vehicles
+        + (_ANIM_WALKER_ROW + _BARE_BONES_ROW) * walkers
         + _STATE_ROW * lights
         + FRAME_END_SIZE
     )

@@ -26,16 +26,18 @@ from recorder.errors import RecorderError
 from recorder.logfile.packet_ids import PacketId
 from recorder.logfile.packets import CODECS
 from recorder.logfile.packets.base import pack_string
+from recorder.logfile.packets.frame import FRAME_START
 from recorder.logfile.reader import MAGIC
 
-_PACKET_HEAD = struct.Struct("<BI")
-_FRAME_START = struct.Struct("<Qdd")
+_PACKET_HEAD = struct.Struct("<BI")  # a packet's id byte and uint32 size
+PACKET_HEAD_SIZE = _PACKET_HEAD.size
+_FRAME_START = FRAME_START.struct
 _F64 = struct.Struct("<d")
 _U64 = struct.Struct("<Q")
-_FRAME_START_PACKET = struct.Struct("<BIQdd")
+_FRAME_START_PACKET = struct.Struct(_PACKET_HEAD.format + _FRAME_START.format.lstrip("<"))
 FRAME_START_SIZE = _FRAME_START_PACKET.size
-FRAME_END_SIZE = _PACKET_HEAD.size
-DURATION_AT = _PACKET_HEAD.size + 8  # a FrameStart's duration, after the head and frame id
+FRAME_END_SIZE = PACKET_HEAD_SIZE
+DURATION_AT = PACKET_HEAD_SIZE + FRAME_START.offsets["duration"]  # a FrameStart's duration
 _PENDING_LIMIT = 1 << 16  # bytes a file of our own buffers before writing them
 
 # ACarlaRecorder::Write's order: main packets, then those written only with additional data.

@@ -80,6 +80,8 @@ class FixedLayout:
             ]
         )
         assert self.dtype.itemsize == self.size
+        # where each field starts in the record, bytes (the compiled packing writes there)
+        self.offsets = {name: self.dtype.fields[name][1] for name in self.names}
         self._plain = all(count == 1 for count in self.vectors) and not any(self.bools)
 
     def values(self, record: Any) -> list:

@@ -30,6 +30,7 @@ class WalkerBonesRecord:
 
 
 _ID = struct.Struct("<I")
+RECORD_HEAD_SIZE = _ID.size + U16.size  # a record's walker id and uint16 bone count
 
 
 def walker_bones_codec(pose: struct.Struct) -> PacketCodec:
@@ -43,11 +44,11 @@ def walker_bones_codec(pose: struct.Struct) -> PacketCodec:
         return b"".join(parts)
 
     def unpack(data: bytes, offset: int, end: int) -> tuple[WalkerBonesRecord, int]:
-        if offset + 6 > end:
+        if offset + RECORD_HEAD_SIZE > end:
             raise LogFormatError("WalkerBones record runs past the packet end", offset)
         (actor,) = _ID.unpack_from(data, offset)
-        (count,) = U16.unpack_from(data, offset + 4)
-        offset += 6
+        (count,) = U16.unpack_from(data, offset + _ID.size)
+        offset += RECORD_HEAD_SIZE
         if count * (2 + pose.size) > end - offset:
             raise LogFormatError(f"WalkerBones claims {count} bones, past the packet end", offset)
         bones = []

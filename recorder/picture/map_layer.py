@@ -1,11 +1,12 @@
 """The still part of a picture: lane areas, lane edges and crosswalks of an OpenDRIVE map.
 
 Each lane of each lane section becomes one polygon: its outer border sampled along s (at
-most `STEP` metres apart) and its inner border back, both on the road surface, in CARLA's
-frame. Driving lanes are filled grey, sidewalks in a sand colour, shoulders, parking and
-the other lane types darker; lanes of type "none" are not drawn. Driving lanes get their
+most `STEP` metres apart) and its inner border back, both on the lane's surface
+(world.map.lane_borders, which the 3-D scene samples through too), in CARLA's frame.
+Driving lanes are filled grey, sidewalks in a sand colour, shoulders, parking and the
+other lane types darker; lanes of type "none" are not drawn. Driving lanes get their
 borders drawn as thin light lines (outside junctions, where the connecting lanes
-would cross each other), and crosswalks are drawn from `Map.get_crosswalks()`.
+would cross each other), and crosswalks are drawn from `Map.crosswalk_polygons()`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from recorder.picture.palette import INDEX
 from recorder.picture.view import View
+from world.map.lane_borders import section_borders, section_spans
 from world.map.opendrive.evaluation import RoadEvaluator
 
 STEP = 1.0  # metres between border samples
@@ -48,21 +50,14 @@ def map_layer(town) -> MapLayer:
     layer = MapLayer({kind: [] for kind in _FILL_ORDER})
     for road in town.opendrive.roads.values():
         evaluator = RoadEvaluator(road)
-        sections = road.lane_sections
-        for k, section in enumerate(sections):
-            s1 = sections[k + 1].s if k + 1 < len(sections) else road.length
-            if s1 <= section.s:
-                continue
-            n = max(2, math.ceil((s1 - section.s) / STEP) + 1)
-            s = np.linspace(section.s, s1, n)
-            lanes = evaluator.sections[k]
-            outer = evaluator.lane_borders(k, s)
-            inner = outer[:, lanes.inner]
-            ss = np.broadcast_to(s[:, None], outer.shape)
-            out_xy = evaluator.surface_point(ss, outer)[..., :2] * np.array([1.0, -1.0])
-            in_xy = evaluator.surface_point(ss, inner)[..., :2] * np.array([1.0, -1.0])
-            for col, lane_id in enumerate(lanes.ids.tolist()):
-                if lane_id == 0 or np.all(np.abs(outer[:, col] - inner[:, col]) < 1e-3):
+        for k, s0, s1 in section_spans(road):
+            n = max(2, math.ceil((s1 - s0) / STEP) + 1)
+            borders = section_borders(evaluator, k, np.linspace(s0, s1, n))
+            out_xy, in_xy = borders.outer[..., :2], borders.inner[..., :2]
+            section = road.lane_sections[k]
+            for col, lane_id in enumerate(borders.lane_ids.tolist()):
+                width = np.abs(borders.t_outer[:, col] - borders.t_inner[:, col])
+                if lane_id == 0 or np.all(width < 1e-3):
                     continue
                 lane_type = section.lanes[lane_id].type
                 kind = _KIND_OF_TYPE.get(lane_type, "other_lane")
@@ -72,27 +67,8 @@ def map_layer(town) -> MapLayer:
                 if kind == "driving" and road.junction == "-1":
                     layer.edges.append(out_xy[:, col].copy())
                     layer.edges.append(in_xy[:, col].copy())
-    layer.crosswalks = _polygons(town.get_crosswalks())
+    layer.crosswalks = [polygon[:, :2] for polygon in town.crosswalk_polygons()]
     return layer
-
-
-def _polygons(corners) -> list[np.ndarray]:
-    """Crosswalk corners split into polygons: each one closes on its first corner."""
-    out: list[np.ndarray] = []
-    start = None
-    current: list[tuple[float, float]] = []
-    for c in corners:
-        p = (float(c.x), float(c.y))
-        if start is None:
-            start, current = p, [p]
-        elif abs(p[0] - start[0]) < 1e-6 and abs(p[1] - start[1]) < 1e-6:
-            out.append(np.array(current))
-            start, current = None, []
-        else:
-            current.append(p)
-    if len(current) >= 3:
-        out.append(np.array(current))
-    return [p for p in out if len(p) >= 3]
 
 
 def draw_map(draw, layer: MapLayer, view: View) -> None:

@@ -364,6 +364,24 @@ class Map:
                 out.extend(self._crosswalk_corners(road.id, obj))
         return out
 
+    def crosswalk_polygons(self) -> list[np.ndarray]:
+        """`get_crosswalks` as one (n, 3) array of corners per crosswalk (CARLA's frame),
+        each without the corner that closes it; polygons of fewer than 3 corners are left
+        out."""
+        out: list[np.ndarray] = []
+        current: list[tuple[float, float, float]] = []
+        for corner in self.get_crosswalks():
+            p = (float(corner.x), float(corner.y), float(corner.z))
+            start = current[0] if current else None
+            if start is not None and abs(p[0] - start[0]) < 1e-6 and abs(p[1] - start[1]) < 1e-6:
+                out.append(np.array(current))
+                current = []
+            else:
+                current.append(p)
+        if len(current) >= 3:
+            out.append(np.array(current))
+        return [polygon for polygon in out if len(polygon) >= 3]
+
     def transform_to_geolocation(self, location: Location) -> GeoLocation:
         return to_geolocation(self._origin, location)
 

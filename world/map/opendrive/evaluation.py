@@ -227,18 +227,27 @@ class RoadEvaluator:
             m = sec == k
             sm, tm = s[m], t[m]
             borders = lanes.outer_borders(sm)
-            cols = lanes.surface_lane(tm, borders)
-            level = lanes.level[cols]
-            t_inner = borders[np.arange(len(sm)), lanes.inner[cols]]
-            # Crossfall falls away from the reference line: at |t|, or |t_inner| on level lanes.
-            fall = el.tan_v(self.crossfall(sm, lanes.ids[cols] > 0)) if has_crossfall else 0.0
-            hm = -fall * np.where(level, np.abs(t_inner), np.abs(tm))
-            if level.any():
-                slope = el.tan_v(self.superelevation_profile.evaluate(sm[level]))
-                hm[level] -= slope * (tm[level] - t_inner[level])
-            hm += lanes.height(sm, tm, cols, borders)
-            h[m] = hm
+            h[m] = self.lane_height(int(k), sm, tm, lanes.surface_lane(tm, borders), borders)
         return h
+
+    def lane_height(
+        self, section: int, s: np.ndarray, t: np.ndarray, cols: np.ndarray, borders: np.ndarray
+    ) -> np.ndarray:
+        """The height term h at (s, t) by the rules of lane column `cols` of lane section
+        `section` (its crossfall side, its `level` flag, its <height> records), whichever lane
+        holds t: `surface_height` with the lane given. `borders` is `lane_borders(section, s)`.
+        A lane's own surface up to its borders (a raised sidewalk's top at its inner border,
+        where `surface_height` takes the lane inside)."""
+        lanes = self.sections[section]
+        level = lanes.level[cols]
+        t_inner = borders[np.arange(len(s)), lanes.inner[cols]]
+        # Crossfall falls away from the reference line: at |t|, or |t_inner| on level lanes.
+        fall = el.tan_v(self.crossfall(s, lanes.ids[cols] > 0)) if self.crossfall_profile else 0.0
+        h = -fall * np.where(level, np.abs(t_inner), np.abs(t))
+        if level.any():
+            slope = el.tan_v(self.superelevation_profile.evaluate(s[level]))
+            h[level] -= slope * (t[level] - t_inner[level])
+        return h + lanes.height(s, t, cols, borders)
 
     def height_at(self, s: float, t: float) -> float:
         """`surface_height` at one (s, t), the same number: in plain floats when the road has

@@ -63,7 +63,8 @@ def speed_to_kmh(value: float, unit: str) -> float:
 
 @dataclass(slots=True)
 class Header:
-    """<header>: revision, name, bounds, and the raw <geoReference> text with lat_0/lon_0."""
+    """<header>: revision, name, bounds, the raw <geoReference> text with lat_0/lon_0, and
+    its <userData code value> records (code -> value, the first of a code wins)."""
 
     rev_major: int = 1
     rev_minor: int = 4
@@ -78,6 +79,7 @@ class Header:
     geo_reference: str = ""
     lat_0: float | None = None
     lon_0: float | None = None
+    user_data: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

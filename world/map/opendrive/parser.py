@@ -378,6 +378,10 @@ def _read_header(e: ET.Element) -> Header:
             header.lat_0, header.lon_0 = geo_reference_origin(header.geo_reference)
         except ValueError as exc:
             raise _RejectedError(geo, str(exc)) from None
+    for data in e.findall("userData"):
+        code = data.get("code")
+        if code is not None:
+            header.user_data.setdefault(code, data.get("value", ""))
     return header
 
 

@@ -73,6 +73,8 @@ def write_opendrive(doc: OpenDrive) -> str:
     )
     if h.geo_reference:
         _sub(header, "geoReference", {}).text = h.geo_reference
+    for code, value in h.user_data.items():
+        _sub(header, "userData", {"code": code, "value": value})
     for road in doc.roads.values():
         _road(root, road)
     for controller in doc.controllers.values():

@@ -12,6 +12,9 @@ from world.map.towngen.roads import build_corner, build_street, corner_arms
 from world.map.towngen.signals import add_junction_control, add_speed_signs
 from world.map.towngen.spec import TownSpec
 
+# the header's <userData code> that keeps the town's seed (what else the town's scene draws,
+# world.scene.town_props, is seeded from it)
+SEED_CODE = "lockstep.towngen.seed"
 GEO_REFERENCE = "+proj=tmerc +lat_0=42.0 +lon_0=2.0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m"
 GEO_ORIGIN = geo_reference_origin(GEO_REFERENCE)  # what a reader finds in the header
 
@@ -66,8 +69,8 @@ def build_town(spec: TownSpec) -> OpenDrive:
 
 def _header(layout: Layout) -> Header:
     """Name, bounds (the outer sidewalk edges of the outermost streets, past their parking
-    lanes where they have them, which enclose every road: corners and turns curve inwards)
-    and CARLA's default geographic origin."""
+    lanes where they have them, which enclose every road: corners and turns curve inwards),
+    CARLA's default geographic origin and the town's seed (<userData>)."""
     spec = layout.spec
 
     def edge(lanes: int, axis: str, line: int) -> float:
@@ -94,6 +97,7 @@ def _header(layout: Layout) -> Header:
         geo_reference=GEO_REFERENCE,
         lat_0=GEO_ORIGIN[0],
         lon_0=GEO_ORIGIN[1],
+        user_data={SEED_CODE: str(spec.seed)},
     )
 
 

@@ -3,12 +3,15 @@
 `static_scene(world_map)` is kept through `Map.derived`, so the worlds made on one Map share
 it and the map store (runner.map_store) keeps it on disk between processes; the store's
 code stamp covers world/scene, so a change of this code builds it anew. It holds, in this
-order: each road's lane surfaces, curbs and skirts and its road marks; the crosswalks.
+order: each road's lane surfaces, curbs and skirts and its road marks; the crosswalks; the
+junctions' floors; the terrain; and in lockstep's generated towns their buildings, walls,
+fences, trees and poles (world.scene.town_props).
 
 Instance ids (world.scene.mesh.STATIC_INSTANCE_BASE and up) are given in that order: one per
 road outside junctions (its surface and paint), one per junction (every road inside it,
-whose lanes overlap), one per crosswalk. A map without roads (FlatMap) is one plane of
-GROUND_HALF_SIZE metres each way at its height, tag Ground.
+whose lanes overlap, and its floor), one per crosswalk, one for the terrain, one per prop.
+A map without roads (FlatMap) is one plane of GROUND_HALF_SIZE metres each way at its
+height, tag Ground.
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ import numpy as np
 from world.actors.vehicle_state import CityObjectLabel as Label
 from world.scene.builder import MeshParts, fan_triangles
 from world.scene.crosswalks import crosswalks
+from world.scene.junction_fill import junction_fill
 from world.scene.markings import junction_painted, road_markings
 from world.scene.materials import TERRAIN
 from world.scene.mesh import STATIC_INSTANCE_BASE, Mesh
 from world.scene.road_surface import road_surface
+from world.scene.terrain import Terrain, surface_triangles
+from world.scene.town_props import town_props, town_seed
 
 __all__ = ["GROUND_HALF_SIZE", "SCENE_KEY", "build_static_scene", "static_scene"]
 
@@ -50,7 +56,7 @@ def build_static_scene(world_map) -> Mesh:
     evaluators = world_map.road_evaluators()
     roads = list(document.roads.values())
     instance_of = {road.id: next(ids) for road in roads if road.junction == "-1"}
-    junction_ids = {j: next(ids) for j in document.junctions}
+    junction_ids: dict[str, int] = {}
     for road in roads:
         instance = instance_of.get(road.id)
         if instance is None:
@@ -61,6 +67,14 @@ def build_static_scene(world_map) -> Mesh:
         road_markings(parts, road, evaluator, samples, instance, junction_painted(junction))
     for polygon in world_map.crosswalk_polygons():
         crosswalks(parts, [polygon], next(ids))
+    junction_fill(parts, parts.mesh(), list(junction_ids.values()))
+    surfaces = surface_triangles(parts.mesh())
+    if len(surfaces):
+        terrain = Terrain(surfaces)
+        terrain.add_to(parts, next(ids))
+        seed = town_seed(document)
+        if seed is not None:
+            town_props(parts, world_map, seed, surfaces, terrain.below, ids)
     return parts.mesh()
 
 

@@ -152,3 +152,33 @@ def test_the_scene_is_kept_with_the_map_and_the_same_bytes_every_build(town01):
     again = build_static_scene(town01)
     for name in ("vertices", "triangles", "tag", "instance", "colour"):
         assert getattr(again, name).tobytes() == getattr(scene, name).tobytes()
+
+
+def test_explicit_lines_double_lines_and_a_line_moved_off_the_curb():
+    """tests/test_opendrive_road_marks.py's road: 40 m straight along +x, flat, so a point
+    (s, t) is CARLA's (s, -t, 0). Lane 0's "solid solid" (width 0.1) is two lines centred
+    one width to either side: t in [0.05, 0.15] and [-0.15, -0.05], all along. Lane -1's
+    broken mark has a <type><line length="3" space="9" sOffset="1" width="0.15">: dashes
+    [1, 4], [13, 16], [25, 28], [37, 40]; it lies on the border (t = -3.5) with the sidewalk
+    -2 beyond, raised CURB_HEIGHT (no <height>), so it moves onto the driving lane by half
+    its width and 1 cm: centre t = -3.5 + 0.075 + 0.01 = -3.415, edges -3.49 and -3.34."""
+    from test_opendrive_road_marks import ROAD
+
+    town = Map("marks", ROAD)
+    _, marks = _road_mesh(town, "1")
+    t = -marks.vertices[:, 1]
+    s = marks.vertices[:, 0]
+    yellow = (marks.colour == [236, 190, 40]).all(axis=1)
+    tri_t = t[marks.triangles]
+    centre = tri_t.mean(axis=1)
+    for lo, hi in ((0.05, 0.15), (-0.15, -0.05)):
+        mine = yellow & (centre > lo - 1e-9) & (centre < hi + 1e-9)
+        assert sorted(set(np.round(tri_t[mine].ravel(), 9).tolist())) == [lo, hi]
+        assert s[marks.triangles[mine]].min() == 0.0 and s[marks.triangles[mine]].max() == 40.0
+    white = ~yellow
+    assert sorted(set(np.round(tri_t[white].ravel(), 9).tolist())) == [-3.49, -3.34]
+    painted = np.zeros(4000, dtype=bool)
+    for tri in marks.triangles[white]:
+        painted[round(s[tri].min() * 100) : round(s[tri].max() * 100)] = True
+    runs = np.flatnonzero(np.diff(np.concatenate([[0], painted.astype(int), [0]])))
+    assert (runs / 100).tolist() == [1.0, 4.0, 13.0, 16.0, 25.0, 28.0, 37.0, 40.0]

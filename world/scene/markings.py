@@ -1,12 +1,14 @@
 """Road marks painted on the road: each lane's <roadMark> records along its outer border.
 
-A record holds from its sOffset to the next record (or its lane section's end). Its type
-gives its lines: "solid" and "broken" one line centred on the border; the double types
-("solid solid", "solid broken", "broken solid", "broken broken") two lines whose centres
-stand one line width to either side of the border, the first named the inner one (toward
-lane 0; on lane 0, the left one), as OpenDRIVE orders them; "botts dots" a row of small
-squares; "grass" a green strip (tag Terrain). "curb" paints nothing (the curb is the raised
-lane's geometry), nor do "none" and types OpenDRIVE does not name. Lines are `width` wide
+A record holds from its sOffset to the next record (or its lane section's end). Its
+<type><line> records, where the file gives them, are its lines (each tOffset from the
+border, `length` on and `space` off from its sOffset, its own width or the record's); else
+its type gives its lines: "solid" and "broken" one line centred on the border; the double
+types ("solid solid", "solid broken", "broken solid", "broken broken") two lines whose
+centres stand one line width to either side of the border, the first named the inner one
+(toward lane 0; on lane 0, the left one), as OpenDRIVE orders them; "botts dots" a row of
+small squares; "grass" a green strip (tag Terrain). "curb" paints nothing (the curb is the
+raised lane's geometry), nor do "none" and types OpenDRIVE does not name. Lines are `width` wide
 (OpenDRIVE's defaults when absent: 0.12 m, 0.25 m for weight "bold") and lie MARK_LIFT
 above the surface, tag RoadLines, in the colour the record names. Broken lines are
 DASH_LENGTH dashes with DASH_GAP gaps from the record's start: CARLA's own generator of
@@ -82,23 +84,48 @@ def _spans(road: Road, section: int, marks: list[RoadMark]) -> list[tuple[RoadMa
     return out
 
 
-def _pattern(kind: str, a: float, b: float) -> np.ndarray:
-    """(M, 2) painted intervals of a line of `kind` over [a, b]."""
-    if kind == _SOLID:
-        return np.array([[a, b]])
-    length, period = (
-        (DASH_LENGTH, DASH_LENGTH + DASH_GAP)
-        if kind == _BROKEN
-        else (
-            DOT_SIZE,
-            DOT_SPACING,
-        )
-    )
-    count = math.ceil((b - a) / period)
-    starts = a + period * np.arange(count)
+def _dashes(a: float, b: float, length: float, space: float, phase: float = 0.0) -> np.ndarray:
+    """(M, 2) intervals of [a, b] painted by `length` metres on, `space` off, from a + phase
+    (space 0: all of it from a + phase)."""
+    start = a + phase
+    if space <= 0.0 or length <= 0.0:
+        return np.array([[start, b]]) if b > start else np.zeros((0, 2))
+    period = length + space
+    count = max(0, math.ceil((b - start) / period))
+    starts = start + period * np.arange(count)
     ends = np.minimum(starts + length, b)
     keep = ends > starts
     return np.stack([starts[keep], ends[keep]], axis=1)
+
+
+def _strokes(
+    mark: RoadMark, lane_id: int, a: float, b: float
+) -> list[tuple[np.ndarray, float, float]]:
+    """(painted intervals, t offset from the border, width) of each line of a record over
+    [a, b]: its <type><line> records where the file gives them, else its type's lines."""
+    width = mark_width(mark)
+    if mark.lines:
+        return [
+            (
+                _dashes(a, b, line.length, line.space, line.s_offset),
+                line.t_offset,
+                line.width if line.width is not None and line.width > 0.0 else width,
+            )
+            for line in mark.lines
+        ]
+    kinds = _LINES[mark.type.strip().lower()]
+    # +t is left; lane 0's "inner" line is its left one, a right lane's inner side is +t
+    inward = 1.0 if lane_id <= 0 else -1.0
+    offsets = [0.0] if len(kinds) == 1 else [inward * width, -inward * width]
+    patterns = {
+        _SOLID: (0.0, 0.0),
+        _BROKEN: (DASH_LENGTH, DASH_GAP),
+        _DOTS: (DOT_SIZE, DOT_SPACING - DOT_SIZE),
+    }
+    return [
+        (_dashes(a, b, *patterns[kind]), offset, width)
+        for kind, offset in zip(kinds, offsets, strict=True)
+    ]
 
 
 def road_markings(
@@ -120,11 +147,10 @@ def road_markings(
         lanes = evaluator.sections[k]
         for lane_id, lane in section.lanes.items():
             for mark, a, b in _spans(road, k, lane.road_marks):
-                kinds = _LINES.get(mark.type.strip().lower())
-                if kinds is None:
+                kind = mark.type.strip().lower()
+                if kind in ("none", "curb") or not (mark.lines or kind in _LINES):
                     continue
-                _paint(parts, road, evaluator, k, lanes, lane_id, mark, kinds, a, b, samples[k],
-                       instance)  # fmt: skip
+                _paint(parts, road, evaluator, k, lanes, lane_id, mark, a, b, samples[k], instance)
 
 
 def junction_painted(junction: Junction | None) -> bool:
@@ -155,23 +181,19 @@ def _paint(
     lanes,
     lane_id: int,
     mark: RoadMark,
-    kinds: tuple[str, ...],
     a: float,
     b: float,
     grid: np.ndarray,
     instance: int,
 ) -> None:
     section_lanes = road.lane_sections[k].lanes
-    width = mark_width(mark)
-    # +t is left; lane 0's "inner" line is its left one, a right lane's inner side is +t
+    strokes = _strokes(mark, lane_id, a, b)
+    if not strokes:
+        return
     inward = 1.0 if lane_id <= 0 else -1.0
-    if len(kinds) == 1:
-        offsets = [0.0]
-    else:
-        offsets = [inward * width, -inward * width]
     outward_lane = _neighbour(section_lanes, lane_id)
     shift = 0.0
-    reach = max(abs(o) for o in offsets) + 0.5 * width + _CLEARANCE
+    reach = max(abs(offset) + 0.5 * width for _, offset, width in strokes) + _CLEARANCE
     if _raised(section_lanes, outward_lane) and not _raised(section_lanes, lane_id):
         shift = inward * reach  # onto this lane
         host = lane_id
@@ -186,8 +208,7 @@ def _paint(
     col = lanes.column[lane_id]
     host_col = lanes.column[host]
     inside = grid[(grid > a) & (grid < b)]
-    for kind, offset in zip(kinds, offsets, strict=True):
-        painted = _pattern(kind, a, b)
+    for painted, offset, width in strokes:
         if not len(painted):
             continue
         s = np.unique(np.concatenate([inside, painted.ravel()]))

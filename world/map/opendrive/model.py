@@ -40,6 +40,7 @@ __all__ = [
     "Road",
     "RoadLink",
     "RoadMark",
+    "RoadMarkLine",
     "RoadObject",
     "RoadType",
     "ShapeRecord",
@@ -213,8 +214,22 @@ class ParamPoly3Geometry(Geometry):
 
 
 @dataclass(slots=True)
+class RoadMarkLine:
+    """A roadMark's <type><line>: a line `t_offset` from the border, painted `length`
+    metres then left `space` metres, from `s_offset` past the roadMark's start."""
+
+    length: float = 0.0
+    space: float = 0.0
+    t_offset: float = 0.0
+    s_offset: float = 0.0
+    width: float | None = None
+    rule: str = "none"
+
+
+@dataclass(slots=True)
 class RoadMark:
-    """<roadMark> of a lane's outer border from `s_offset` on."""
+    """<roadMark> of a lane's outer border from `s_offset` on; `lines` are its <type>'s
+    <line> records, where the file gives them."""
 
     s_offset: float
     type: str = "none"
@@ -224,6 +239,7 @@ class RoadMark:
     width: float | None = None
     lane_change: str = "both"
     height: float = 0.0
+    lines: list[RoadMarkLine] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -57,6 +57,7 @@ from world.map.opendrive.model import (
     Road,
     RoadLink,
     RoadMark,
+    RoadMarkLine,
     RoadObject,
     RoadType,
     ShapeRecord,
@@ -607,6 +608,11 @@ def _read_lane(e: ET.Element, road_length: float) -> Lane:
                     width=_opt_float(child, "width"),
                     lane_change=child.get("laneChange", "both"),
                     height=_float(child, "height"),
+                    lines=[
+                        _road_mark_line(line)
+                        for kind in child.findall("type")
+                        for line in kind.findall("line")
+                    ],
                 )
             )
         elif tag == "link":
@@ -628,6 +634,22 @@ def _read_lane(e: ET.Element, road_length: float) -> Lane:
                 )
             )
     return lane
+
+
+def _road_mark_line(e: ET.Element) -> RoadMarkLine:
+    """A roadMark's <type><line>: lengths are metres >= 0."""
+    length, space = _float(e, "length"), _float(e, "space")
+    for name, value in (("length", length), ("space", space)):
+        if value < 0.0:
+            raise _RejectedError(e, f"attribute '{name}': expected metres >= 0, found {value!r}")
+    return RoadMarkLine(
+        length=length,
+        space=space,
+        t_offset=_float(e, "tOffset"),
+        s_offset=_float(e, "sOffset"),
+        width=_opt_float(e, "width"),
+        rule=e.get("rule", "none"),
+    )
 
 
 def _validity(e: ET.Element) -> Validity:

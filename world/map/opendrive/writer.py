@@ -266,7 +266,7 @@ def _lane(parent: ET.Element, lane: Lane) -> None:
     for record in lane.borders:
         _cubic(element, "border", record, "sOffset")
     for m in lane.road_marks:
-        _sub(
+        mark = _sub(
             element,
             "roadMark",
             {
@@ -280,6 +280,21 @@ def _lane(parent: ET.Element, lane: Lane) -> None:
                 "height": m.height or None,
             },
         )
+        if m.lines:
+            kind = _sub(mark, "type", {"name": m.type, "width": m.width})
+            for line in m.lines:
+                _sub(
+                    kind,
+                    "line",
+                    {
+                        "length": line.length,
+                        "space": line.space,
+                        "tOffset": line.t_offset,
+                        "sOffset": line.s_offset,
+                        "rule": line.rule,
+                        "width": line.width,
+                    },
+                )
     for speed in lane.speeds:
         _sub(
             element,

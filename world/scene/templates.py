@@ -19,7 +19,7 @@ import numpy as np
 from world.actors.vehicle_state import CityObjectLabel as Label
 from world.actors.vehicle_state import TrafficLightState
 
-__all__ = ["SELF", "TEMPLATES", "Template"]
+__all__ = ["SELF", "TEMPLATES", "UNIT_OCTAGON", "Template"]
 
 SELF = 255  # a template's tag for "the actor's own tag"
 NO_BULB = -1
@@ -52,7 +52,7 @@ class Template:
 # template calls no transcendental function
 _C8 = 0.9238795325112867
 _S8 = 0.3826834323650898
-_UNIT_OCTAGON = (
+UNIT_OCTAGON = (
     np.array([_C8, _S8, -_S8, -_C8, -_C8, -_S8, _S8, _C8]),
     np.array([_S8, _C8, _C8, _S8, -_S8, -_C8, -_C8, -_S8]),
 )
@@ -109,7 +109,7 @@ class _Builder:
 
     def prism(self, x, y, radius, z0, z1, tag=SELF, colour: RGB = POLE) -> None:
         """An upright octagonal prism round (x, y) from z0 to z1 (a pole, a trunk)."""
-        c, s = _UNIT_OCTAGON
+        c, s = UNIT_OCTAGON
         low = np.column_stack([x + radius * c, y + radius * s, np.full(8, float(z0))])
         self._extrude(low, np.array([0.0, 0.0, z1 - z0]), tag, colour)
 
@@ -244,7 +244,7 @@ def _sign(polygon: list[tuple[float, float]], colour: RGB) -> Template:
 
 
 _R = 0.38  # m: a sign plate's half size
-_OCTAGON = [(_R * c, _R * s + _R) for c, s in zip(*_UNIT_OCTAGON, strict=True)]
+_OCTAGON = [(_R * c, _R * s + _R) for c, s in zip(*UNIT_OCTAGON, strict=True)]
 _TRIANGLE = [(-_R, 2 * _R), (0.0, 0.0), (_R, 2 * _R)]  # point down: yield
 
 # shape keys -> templates; world.scene.actor_shapes picks a key for each actor

@@ -32,7 +32,7 @@ from world.map.lane_borders import section_borders, section_spans
 from world.map.towngen.build import SEED_CODE
 from world.scene.builder import MeshParts, norms
 from world.scene.materials import lane_surface
-from world.scene.templates import POLE
+from world.scene.templates import POLE, UNIT_OCTAGON
 
 __all__ = [
     "PROPS_KEY",
@@ -206,10 +206,7 @@ def _box(parts, corners: np.ndarray, z0: float, z1: float, tag, colour, instance
 
 
 def _prism(parts, x, y, radius, z0, z1, tag, colour, instance) -> None:
-    c = np.array([0.9238795325112867, 0.3826834323650898, -0.3826834323650898,
-                  -0.9238795325112867, -0.9238795325112867, -0.3826834323650898,
-                  0.3826834323650898, 0.9238795325112867])  # fmt: skip
-    s = np.roll(c, -2)
+    c, s = UNIT_OCTAGON
     ring = np.column_stack([x + radius * c, y + radius * s])
     low = np.column_stack([ring, np.full(8, z0)])
     high = np.column_stack([ring, np.full(8, z1)])

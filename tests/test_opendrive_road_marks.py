@@ -23,7 +23,8 @@ ROAD = """<?xml version="1.0" encoding="UTF-8"?>
                         <width sOffset="0" a="3.5" b="0" c="0" d="0"/>
                         <roadMark sOffset="0" type="broken" color="white" width="0.15">
                             <type name="broken" width="0.15">
-                                <line length="3" space="9" tOffset="0" sOffset="1" rule="caution" width="0.15"/>
+                                <line length="3" space="9" tOffset="0" sOffset="1"
+                                      rule="caution" width="0.15"/>
                             </type>
                         </roadMark>
                     </lane>

@@ -34,6 +34,7 @@ SYSTEMS = (
     "traffic lights and signs",
     "traffic manager autopilot (2 cars)",
     "walker AI (2 walkers)",
+    "the renderer (a camera's visibility and ray casts on a few boxes)",
     "an evaluation: a 20 s route, the autopilot agent, criteria, the recorder (additional data)",
 )
 # the warm-up route: east along town_small's top road, then right at the corner (a turn)
@@ -114,6 +115,7 @@ def _exercise() -> None:
     populate_traffic(world, vehicles=2, walkers=2, seed=0)
     for _ in range(TICKS):
         world.tick()
+    _render()
     _evaluate(render_town(TOWN_PRESETS[TOWN]))
 
 
@@ -131,6 +133,56 @@ def _elementary() -> None:
             value = np.linspace(0.1, 0.9, 4) if name.endswith("_v") else 0.5
             args = (value, value) if name in binary else (value,)
         getattr(el, name)(*args)
+
+
+def _render() -> None:
+    """A camera's visibility buffers and a fan of rays on a static box and a moving one (the
+    renderer's kernels, both passes: static and dynamic)."""
+    import numpy as np
+
+    from world.render import MeshIndex, PinholeCamera, SceneView, cast_rays, visibility
+    from world.scene.mesh import Mesh
+
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
+    faces = np.array(
+        [
+            [0, 1, 3],
+            [0, 3, 2],
+            [4, 6, 7],
+            [4, 7, 5],
+            [0, 4, 5],
+            [0, 5, 1],
+            [2, 3, 7],
+            [2, 7, 6],
+            [0, 2, 6],
+            [0, 6, 4],
+            [1, 5, 7],
+            [1, 7, 3],
+        ],
+        np.int32,
+    )
+
+    def box(offset: tuple[float, float, float]) -> Mesh:
+        count = len(faces)
+        return Mesh(
+            corners * 2.0 + np.array(offset),
+            faces,
+            np.full(count, 3, np.uint8),
+            np.arange(count, dtype=np.uint32),
+            np.zeros((count, 3), np.uint8),
+        )
+
+    view = SceneView(MeshIndex.build(box((10.0, -1.0, -1.0))), box((6.0, 1.0, -1.0)))
+    camera = PinholeCamera(
+        (0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), 64, 48, 90.0
+    )
+    seen = visibility(view, camera)
+    view.tag(seen.number)
+    view.instance(seen.number)
+    view.colour(seen.number)
+    view.normal(seen.number)
+    directions = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.6, 0.8, 0.0]])
+    cast_rays(view, np.zeros(3), directions, 100.0)
 
 
 def _evaluate(town_text: str) -> None:

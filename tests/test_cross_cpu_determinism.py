@@ -9,6 +9,10 @@ numpy with every dispatch target off (baseline SSE4.2 code only), and numba comp
 a generic x86-64 CPU (no AVX, no FMA; marked slow, as it compiles every kernel anew in its
 own cache folder). Before lockstep had its own elementary functions, the AVX-512 variant
 changed spawn yaws by an ulp and the traffic diverged.
+
+The renderer's case (tests/cross_cpu_render.py) prints digests of a camera's buffers and a
+LiDAR's casts on a seeded scene, and must print the same under the same variants, and under
+numba's JIT for this CPU beside the ahead-of-time module (compiled for a generic CPU).
 """
 
 from __future__ import annotations
@@ -98,3 +102,66 @@ def test_numba_compiled_for_a_generic_cpu_gives_the_same_states(shared):
     other = _run(_town(shared), {"NUMBA_CPU_NAME": "generic", "NUMBA_CACHE_DIR": str(folder)})
     assert other["numba_cpu"] == "generic" and base["numba_cpu"] != "generic"
     _assert_same(base, other)
+
+
+# -- the renderer: a camera's buffers and a LiDAR's casts (tests/cross_cpu_render.py) ----------
+
+
+def _render(env_changes: dict[str, str]) -> dict:
+    """The render case's digests in a subprocess: this environment without its own CPU
+    switches or kernel mode, then `env_changes`."""
+    env = {k: v for k, v in os.environ.items() if k not in (*CPU_SWITCHES, "LOCKSTEP_KERNELS")}
+    env.update({"PYTHONPATH": str(REPO), **env_changes})
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "cross_cpu_render.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+RENDERED = ("camera0", "camera1", "camera2", "lidar")
+
+
+@cache
+def _render_default() -> dict:
+    return _render({})
+
+
+def _assert_same_render(base: dict, other: dict) -> None:
+    assert base["lidar_hits"] > 30_000 and base["camera0_covered"] > 50_000  # a real scene
+    assert {k: other[k] for k in RENDERED} == {k: base[k] for k in RENDERED}
+
+
+@pytest.mark.parametrize("features", [AVX512, tuple(__cpu_dispatch__)], ids=["avx512", "all"])
+def test_numpy_without_its_simd_loops_renders_the_same_bytes(features):
+    disabled = _present(features)
+    if not disabled:
+        pytest.skip(f"this CPU has none of numpy's dispatch targets {features} to switch off")
+    other = _render({"NPY_DISABLE_CPU_FEATURES": " ".join(disabled)})
+    assert not set(disabled) & set(other["numpy_dispatch_on"])
+    _assert_same_render(_render_default(), other)
+
+
+def test_numbas_jit_renders_the_bytes_of_the_ahead_of_time_module():
+    # the module is compiled for a generic CPU; numba's JIT for this one (AVX-512, FMA here)
+    base = _render_default()
+    if not base["ahead_of_time"]:
+        print("the ahead-of-time module is not built here: both runs use numba's JIT")
+    other = _render({"LOCKSTEP_KERNELS": "jit"})
+    assert not other["ahead_of_time"] and other["numba_cpu"] == "host"
+    _assert_same_render(base, other)
+
+
+@pytest.mark.slow
+def test_numba_compiled_for_a_generic_cpu_renders_the_same_bytes():
+    folder = Path(tempfile.gettempdir()) / f"lockstep-test-generic-cpu-{os.getuid()}"
+    other = _render(
+        {"NUMBA_CPU_NAME": "generic", "NUMBA_CACHE_DIR": str(folder), "LOCKSTEP_KERNELS": "jit"}
+    )
+    assert other["numba_cpu"] == "generic"
+    _assert_same_render(_render({"LOCKSTEP_KERNELS": "jit"}), other)

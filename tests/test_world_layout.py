@@ -37,7 +37,7 @@ PLAIN_TYPES = {
 # imported by every wing's kernels: lockstep's decorator and the kernels' folder (each
 # imports nothing of the world but its errors)
 KERNEL_MODULES = {"world.physics.compiled", "world.physics.compiled_cache"}
-WINGS = {"map", "actors", "physics", "traffic", "sensors", "scene"}
+WINGS = {"map", "actors", "physics", "traffic", "sensors", "scene", "render"}
 
 
 def _module_name(path: Path) -> str:
@@ -132,5 +132,15 @@ def test_the_scene_imports_only_the_map_and_the_actors() -> None:
         if _wing(s) == "scene"
         and t not in KERNEL_MODULES
         and (_wing(t) in {"physics", "traffic", "sensors"} or t in {"world.world", "world.handles"})
+    ]
+    assert bad == []
+
+
+def test_the_renderer_builds_on_the_scene_s_mesh_alone() -> None:
+    allowed = {"world.scene.mesh", "world.elementary", "world.errors", *KERNEL_MODULES}
+    bad = [
+        (s, t)
+        for s, t in _arrows()
+        if _wing(s) == "render" and _wing(t) != "render" and t not in allowed
     ]
     assert bad == []

@@ -75,6 +75,8 @@ KERNEL_MODULES = (
     "world/physics/tick.py",
     "world/physics/vehicle_dynamics.py",
     "world/physics/walker_motion.py",
+    "world/render/raster.py",
+    "world/render/ray_kernels.py",
     "world/traffic/autopilot/control.py",
     "world/traffic/autopilot/kernels.py",
     "world/traffic/signals/lights.py",

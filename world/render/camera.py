@@ -1,0 +1,118 @@
+"""A pinhole camera's visibility buffers: per pixel, the nearest triangle and its depth.
+
+CARLA's cameras are pinholes: f = W / (2 tan(fov / 2)) with fov the horizontal field of
+view, x forward, y right, z up in the camera's frame, and a point at camera coordinates
+(x, y, z) lands at u = f y / x + W / 2, v = -f z / x + H / 2 (pixel (i, j) is column i from
+the left, row j from the top, and sees the ray through its centre (i + 0.5, j + 0.5)).
+Depth is planar, x along the forward axis, as CARLA's depth camera encodes it; nothing
+farther than `far` is seen (CARLA's depth saturates at 1000 m), nothing nearer than `near`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from world import elementary as el
+from world.errors import WorldError
+from world.render import raster
+from world.render.view import SceneView
+
+__all__ = ["FAR", "MAX_SIDE", "NEAR", "PinholeCamera", "Visibility", "visibility"]
+
+NEAR = 0.01  # m: the near plane (Unreal's is 10 cm from the eye; a sensor sits on a body)
+FAR = 1000.0  # m: CARLA's depth camera saturates here
+MAX_SIDE = 1 << 16  # pixels: the widest or tallest image the fixed point has room for
+
+
+@dataclass(frozen=True)
+class PinholeCamera:
+    """A pinhole camera's pose (origin and unit axes in CARLA's frame), image and range."""
+
+    origin: tuple[float, float, float]
+    forward: tuple[float, float, float]
+    right: tuple[float, float, float]
+    up: tuple[float, float, float]
+    width: int
+    height: int
+    fov: float  # degrees, horizontal
+    near: float = NEAR
+    far: float = FAR
+
+    def __post_init__(self) -> None:
+        if not (
+            isinstance(self.width, int | np.integer) and isinstance(self.height, int | np.integer)
+        ):
+            raise WorldError(f"camera image size must be integers, got {self.width}x{self.height}")
+        if not (0 < self.width <= MAX_SIDE and 0 < self.height <= MAX_SIDE):
+            raise WorldError(
+                f"camera image size {self.width}x{self.height} is outside 1..{MAX_SIDE} pixels"
+            )
+        if not 0.0 < self.fov < 180.0:
+            raise WorldError(f"camera fov {self.fov} is outside (0, 180) degrees")
+        if not 0.0 < self.near < self.far or not np.isfinite(self.far):
+            raise WorldError(f"camera range near {self.near}, far {self.far}: need 0 < near < far")
+        pose = np.array([self.origin, self.forward, self.right, self.up], dtype=np.float64)
+        if pose.shape != (4, 3) or not np.isfinite(pose).all():
+            raise WorldError("camera origin and axes must be finite 3-vectors")
+
+    @property
+    def focal(self) -> float:
+        """f = W / (2 tan(fov / 2)), in pixels."""
+        return self.width / (2.0 * el.tan(self.fov * (np.pi / 360.0)))
+
+    def parameters(self) -> np.ndarray:
+        """The float64 array the rasterizer reads (raster's ORIGIN ... FAR)."""
+        values = np.zeros(raster.PARAMETERS)
+        values[raster.ORIGIN : raster.ORIGIN + 3] = self.origin
+        values[raster.FORWARD : raster.FORWARD + 3] = self.forward
+        values[raster.RIGHT : raster.RIGHT + 3] = self.right
+        values[raster.UP : raster.UP + 3] = self.up
+        values[raster.FOCAL] = self.focal
+        values[raster.NEAR] = self.near
+        values[raster.FAR] = self.far
+        return values
+
+
+@dataclass(slots=True)
+class Visibility:
+    """What each pixel sees: `number` (H, W) int32, the triangle's number in the view (-1:
+    nothing), and `depth` (H, W) float32, its planar depth in metres (`far` where nothing)."""
+
+    number: np.ndarray
+    depth: np.ndarray
+
+
+def visibility(view: SceneView, camera: PinholeCamera) -> Visibility:
+    """The nearest triangle and its depth at every pixel centre of `camera`."""
+    parameters = camera.parameters()
+    inv_depth = np.zeros((camera.height, camera.width))
+    hit = np.full((camera.height, camera.width), -1, np.int32)
+    tiles = np.full((-(-camera.height // raster.TILE), -(-camera.width // raster.TILE)), -1.0)
+    polygon = np.zeros((2, raster.POLYGON, 3))
+    for index, offset in view.passes():
+        if not index.triangle_count:
+            continue
+        scratch = np.zeros((index.most_vertices, 3))
+        snapped = np.zeros((index.most_vertices, 3), np.int64)
+        raster.draw_index(
+            index.vertices,
+            index.triangles,
+            index.number,
+            index.triangle_start,
+            index.vertex_start,
+            index.lower,
+            index.upper,
+            offset,
+            parameters,
+            inv_depth,
+            hit,
+            tiles,
+            scratch,
+            snapped,
+            polygon,
+        )
+    depth = np.full(inv_depth.shape, camera.far)
+    np.divide(1.0, inv_depth, out=depth, where=hit >= 0)
+    return Visibility(hit, depth.astype(np.float32))

@@ -1,0 +1,456 @@
+"""The camera's rasterizer: each pixel's nearest triangle and its inverse depth (numba kernels).
+
+A pinhole camera at origin o with axes forward F, right R, up U sees a point p at camera
+coordinates x = (p - o).F, y = (p - o).R, z = (p - o).U, and puts it at pixel coordinates
+u = f y / x + W / 2, v = -f z / x + H / 2 (f = W / (2 tan(fov / 2))); pixel (i, j) is
+covered where its centre (i + 0.5, j + 0.5) lies in a triangle's projection.
+
+Coverage is exact and watertight: vertices are snapped to 1/SUBPIXEL of a pixel and the
+edge functions are computed in 64-bit integers, so two triangles that share an edge compute
+the same edge with opposite signs, and a pixel centre exactly on it goes to one of them by
+a fixed rule (the edge whose inward normal points down, or right when the edge is
+vertical, owns it). A triangle crossing the near plane (x = near) is clipped there, and one
+reaching beyond the guard band (GUARD pixels off the principal point) is clipped to it, so
+the integers stay in range; a clipped edge's new vertex is computed from the end in front,
+so both triangles of a shared edge make the same one.
+
+Depth is exact per pixel, not interpolated from snapped vertices: 1/x along the pixel's
+ray is an affine function of (u, v) on the triangle's plane, A + B u + C v, computed in
+double from the plane of the triangle's camera coordinates. The buffer keeps the largest
+1/x (the nearest); equal values go to the lower triangle number, so the result does not
+depend on the order triangles are drawn in. Plain IEEE double arithmetic throughout, no
+fused multiply-adds, so every CPU gives the same buffers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from world.physics.compiled import njit
+
+__all__ = ["GUARD", "SUBPIXEL", "draw_index"]
+
+SUBPIXEL = 256  # fixed-point steps per pixel (8 bits)
+HALF = SUBPIXEL // 2  # a pixel centre's offset in fixed point
+GUARD = float(1 << 20)  # pixels off the principal point a projected vertex may lie
+# camera parameters as draw_index reads them (a float64 array)
+ORIGIN, FORWARD, RIGHT, UP, FOCAL, NEAR, FAR = 0, 3, 6, 9, 12, 13, 14
+PARAMETERS = 15
+POLYGON = 16  # the clipped polygon's most vertices (3 + 5 planes, with room)
+
+
+TILE = 8  # pixels: the side of the tiles whose farthest depth the occlusion test reads
+# a vertex's outcode: the planes it lies outside of
+BEHIND, BEYOND, LEFT_OF, RIGHT_OF, ABOVE, BELOW, UNSNAPPED = 1, 2, 4, 8, 16, 32, 64
+OUTSIDE = BEHIND | BEYOND | LEFT_OF | RIGHT_OF | ABOVE | BELOW
+
+
+@njit(cache=True)
+def draw_index(
+    vertices: np.ndarray,
+    triangles: np.ndarray,
+    number: np.ndarray,
+    triangle_start: np.ndarray,
+    vertex_start: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    offset: int,
+    camera: np.ndarray,
+    inv_depth: np.ndarray,
+    hit: np.ndarray,
+    tiles: np.ndarray,
+    scratch: np.ndarray,
+    snapped: np.ndarray,
+    polygon: np.ndarray,
+) -> None:
+    """Draws a MeshIndex's triangles (numbered `offset` + their Mesh number) into the
+    buffers: `inv_depth` (H, W) float64 holds 1/x of the nearest so far (0: nothing), `hit`
+    (H, W) int32 its number (-1: nothing), `tiles` (ceil(H / TILE), ceil(W / TILE)) float64
+    each tile's smallest inv_depth (-1: not known). `scratch` (most_vertices, 3) float64,
+    `snapped` (most_vertices, 3) int64 and `polygon` (2, POLYGON, 3) are work arrays.
+
+    Chunks go nearest first, and a chunk whose nearest point lies behind everything already
+    drawn in every tile its box covers is skipped: a pixel's depth is held within its
+    triangle's (so within its chunk's box), so the skipped chunk could not have won a pixel."""
+    height, width = hit.shape
+    o = camera[ORIGIN : ORIGIN + 3]
+    axes = np.empty((3, 3))
+    axes[0] = camera[FORWARD : FORWARD + 3]
+    axes[1] = camera[RIGHT : RIGHT + 3]
+    axes[2] = camera[UP : UP + 3]
+    focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
+    hw = width * 0.5
+    hh = height * 0.5
+    chunks = len(lower)
+    depth = np.empty(chunks)
+    for c in range(chunks):
+        depth[c] = _box_depth(lower, upper, c, o, axes)
+    for c in np.argsort(depth):
+        if depth[c] > far:
+            break
+        if not _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles):
+            continue
+        first = vertex_start[c]
+        for k in range(vertex_start[c + 1] - first):
+            _vertex(vertices, first + k, o, axes, focal, near, far, hw, hh, scratch, snapped, k)
+        for t in range(triangle_start[c], triangle_start[c + 1]):
+            a = triangles[t, 0] - first
+            b = triangles[t, 1] - first
+            d = triangles[t, 2] - first
+            if snapped[a, 2] & snapped[b, 2] & snapped[d, 2] & OUTSIDE:
+                continue
+            tri = number[t] + offset
+            if (snapped[a, 2] | snapped[b, 2] | snapped[d, 2]) & UNSNAPPED:
+                _draw_clipped(
+                    scratch, a, b, d, tri, focal, near, far, hw, hh, inv_depth, hit, tiles, polygon
+                )
+                continue
+            sx0, sy0, sx1, sy1, sx2, sy2 = (
+                snapped[a, 0],
+                snapped[a, 1],
+                snapped[b, 0],
+                snapped[b, 1],
+                snapped[d, 0],
+                snapped[d, 1],
+            )
+            if _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height):
+                continue
+            plane = _plane(scratch, a, b, d, focal, hw, hh)
+            if plane[3] == 0.0:
+                continue
+            x0, x1, x2 = scratch[a, 0], scratch[b, 0], scratch[d, 0]
+            low = 1.0 / max(x0, x1, x2)
+            high = 1.0 / min(x0, x1, x2)
+            _fill(
+                sx0,
+                sy0,
+                sx1,
+                sy1,
+                sx2,
+                sy2,
+                plane[0],
+                plane[1],
+                plane[2],
+                low,
+                high,
+                far,
+                tri,
+                inv_depth,
+                hit,
+                tiles,
+            )
+
+
+@njit
+def _vertex(vertices, row, o, axes, focal, near, far, hw, hh, cam, out, k) -> None:
+    """A vertex's camera coordinates (into cam[k]), its pixel coordinates in fixed point and
+    its outcode (into out[k]: X, Y, code). (Rows are passed by number: a view of a row
+    costs a reference count in numba, more than the arithmetic.)"""
+    dx = vertices[row, 0] - o[0]
+    dy = vertices[row, 1] - o[1]
+    dz = vertices[row, 2] - o[2]
+    x = dx * axes[0, 0] + dy * axes[0, 1] + dz * axes[0, 2]
+    y = dx * axes[1, 0] + dy * axes[1, 1] + dz * axes[1, 2]
+    z = dx * axes[2, 0] + dy * axes[2, 1] + dz * axes[2, 2]
+    cam[k, 0], cam[k, 1], cam[k, 2] = x, y, z
+    fy = focal * y
+    fz = focal * z
+    gw = hw + 1.0  # the image's edges a pixel out: rounding cannot cross the margin
+    gh = hh + 1.0
+    code = 0
+    if x < near:
+        code |= BEHIND | UNSNAPPED
+    if x > far:
+        code |= BEYOND
+    if fy + gw * x < 0.0:
+        code |= LEFT_OF
+    if gw * x - fy < 0.0:
+        code |= RIGHT_OF
+    if gh * x - fz < 0.0:
+        code |= ABOVE
+    if gh * x + fz < 0.0:
+        code |= BELOW
+    if GUARD * x - fy < 0.0 or GUARD * x + fy < 0.0 or GUARD * x - fz < 0.0 or GUARD * x + fz < 0.0:
+        code |= UNSNAPPED
+    if code & UNSNAPPED:
+        out[k, 0] = 0
+        out[k, 1] = 0
+    else:
+        out[k, 0] = _snap(y * focal / x + hw)
+        out[k, 1] = _snap(-(z * focal) / x + hh)
+    out[k, 2] = code
+
+
+@njit
+def _box_depth(lower, upper, c, o, axes) -> float:
+    """The least forward distance (p - o).F over box c's corners."""
+    total = 0.0
+    for k in range(3):
+        total += axes[0, k] * ((lower[c, k] if axes[0, k] > 0.0 else upper[c, k]) - o[k])
+    return total
+
+
+@njit
+def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles) -> bool:
+    """Whether any point of the box may show: in front of the near plane, inside the image's
+    edges (a pixel out) and, where the whole box is in front, not behind all that is drawn
+    in the tiles its corners' rectangle covers."""
+    u_low, u_high, v_low, v_high = np.inf, -np.inf, np.inf, -np.inf
+    nearest = np.inf
+    for corner in range(8):
+        px = upper[c, 0] if corner & 1 else lower[c, 0]
+        py = upper[c, 1] if corner & 2 else lower[c, 1]
+        pz = upper[c, 2] if corner & 4 else lower[c, 2]
+        dx, dy, dz = px - o[0], py - o[1], pz - o[2]
+        x = dx * axes[0, 0] + dy * axes[0, 1] + dz * axes[0, 2]
+        y = dx * axes[1, 0] + dy * axes[1, 1] + dz * axes[1, 2]
+        z = dx * axes[2, 0] + dy * axes[2, 1] + dz * axes[2, 2]
+        nearest = min(nearest, x)
+        if x > 0.0:
+            u, v = focal * y / x + hw, -(focal * z) / x + hh
+            u_low, u_high = min(u_low, u), max(u_high, u)
+            v_low, v_high = min(v_low, v), max(v_high, v)
+    if nearest < near:
+        return True  # reaches behind the near plane: drawn (its clipping decides)
+    height, width = inv_depth.shape
+    if u_high < -1.0 or u_low > width + 1.0 or v_high < -1.0 or v_low > height + 1.0:
+        return False
+    i0 = max(0, math.floor(u_low) - 1) // TILE
+    i1 = min(width - 1, math.floor(u_high) + 1) // TILE
+    j0 = max(0, math.floor(v_low) - 1) // TILE
+    j1 = min(height - 1, math.floor(v_high) + 1) // TILE
+    reach = 1.0 / nearest  # the box's largest 1/x
+    for tj in range(j0, j1 + 1):
+        for ti in range(i0, i1 + 1):
+            held = tiles[tj, ti]
+            if held < 0.0:
+                held = _tile_least(inv_depth, ti, tj)
+                tiles[tj, ti] = held
+            if not reach < held:
+                return True
+    return False
+
+
+@njit
+def _tile_least(inv_depth, ti, tj) -> float:
+    """The smallest 1/x drawn in a tile (0 while a pixel of it holds nothing)."""
+    height, width = inv_depth.shape
+    least = np.inf
+    for j in range(tj * TILE, min(height, tj * TILE + TILE)):
+        for i in range(ti * TILE, min(width, ti * TILE + TILE)):
+            least = min(least, inv_depth[j, i])
+    return least
+
+
+@njit
+def _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height) -> bool:
+    """Whether the fixed-point triangle's bounding box holds no pixel centre of the image."""
+    i0 = max(0, -((HALF - min(sx0, sx1, sx2)) // SUBPIXEL))
+    i1 = min(width - 1, (max(sx0, sx1, sx2) - HALF) // SUBPIXEL)
+    if i0 > i1:
+        return True
+    j0 = max(0, -((HALF - min(sy0, sy1, sy2)) // SUBPIXEL))
+    j1 = min(height - 1, (max(sy0, sy1, sy2) - HALF) // SUBPIXEL)
+    return j0 > j1
+
+
+@njit
+def _plane(cam, a, b, c, focal, hw, hh):
+    """1/x along the ray of pixel point (u, v) on the triangle's plane, as c0 + cu u + cv v;
+    and the plane's n.p0 (0: the plane passes through the camera, seen edge-on). The ray's
+    direction is (1, (u - hw) / f, -(v - hh) / f), so 1/x = n.direction / n.p0."""
+    x0, y0, z0 = cam[a, 0], cam[a, 1], cam[a, 2]
+    e1x, e1y, e1z = cam[b, 0] - x0, cam[b, 1] - y0, cam[b, 2] - z0
+    e2x, e2y, e2z = cam[c, 0] - x0, cam[c, 1] - y0, cam[c, 2] - z0
+    nx = e1y * e2z - e1z * e2y
+    ny = e1z * e2x - e1x * e2z
+    nz = e1x * e2y - e1y * e2x
+    d = nx * x0 + ny * y0 + nz * z0
+    if d == 0.0:
+        return 0.0, 0.0, 0.0, 0.0
+    cu = ny / (focal * d)
+    cv = -nz / (focal * d)
+    return nx / d - cu * hw - cv * hh, cu, cv, d
+
+
+@njit
+def _draw_clipped(
+    cam, a, b, c, tri, focal, near, far, hw, hh, inv_depth, hit, tiles, polygon
+) -> None:
+    """Draws a triangle that reaches behind the near plane or past the guard band: clipped
+    to both, then a fan over the polygon (its inner edges are shared: the fill rule splits
+    them). Its depth is held within the clipped polygon's."""
+    plane = _plane(cam, a, b, c, focal, hw, hh)
+    if plane[3] == 0.0:
+        return
+    count = _clip_polygon(cam, a, b, c, focal, near, polygon)
+    if count < 3:
+        return
+    p = polygon[0]
+    nearest, farthest = np.inf, 0.0
+    for k in range(count):
+        nearest = min(nearest, p[k, 0])
+        farthest = max(farthest, p[k, 0])
+    low, high = 1.0 / farthest, 1.0 / nearest
+    sx0 = _snap(p[0, 1] * focal / p[0, 0] + hw)
+    sy0 = _snap(-(p[0, 2] * focal) / p[0, 0] + hh)
+    sx1 = _snap(p[1, 1] * focal / p[1, 0] + hw)
+    sy1 = _snap(-(p[1, 2] * focal) / p[1, 0] + hh)
+    for k in range(2, count):
+        sx2 = _snap(p[k, 1] * focal / p[k, 0] + hw)
+        sy2 = _snap(-(p[k, 2] * focal) / p[k, 0] + hh)
+        _fill(
+            sx0,
+            sy0,
+            sx1,
+            sy1,
+            sx2,
+            sy2,
+            plane[0],
+            plane[1],
+            plane[2],
+            low,
+            high,
+            far,
+            tri,
+            inv_depth,
+            hit,
+            tiles,
+        )
+        sx1, sy1 = sx2, sy2
+
+
+@njit
+def _snap(value: float) -> int:
+    """A pixel coordinate in fixed point (nearest 1/SUBPIXEL, halves up)."""
+    return math.floor(value * SUBPIXEL + 0.5)
+
+
+@njit
+def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
+    """Clips the triangle (rows of camera coordinates) to x >= near and the guard band; the
+    polygon is left in polygon[0]; returns its vertex count."""
+    src = polygon[0]
+    for axis in range(3):
+        src[0, axis] = cam[a, axis]
+        src[1, axis] = cam[b, axis]
+        src[2, axis] = cam[c, axis]
+    count = 3
+    # planes a x + b y + c z + e >= 0
+    count = _clip_plane(polygon, count, 1.0, 0.0, 0.0, -near)
+    count = _clip_plane(polygon, count, GUARD, -focal, 0.0, 0.0)
+    count = _clip_plane(polygon, count, GUARD, focal, 0.0, 0.0)
+    count = _clip_plane(polygon, count, GUARD, 0.0, -focal, 0.0)
+    count = _clip_plane(polygon, count, GUARD, 0.0, focal, 0.0)
+    return count
+
+
+@njit
+def _clip_plane(polygon, count, a, b, c, e) -> int:
+    """One Sutherland-Hodgman step from polygon[0] into polygon[1], copied back to [0]. The
+    point where an edge crosses the plane is computed from its end inside, whichever way
+    the polygon runs, so a shared edge is cut at the same point in both its triangles."""
+    if count == 0:
+        return 0
+    src = polygon[0]
+    dst = polygon[1]
+    out = 0
+    for k in range(count):
+        n = k + 1 if k + 1 < count else 0
+        dp = a * src[k, 0] + b * src[k, 1] + c * src[k, 2] + e
+        dq = a * src[n, 0] + b * src[n, 1] + c * src[n, 2] + e
+        if dp >= 0.0:
+            dst[out, 0], dst[out, 1], dst[out, 2] = src[k, 0], src[k, 1], src[k, 2]
+            out += 1
+        if (dp >= 0.0) != (dq >= 0.0):
+            i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
+            t = di / (di - do)
+            for axis in range(3):
+                dst[out, axis] = src[i, axis] + t * (src[o, axis] - src[i, axis])
+            out += 1
+    for k in range(out):
+        src[k, 0], src[k, 1], src[k, 2] = dst[k, 0], dst[k, 1], dst[k, 2]
+    return out
+
+
+@njit
+def _fill(
+    sx0, sy0, sx1, sy1, sx2, sy2, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles
+) -> None:
+    """Fills the pixels whose centres the fixed-point triangle covers where it is nearer than
+    what the buffers hold: 1/x = c0 + cu u + cv v at the centre (u, v), held within [low,
+    high] (the triangle's own range: snapping may put a centre a hair outside the triangle)
+    and seen only from 1/far on. A tile whose pixels change forgets its farthest depth."""
+    area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
+    if area == 0:
+        return
+    if area < 0:
+        sx1, sy1, sx2, sy2 = sx2, sy2, sx1, sy1
+    height, width = hit.shape
+    i0 = max(0, -((HALF - min(sx0, sx1, sx2)) // SUBPIXEL))
+    i1 = min(width - 1, (max(sx0, sx1, sx2) - HALF) // SUBPIXEL)
+    j0 = max(0, -((HALF - min(sy0, sy1, sy2)) // SUBPIXEL))
+    j1 = min(height - 1, (max(sy0, sy1, sy2) - HALF) // SUBPIXEL)
+    if i0 > i1 or j0 > j1:
+        return
+    px = i0 * SUBPIXEL + HALF
+    py = j0 * SUBPIXEL + HALF
+    # edge k from A to B: E(P) = (Bx - Ax)(Py - Ay) - (By - Ay)(Px - Ax), positive inside;
+    # a centre on the edge (E = 0) is inside when the edge owns it (dx > 0, or dx = 0 and
+    # dy < 0: the inward normal (-dy, dx) points down, or right), else it needs E >= 1
+    w0, s0, t0 = _edge(sx0, sy0, sx1, sy1, px, py)
+    w1, s1, t1 = _edge(sx1, sy1, sx2, sy2, px, py)
+    w2, s2, t2 = _edge(sx2, sy2, sx0, sy0, px, py)
+    last = i1 - i0
+    inv_far = 1.0 / far
+    if high < inv_far:
+        return
+    for j in range(j0, j1 + 1):
+        lo, hi = _span(w0, s0, 0, last)
+        lo, hi = _span(w1, s1, lo, hi)
+        lo, hi = _span(w2, s2, lo, hi)
+        if lo <= hi:
+            row = c0 + cv * (j + 0.5)
+            changed = False
+            for i in range(i0 + lo, i0 + hi + 1):
+                z = min(max(row + cu * (i + 0.5), low), high)
+                if z >= inv_far:
+                    held = inv_depth[j, i]
+                    if z > held or (z == held and tri < hit[j, i]):
+                        inv_depth[j, i] = z
+                        hit[j, i] = tri
+                        changed = True
+            if changed:
+                for ti in range((i0 + lo) // TILE, (i0 + hi) // TILE + 1):
+                    tiles[j // TILE, ti] = -1.0
+        w0 += t0
+        w1 += t1
+        w2 += t2
+
+
+@njit
+def _edge(ax, ay, bx, by, px, py):
+    """An edge's value at the first pixel centre (less one where the edge does not own its
+    boundary), its step to the next pixel along a row, and to the next row."""
+    dx = bx - ax
+    dy = by - ay
+    owns = dx > 0 or (dx == 0 and dy < 0)
+    value = dx * (py - ay) - dy * (px - ax) - (0 if owns else 1)
+    return value, -dy * SUBPIXEL, dx * SUBPIXEL
+
+
+@njit
+def _span(w, step, lo, hi):
+    """The steps n in [lo, hi] where w + n step >= 0 (exact integer arithmetic)."""
+    if step > 0:
+        if w < 0:
+            lo = max(lo, (-w + step - 1) // step)
+    elif step < 0:
+        if w < 0:
+            return 1, 0
+        hi = min(hi, w // -step)
+    elif w < 0:
+        return 1, 0
+    return lo, hi

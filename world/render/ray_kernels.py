@@ -1,0 +1,369 @@
+"""Ray casts from one origin: each ray's nearest triangle and distance (numba kernels).
+
+The rays are binned by direction: each goes to the face of a cube around the origin its
+direction points through (the axis of its largest component, ties to the lower axis), at
+face coordinates (a, b) = its other two components over that one, and each face's rays are
+sorted into a grid of bins over the rectangle they cover. A triangle then finds its
+candidate rays without a search: its projection on a face, clipped to that face's pyramid
+of rays, has a bounding rectangle, and only the bins under it can hold rays through it.
+
+Each candidate ray is tested exactly the same way whichever bin or chunk brought it: with
+the triangle's vertices p0, p1, p2 relative to the origin, the ray d passes through the
+triangle when it lies on the inner side of the three planes through the origin and an edge,
+d.(pk x pk+1) of one sign. A neighbour computes its shared edge's plane as the same cross
+product or its exact negation (x * y = y * x and a - b = -(b - a) in IEEE arithmetic), so a
+ray on the plane (the dot exactly 0) goes to the one triangle whose oriented edge normal has
+its first non-zero component positive: no ray slips between two triangles or hits both. The
+distance is (n.p0) / (n.d) with n the triangle's normal; the nearest wins, equal distances
+go to the lower triangle number. The result does not depend on the binning or on the order
+of the chunks, which only decide how much work is skipped: chunks go nearest first, and a
+bin whose rays all hit something nearer than a triangle's box skips that triangle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from world.physics.compiled import njit
+
+__all__ = ["cast_index", "face_coordinates", "sort_rays"]
+
+# each face's grid as cast_index reads it: rows of FACE_COLUMNS float64
+A_LOW, A_HIGH, B_LOW, B_HIGH, COLUMNS, ROWS, A_SCALE, B_SCALE, FIRST_BIN = range(9)
+FACE_COLUMNS = 9
+PAD = 1e-9  # face coordinates a triangle's rectangle is grown by (rounding of the projection)
+SLACK = 1e-9  # a triangle's box distance is shrunk by this share before it skips a bin
+
+
+@njit(cache=True)
+def face_coordinates(
+    directions: np.ndarray, face: np.ndarray, coordinates: np.ndarray, extents: np.ndarray
+) -> None:
+    """Each ray's face (0..5: +x, -x, +y, -y, +z, -z) and face coordinates (a, b), and each
+    face's ray count and rectangle: extents rows (count, a_low, a_high, b_low, b_high)."""
+    for f in range(6):
+        extents[f, 0] = 0.0
+        extents[f, 1] = np.inf
+        extents[f, 2] = -np.inf
+        extents[f, 3] = np.inf
+        extents[f, 4] = -np.inf
+    for r in range(len(directions)):
+        dx, dy, dz = directions[r, 0], directions[r, 1], directions[r, 2]
+        ax, ay, az = abs(dx), abs(dy), abs(dz)
+        if ax >= ay and ax >= az:
+            axis, w, u, v = 0, dx, dy, dz
+        elif ay >= az:
+            axis, w, u, v = 1, dy, dz, dx
+        else:
+            axis, w, u, v = 2, dz, dx, dy
+        f = 2 * axis + (0 if w > 0.0 else 1)
+        aw = abs(w)
+        a = u / aw
+        b = v / aw
+        face[r] = f
+        coordinates[r, 0] = a
+        coordinates[r, 1] = b
+        extents[f, 0] += 1.0
+        extents[f, 1] = min(extents[f, 1], a)
+        extents[f, 2] = max(extents[f, 2], a)
+        extents[f, 3] = min(extents[f, 3], b)
+        extents[f, 4] = max(extents[f, 4], b)
+
+
+@njit(cache=True)
+def sort_rays(
+    face: np.ndarray,
+    coordinates: np.ndarray,
+    grids: np.ndarray,
+    bin_start: np.ndarray,
+    order: np.ndarray,
+) -> None:
+    """Sorts the rays by bin (a counting sort, rays in input order within a bin):
+    order[bin_start[k]:bin_start[k + 1]] are bin k's rays."""
+    count = len(face)
+    bins = len(bin_start) - 1
+    ray_bin = np.empty(count, np.int64)
+    for k in range(bins + 1):
+        bin_start[k] = 0
+    for r in range(count):
+        k = _bin_of(grids, face[r], coordinates[r, 0], coordinates[r, 1])
+        ray_bin[r] = k
+        bin_start[k + 1] += 1
+    for k in range(bins):
+        bin_start[k + 1] += bin_start[k]
+    fill = bin_start[:bins].copy()
+    for r in range(count):
+        k = ray_bin[r]
+        order[fill[k]] = r
+        fill[k] += 1
+
+
+@njit
+def _bin_of(grids, f, a, b) -> int:
+    """The bin of face coordinates (a, b) on face f."""
+    columns = int(grids[f, COLUMNS])
+    rows = int(grids[f, ROWS])
+    i = min(columns - 1, max(0, math.floor((a - grids[f, A_LOW]) * grids[f, A_SCALE])))
+    j = min(rows - 1, max(0, math.floor((b - grids[f, B_LOW]) * grids[f, B_SCALE])))
+    return int(grids[f, FIRST_BIN]) + j * columns + i
+
+
+@njit(cache=True)
+def cast_index(
+    vertices: np.ndarray,
+    triangles: np.ndarray,
+    number: np.ndarray,
+    triangle_start: np.ndarray,
+    vertex_start: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    offset: int,
+    origin: np.ndarray,
+    max_range: float,
+    shrink: float,
+    directions: np.ndarray,
+    grids: np.ndarray,
+    bin_start: np.ndarray,
+    order: np.ndarray,
+    bin_far: np.ndarray,
+    best_t: np.ndarray,
+    best_n: np.ndarray,
+    scratch: np.ndarray,
+    polygon: np.ndarray,
+) -> None:
+    """Casts the binned rays against a MeshIndex's triangles (numbered `offset` + their Mesh
+    number), keeping each ray's nearest hit in best_t / best_n (start: max_range / -1) and
+    each bin's farthest best_t in bin_far. A bin skips a triangle when the triangle's box
+    distance times `shrink` (a hair under 1: it covers the rounding of the distances and
+    the directions' lengths) exceeds the bin's farthest hit. Work arrays: `scratch`
+    (most_vertices, 3) float64, `polygon` (2, 16, 3) float64."""
+    ox, oy, oz = origin[0], origin[1], origin[2]
+    chunks = len(lower)
+    near = np.empty(chunks)
+    for c in range(chunks):
+        near[c] = _box_distance(lower, upper, c, ox, oy, oz)
+    for c in np.argsort(near):
+        if near[c] > max_range:
+            break
+        first = vertex_start[c]
+        for k in range(first, vertex_start[c + 1]):
+            scratch[k - first, 0] = vertices[k, 0] - ox
+            scratch[k - first, 1] = vertices[k, 1] - oy
+            scratch[k - first, 2] = vertices[k, 2] - oz
+        for t in range(triangle_start[c], triangle_start[c + 1]):
+            _cast_triangle(
+                scratch,
+                triangles[t, 0] - first,
+                triangles[t, 1] - first,
+                triangles[t, 2] - first,
+                number[t] + offset,
+                max_range,
+                shrink,
+                directions,
+                grids,
+                bin_start,
+                order,
+                bin_far,
+                best_t,
+                best_n,
+                polygon,
+            )
+
+
+@njit
+def _box_distance(lower, upper, c, ox, oy, oz) -> float:
+    """The distance from the origin to box c."""
+    gx = max(lower[c, 0] - ox, 0.0, ox - upper[c, 0])
+    gy = max(lower[c, 1] - oy, 0.0, oy - upper[c, 1])
+    gz = max(lower[c, 2] - oz, 0.0, oz - upper[c, 2])
+    return math.sqrt(gx * gx + gy * gy + gz * gz)
+
+
+@njit
+def _owns(x, y, z) -> bool:
+    """Whether an oriented edge normal owns the rays on its plane: its first non-zero
+    component is positive (its negation's is not)."""
+    if x != 0.0:
+        return x > 0.0
+    if y != 0.0:
+        return y > 0.0
+    return z > 0.0
+
+
+@njit
+def _cast_triangle(
+    p,
+    a,
+    b,
+    c,
+    tri,
+    max_range,
+    shrink,
+    directions,
+    grids,
+    bin_start,
+    order,
+    bin_far,
+    best_t,
+    best_n,
+    polygon,
+) -> None:
+    x0, y0, z0 = p[a, 0], p[a, 1], p[a, 2]
+    x1, y1, z1 = p[b, 0], p[b, 1], p[b, 2]
+    x2, y2, z2 = p[c, 0], p[c, 1], p[c, 2]
+    # the triangle's box distance: no ray meets it nearer
+    gx = max(min(x0, x1, x2), 0.0, -max(x0, x1, x2))
+    gy = max(min(y0, y1, y2), 0.0, -max(y0, y1, y2))
+    gz = max(min(z0, z1, z2), 0.0, -max(z0, z1, z2))
+    reach = math.sqrt(gx * gx + gy * gy + gz * gz)
+    if reach > max_range:
+        return
+    reach *= shrink
+    # the planes through the origin and each edge: e_k = p_k x p_k+1
+    ax_, ay_, az_ = y0 * z1 - z0 * y1, z0 * x1 - x0 * z1, x0 * y1 - y0 * x1
+    bx_, by_, bz_ = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
+    cx_, cy_, cz_ = y2 * z0 - z2 * y0, z2 * x0 - x2 * z0, x2 * y0 - y2 * x0
+    volume = ax_ * x2 + ay_ * y2 + az_ * z2  # p2 . (p0 x p1): the side the triangle is on
+    if volume == 0.0:
+        return  # seen edge-on from the origin
+    if volume < 0.0:
+        ax_, ay_, az_, bx_, by_, bz_ = -ax_, -ay_, -az_, -bx_, -by_, -bz_
+        cx_, cy_, cz_ = -cx_, -cy_, -cz_
+    own_a = _owns(ax_, ay_, az_)
+    own_b = _owns(bx_, by_, bz_)
+    own_c = _owns(cx_, cy_, cz_)
+    # the plane n.p = n.p0
+    e1x, e1y, e1z = x1 - x0, y1 - y0, z1 - z0
+    e2x, e2y, e2z = x2 - x0, y2 - y0, z2 - z0
+    nx = e1y * e2z - e1z * e2y
+    ny = e1z * e2x - e1x * e2z
+    nz = e1x * e2y - e1y * e2x
+    height = nx * x0 + ny * y0 + nz * z0
+    for f in range(6):
+        if grids[f, COLUMNS] == 0.0:
+            continue
+        found, a_low, a_high, b_low, b_high = _face_rectangle(
+            x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon
+        )
+        if not found:
+            continue
+        columns = int(grids[f, COLUMNS])
+        rows = int(grids[f, ROWS])
+        a_scale, b_scale = grids[f, A_SCALE], grids[f, B_SCALE]
+        i0 = max(0, math.floor((a_low - PAD - grids[f, A_LOW]) * a_scale))
+        i1 = min(columns - 1, math.floor((a_high + PAD - grids[f, A_LOW]) * a_scale))
+        j0 = max(0, math.floor((b_low - PAD - grids[f, B_LOW]) * b_scale))
+        j1 = min(rows - 1, math.floor((b_high + PAD - grids[f, B_LOW]) * b_scale))
+        base = int(grids[f, FIRST_BIN])
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                k = base + j * columns + i
+                if reach > bin_far[k]:
+                    continue
+                farthest = 0.0
+                for slot in range(bin_start[k], bin_start[k + 1]):
+                    r = order[slot]
+                    dx, dy, dz = directions[r, 0], directions[r, 1], directions[r, 2]
+                    s = dx * ax_ + dy * ay_ + dz * az_
+                    if s > 0.0 or (s == 0.0 and own_a):
+                        s = dx * bx_ + dy * by_ + dz * bz_
+                        if s > 0.0 or (s == 0.0 and own_b):
+                            s = dx * cx_ + dy * cy_ + dz * cz_
+                            if s > 0.0 or (s == 0.0 and own_c):
+                                along = nx * dx + ny * dy + nz * dz
+                                if along != 0.0:
+                                    t = height / along
+                                    held = best_t[r]
+                                    if t > 0.0 and (
+                                        t < held
+                                        or (t == held and (best_n[r] < 0 or tri < best_n[r]))
+                                    ):
+                                        best_t[r] = t
+                                        best_n[r] = tri
+                    farthest = max(farthest, best_t[r])
+                bin_far[k] = farthest
+
+
+@njit
+def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
+    """Whether the triangle meets face f's pyramid of rays, and its projection's bounding
+    rectangle there (a, b); the part outside the pyramid is clipped away first. (Arrays are
+    indexed in place, never viewed: a view costs a reference count in numba.)"""
+    axis = f // 2
+    sign = 1.0 if f % 2 == 0 else -1.0
+    _face_point(polygon, 0, x0, y0, z0, axis, sign)
+    _face_point(polygon, 1, x1, y1, z1, axis, sign)
+    _face_point(polygon, 2, x2, y2, z2, axis, sign)
+    a_low, a_high = grids[f, A_LOW], grids[f, A_HIGH]
+    b_low, b_high = grids[f, B_LOW], grids[f, B_HIGH]
+    # outside one plane with all three corners: nothing of it in the pyramid
+    behind = left = right = below = above = 0
+    for k in range(3):
+        w, u, v = polygon[0, k, 0], polygon[0, k, 1], polygon[0, k, 2]
+        behind += w <= 0.0
+        left += u < a_low * w
+        right += u > a_high * w
+        below += v < b_low * w
+        above += v > b_high * w
+    if behind == 3 or left == 3 or right == 3 or below == 3 or above == 3:
+        return False, 0.0, 0.0, 0.0, 0.0
+    count = 3
+    if behind + left + right + below + above:
+        # planes over (w, u, v): u - a_low w >= 0, a_high w - u >= 0, ..., w >= 0
+        count = _clip(polygon, count, -a_low, 1.0, 0.0)
+        count = _clip(polygon, count, a_high, -1.0, 0.0)
+        count = _clip(polygon, count, -b_low, 0.0, 1.0)
+        count = _clip(polygon, count, b_high, 0.0, -1.0)
+        count = _clip(polygon, count, 1.0, 0.0, 0.0)
+        if count == 0:
+            return False, 0.0, 0.0, 0.0, 0.0
+    lo_a, hi_a, lo_b, hi_b = np.inf, -np.inf, np.inf, -np.inf
+    for k in range(count):
+        w = polygon[0, k, 0]
+        if not w > 0.0:
+            return True, a_low, a_high, b_low, b_high  # it reaches the apex: every ray
+        a = polygon[0, k, 1] / w
+        b = polygon[0, k, 2] / w
+        lo_a, hi_a = min(lo_a, a), max(hi_a, a)
+        lo_b, hi_b = min(lo_b, b), max(hi_b, b)
+    return True, lo_a, hi_a, lo_b, hi_b
+
+
+@njit
+def _face_point(polygon, k, x, y, z, axis, sign) -> None:
+    """A point as (w, u, v): along the face's axis (signed), then the two others in turn."""
+    if axis == 0:
+        polygon[0, k, 0], polygon[0, k, 1], polygon[0, k, 2] = sign * x, y, z
+    elif axis == 1:
+        polygon[0, k, 0], polygon[0, k, 1], polygon[0, k, 2] = sign * y, z, x
+    else:
+        polygon[0, k, 0], polygon[0, k, 1], polygon[0, k, 2] = sign * z, x, y
+
+
+@njit
+def _clip(polygon, count, cw, cu, cv) -> int:
+    """Keeps the part of polygon[0] where cw w + cu u + cv v >= 0 (Sutherland-Hodgman, through
+    polygon[1]). An edge crossing the plane is cut from its end inside, whichever way the
+    polygon runs."""
+    out = 0
+    for k in range(count):
+        n = k + 1 if k + 1 < count else 0
+        dp = cw * polygon[0, k, 0] + cu * polygon[0, k, 1] + cv * polygon[0, k, 2]
+        dq = cw * polygon[0, n, 0] + cu * polygon[0, n, 1] + cv * polygon[0, n, 2]
+        if dp >= 0.0:
+            for axis in range(3):
+                polygon[1, out, axis] = polygon[0, k, axis]
+            out += 1
+        if (dp >= 0.0) != (dq >= 0.0):
+            i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
+            t = di / (di - do)
+            for axis in range(3):
+                inner = polygon[0, i, axis]
+                polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
+            out += 1
+    for k in range(out):
+        for axis in range(3):
+            polygon[0, k, axis] = polygon[1, k, axis]
+    return out

@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from runner.config import load_config  # noqa: E402
 from runner.evaluation import evaluate  # noqa: E402
-from runner.scheduling import InlineScheduler, ProcessPoolScheduler  # noqa: E402
+from runner.execution.scheduling import InlineScheduler, ProcessPoolScheduler  # noqa: E402
 
 GOAL_SPEEDUP = 1.8
 WORKERS = 2
@@ -93,7 +93,7 @@ def main() -> int:
             try:
                 import ray
 
-                from runner.ray_scheduler import RayScheduler
+                from runner.execution.ray_scheduler import RayScheduler
             except ImportError:
                 print("ray is not installed: no Ray figures (pip install 'lockstep[ray]')")
             else:

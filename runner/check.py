@@ -19,8 +19,8 @@ import yaml
 from runner.config import config_from_manifest
 from runner.errors import CheckError
 from runner.evaluation import run_route
+from runner.execution.manifest import read_manifest
 from runner.log_compare import Divergence, compare_logs
-from runner.manifest import read_manifest
 
 __all__ = ["RouteCheck", "check_run"]
 

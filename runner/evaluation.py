@@ -7,8 +7,9 @@ route's first point, seeded background traffic, the agent (made, given the
 plan, set up, its sensors checked and attached), the live recorder, then the
 main loop until a criterion stops the route, the agent or a task fails, or the
 `limits.route_seconds` bound passes. The route is scored through the session it
-is given (runner.tasks hands it a stand-in and the driver, runner.driver, replays
-it into the evaluation's EvaluationSession, which writes results.json). When the
+is given (runner.execution.tasks hands it a stand-in and the driver,
+runner.execution.driver, replays it into the evaluation's EvaluationSession, which writes
+results.json). When the
 agent has world sensors, the first tick runs without it (the sensors have measured
 nothing yet), as the leaderboard's warm-up ticks do.
 """
@@ -338,10 +339,11 @@ def evaluate(
     on_route: Callable[[RouteOutcome], None] | None = None,
 ) -> list[RouteOutcome]:
     """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml): each route
-    repetition a task (runner.tasks) run by `scheduler` (runner.scheduling; default one after
-    another in this process), merged in route order by runner.driver."""
-    from runner.driver import run_evaluation
-    from runner.scheduling import InlineScheduler
+    repetition a task (runner.execution.tasks) run by `scheduler`
+    (runner.execution.scheduling; default one after another in this process), merged in
+    route order by runner.execution.driver."""
+    from runner.execution.driver import run_evaluation
+    from runner.execution.scheduling import InlineScheduler
 
     return run_evaluation(
         config,

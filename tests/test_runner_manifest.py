@@ -7,7 +7,7 @@ import yaml
 from runner_helpers import write_config
 
 from runner.config import load_config
-from runner.manifest import ManifestWriter, read_manifest
+from runner.execution.manifest import ManifestWriter, read_manifest
 
 
 def _entry(k: int, **extra) -> dict:

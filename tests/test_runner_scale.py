@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from runner_helpers import REPO, TOWN, results_without_wall_times
 
-import runner.checkpoint
-import runner.driver
+import runner.execution.checkpoint
+import runner.execution.driver
 from runner.check import check_run
 from runner.cli import main
 from runner.config import load_config
@@ -208,7 +208,7 @@ def _finished_tasks(run: Path) -> set[str]:
     if (run / "results.json").is_file():
         data = json.loads((run / "results.json").read_text(encoding="utf-8"))
         merged = {r["route_id"] for r in data["_checkpoint"]["records"]}
-    waiting = {p.stem for p in (run / runner.checkpoint.TASKS_DIR).glob("*.json")}
+    waiting = {p.stem for p in (run / runner.execution.checkpoint.TASKS_DIR).glob("*.json")}
     return merged | waiting
 
 
@@ -268,7 +268,7 @@ class _DiesAfter:
         self.n, self.running = n, 0
 
     def run(self, tasks):
-        from runner.scheduling import InlineScheduler
+        from runner.execution.scheduling import InlineScheduler
 
         for count, done in enumerate(InlineScheduler().run(tasks), start=1):
             yield done
@@ -282,9 +282,9 @@ def test_resume_when_results_and_manifest_lag_the_task_checkpoint(reference, tmp
     takes the 4 from tasks/ and ends with the uninterrupted run's files."""
     config, one = reference
     out = tmp_path / "lag"
-    monkeypatch.setattr(runner.checkpoint, "PACE", 1e9)
-    monkeypatch.setattr(runner.checkpoint.PacedResultsFile, "flush", _flush_first_only())
-    monkeypatch.setattr(runner.driver._Merger, "write_manifest", lambda self: None)
+    monkeypatch.setattr(runner.execution.checkpoint, "PACE", 1e9)
+    monkeypatch.setattr(runner.execution.checkpoint.PacedResultsFile, "flush", _flush_first_only())
+    monkeypatch.setattr(runner.execution.driver._Merger, "write_manifest", lambda self: None)
     with pytest.raises(SystemExit):
         evaluate(load_config(config), out, scheduler=_DiesAfter(4))
     assert json.loads((out / "results.json").read_text())["_checkpoint"]["records"] == []
@@ -296,7 +296,7 @@ def test_resume_when_results_and_manifest_lag_the_task_checkpoint(reference, tmp
 
 def _flush_first_only():
     """PacedResultsFile.flush that writes the first time only (the empty checkpoint)."""
-    real = runner.checkpoint.PacedResultsFile.flush
+    real = runner.execution.checkpoint.PacedResultsFile.flush
     calls = []
 
     def flush(self):
@@ -312,8 +312,8 @@ def test_workers_take_the_longest_routes_first() -> None:
     30 m routes first, in evaluation order, then 20, then 10."""
     from types import SimpleNamespace
 
-    from runner.driver import longest_first
-    from runner.tasks import Task
+    from runner.execution.driver import longest_first
+    from runner.execution.tasks import Task
 
     polylines = [
         ((0.0, 0.0, 0.0), (10.0, 0.0, 0.0)),

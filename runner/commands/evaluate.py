@@ -149,14 +149,14 @@ def _run(args: argparse.Namespace) -> int:
 
 def _scheduler(args: argparse.Namespace):
     """The scheduler the flags ask for: Ray, a local pool, or this process."""
-    from runner.scheduling import InlineScheduler, ProcessPoolScheduler
+    from runner.execution.scheduling import InlineScheduler, ProcessPoolScheduler
 
     if args.ray is not None:
         if args.workers is not None:
             from runner.errors import UsageError
 
             raise UsageError("--ray and --workers: choose one (Ray places the tasks itself)")
-        from runner.ray_scheduler import RayScheduler
+        from runner.execution.ray_scheduler import RayScheduler
 
         return RayScheduler(args.ray or None)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)

@@ -16,9 +16,9 @@ import shutil
 import time
 from pathlib import Path
 
+from runner.execution.tasks import TaskResult
 from runner.scoring.errors import ResultsFileError
 from runner.scoring.results_file import ResultsFile, encode_results
-from runner.tasks import TaskResult
 
 __all__ = ["TASKS_DIR", "PacedResultsFile", "Pacer", "TaskStore", "atomic_write"]
 

@@ -1,5 +1,5 @@
 """Where tasks run: in the driver one after another, or in a pool of local worker processes.
-(runner/ray_scheduler.py sends them to a Ray cluster.) Each scheduler takes the tasks in
+(runner/execution/ray_scheduler.py sends them to a Ray cluster.) Each scheduler takes the tasks in
 evaluation order and yields each one as it finishes, in whatever order that is.
 
 The pool's workers are forked from the driver where the platform can fork: a worker
@@ -31,7 +31,7 @@ from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
-from runner.tasks import Task, execute_task
+from runner.execution.tasks import Task, execute_task
 
 __all__ = ["Finished", "InlineScheduler", "ProcessPoolScheduler", "Scheduler"]
 

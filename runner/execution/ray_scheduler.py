@@ -20,8 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from runner.errors import UsageError
-from runner.scheduling import RETRIES, Finished
-from runner.tasks import Task, execute_task
+from runner.execution.scheduling import RETRIES, Finished
+from runner.execution.tasks import Task, execute_task
 
 __all__ = ["RayScheduler", "import_ray"]
 

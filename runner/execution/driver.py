@@ -6,7 +6,7 @@ The driver alone owns the EvaluationSession. For each route, in order, it replay
 run_route told the task's stand-in session (route loaded, agent ready, route finished)
 from the task's result, so results.json is the same bytes whichever scheduler ran the
 tasks (less the wall-clock durations). A task that finishes ahead of its turn waits in
-the run directory's task checkpoint (runner.checkpoint), so a killed driver resumes
+the run directory's task checkpoint (runner.execution.checkpoint), so a killed driver resumes
 with every finished task; the checkpoint goes once the evaluation ends.
 
 A route whose failure ends the evaluation (the simulation crashed, the sensors were
@@ -23,13 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.checkpoint import PacedResultsFile, Pacer, TaskStore
 from runner.config import Config
 from runner.evaluation import RouteOutcome
-from runner.manifest import MANIFEST, ManifestWriter, read_manifest
-from runner.scheduling import Scheduler
+from runner.execution.checkpoint import PacedResultsFile, Pacer, TaskStore
+from runner.execution.manifest import MANIFEST, ManifestWriter, read_manifest
+from runner.execution.scheduling import Scheduler
+from runner.execution.tasks import Task, TaskResult, crashed_result
 from runner.statistics import EvaluationSession, Failure, RouteEntry, route_name
-from runner.tasks import Task, TaskResult, crashed_result
 
 __all__ = ["TaskCounts", "run_evaluation"]
 

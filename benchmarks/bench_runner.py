@@ -75,9 +75,10 @@ def breakdown(config_path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process evaluation (stopwatches around each stage)."""
     import recorder.live.recorder as recorder_module
     import runner.criteria as criteria_module
-    import runner.evaluation as evaluation
+    import runner.execution.driver as driver
     import runner.map_store as map_store
     import runner.planner as planner
+    import runner.route as route_module
     import world.world as world_module
     from runner.config import load_config
 
@@ -98,7 +99,7 @@ def breakdown(config_path: Path) -> dict[str, float]:
     timed(planner.GlobalRoutePlanner, "__init__", "planner build")
     timed(planner.GlobalRoutePlanner, "trace_route", "route trace")
     timed(world_module.World, "tick", "world tick")
-    load_agent_class = evaluation.load_agent_class
+    load_agent_class = route_module.load_agent_class
 
     def timed_agent_class(entry: str) -> type:
         cls = load_agent_class(entry)
@@ -107,14 +108,14 @@ def breakdown(config_path: Path) -> dict[str, float]:
             cls._bench_timed = True
         return cls
 
-    evaluation.load_agent_class = timed_agent_class
+    route_module.load_agent_class = timed_agent_class
     timed(criteria_module.RouteCriteria, "update", "criteria")
     timed(recorder_module.Recorder, "record", "recorder")
     map_store.clear()  # the map and planner come again from the disk store, as in a fresh process
     config = load_config(config_path)
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as out:
         began = time.process_time()
-        evaluation.evaluate(config, Path(out))
+        driver.evaluate(config, Path(out))
         spent["evaluation"] = time.process_time() - began
     return spent
 

@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from runner.config import load_config  # noqa: E402
-from runner.evaluation import evaluate  # noqa: E402
+from runner.execution.driver import evaluate  # noqa: E402
 from runner.execution.scheduling import InlineScheduler, ProcessPoolScheduler  # noqa: E402
 
 GOAL_SPEEDUP = 1.8

@@ -10,6 +10,7 @@ header's date and PlatformTime packets (runner.log_compare).
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +19,9 @@ import yaml
 
 from runner.config import config_from_manifest
 from runner.errors import CheckError
-from runner.evaluation import run_route
 from runner.execution.manifest import read_manifest
 from runner.log_compare import Divergence, compare_logs
+from runner.route import run_route
 
 __all__ = ["RouteCheck", "check_run"]
 
@@ -54,22 +55,21 @@ def check_run(run_dir: str | Path, agent: bool = False) -> list[RouteCheck]:
             new_log = Path(scratch) / meta["log"]
             loop_ticks = int(meta["loop_ticks"])
             crashed = meta["failure"] == "agent_runtime"
-            if agent:
-                entry, agent_config = config.agent_entry, config.agent_config
-            else:
+            rerun = config
+            if not agent:
                 spec = Path(scratch) / f"{route_id}.agent.yaml"
                 replay = {"log": str(old_log), "sensors": meta["sensors"]}
                 if crashed:
                     replay["crash_at"] = loop_ticks  # the old agent raised in that step
                 spec.write_text(yaml.safe_dump(replay), encoding="utf-8")
-                entry, agent_config = LOGGED_AGENT, str(spec)
+                rerun = dataclasses.replace(
+                    config, agent_entry=LOGGED_AGENT, agent_config=str(spec)
+                )
             run_route(
-                config,
+                rerun,
                 route,
                 int(meta["repetition"]),
                 new_log,
-                agent_entry=entry,
-                agent_config=agent_config,
                 max_ticks=None if crashed else loop_ticks,
             )
             out.append(RouteCheck(route_id, compare_logs(old_log, new_log)))

@@ -34,7 +34,7 @@ import greenlet
 from scenarios.tasks import TaskGreenlet, TickInfo
 from world.actors.controls import VehicleControl
 
-__all__ = ["DRAIN_TICKS", "Failure", "LoopResult", "MainLoop", "Task"]
+__all__ = ["DRAIN_TICKS", "LoopFailure", "LoopResult", "LoopTask", "MainLoop"]
 
 DRAIN_TICKS = 200  # ticks a stopping task may still take to finish its setup (10 s at 20 Hz)
 
@@ -43,7 +43,7 @@ AfterTick = Callable[[TickInfo], str | None]
 
 
 @dataclass
-class Task:
+class LoopTask:
     """A function run as a greenlet by the loop; `resumes` counts the switches into it."""
 
     name: str
@@ -63,7 +63,7 @@ class Task:
 
 
 @dataclass(frozen=True)
-class Failure:
+class LoopFailure:
     """What ended a loop early: `kind` is "agent", "task" or "simulation"."""
 
     kind: str
@@ -78,7 +78,7 @@ class LoopResult:
 
     ticks: int = 0
     reason: str | None = None
-    failure: Failure | None = None
+    failure: LoopFailure | None = None
     killed: list[str] = field(default_factory=list)
     drain_ticks: int = 0
     agent_wall_seconds: float = 0.0
@@ -103,17 +103,17 @@ class MainLoop:
         self.recorder = recorder
         self.after_tick = after_tick
         self.drain_ticks = int(drain_ticks)
-        self.tasks: list[Task] = []
+        self.tasks: list[LoopTask] = []
         self.ticks = 0
         self.result = LoopResult()
         self._stopped = False
 
     # -- tasks -----------------------------------------------------------------------------
 
-    def start(self, fn: Callable[..., Any], *args: Any, name: str | None = None) -> Task:
+    def start(self, fn: Callable[..., Any], *args: Any, name: str | None = None) -> LoopTask:
         """Runs `fn(*args)` as a task from the next iteration on."""
         label = name or getattr(fn, "__qualname__", repr(fn))
-        task = Task(label, fn, args, TaskGreenlet(run=fn))
+        task = LoopTask(label, fn, args, TaskGreenlet(run=fn))
         self.tasks.append(task)
         return task
 
@@ -121,7 +121,7 @@ class MainLoop:
         stamp = self.world.get_snapshot().timestamp
         return TickInfo(stamp.frame, stamp.elapsed_seconds, stamp.delta_seconds, stopping)
 
-    def _resume(self, task: Task, info: TickInfo) -> None:
+    def _resume(self, task: LoopTask, info: TickInfo) -> None:
         """One switch into `task`; an exception it raises becomes the loop's failure."""
         task.greenlet.parent = greenlet.getcurrent()
         first = not task.started
@@ -137,7 +137,7 @@ class MainLoop:
 
     def _fail(self, kind: str, message: str) -> None:
         if self.result.failure is None:
-            self.result.failure = Failure(kind, message, traceback.format_exc())
+            self.result.failure = LoopFailure(kind, message, traceback.format_exc())
 
     # -- one iteration ---------------------------------------------------------------------
 

@@ -195,7 +195,7 @@ def _evaluate(town_text: str) -> None:
     import yaml
 
     from runner.config import load_config
-    from runner.evaluation import evaluate
+    from runner.execution.driver import evaluate
 
     with tempfile.TemporaryDirectory(prefix="lockstep-warmup-") as scratch:
         folder = Path(scratch)

@@ -10,7 +10,7 @@ from pathlib import Path
 from runner_helpers import write_config
 
 from runner.config import load_config
-from runner.evaluation import RouteOutcome, run_route
+from runner.route import RouteResult, run_route
 from scenarios.tasks import tick
 
 
@@ -52,7 +52,7 @@ def run_scenario_route(
     map_path: str | None = None,
     route_seconds: float = 40.0,
     vehicles: int = 0,
-) -> tuple[RouteOutcome, Trace, Path]:
+) -> tuple[RouteResult, Trace, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     overrides = {
         "traffic": {"vehicles": vehicles},

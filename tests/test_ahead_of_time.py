@@ -57,7 +57,7 @@ EVALUATE = """
 import sys
 from pathlib import Path
 from runner.config import load_config
-from runner.evaluation import evaluate
+from runner.execution.driver import evaluate
 from world.physics.compiled import running_ahead_of_time
 (outcome,) = evaluate(load_config(Path(sys.argv[1])), Path(sys.argv[2]))
 print(running_ahead_of_time(), "numba" in sys.modules, outcome.ticks)

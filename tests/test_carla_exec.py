@@ -128,7 +128,7 @@ class StandStill(AutonomousAgent):
 
 def test_a_leaderboard_agent_imports_carla_and_the_leaderboard_s_module(tmp_path):
     from runner.agents.base import AutonomousAgent
-    from runner.evaluation import load_agent_class
+    from runner.agents.loader import load_agent_class
     from world import VehicleControl
 
     path = tmp_path / "stand_still.py"

@@ -148,10 +148,10 @@ def test_the_kernel_modules_import_only_the_plain_errors() -> None:
 
 
 def test_an_evaluation_import_keeps_blas_to_one_thread() -> None:
-    """`import runner.evaluation` in a fresh interpreter loads numpy with BLAS set to one
+    """`import runner.execution.driver` in a fresh interpreter loads numpy with BLAS set to one
     thread (world's package sets it; runner imports world first), so no BLAS pool spins."""
     probe = (
-        "import os\nimport runner.evaluation\n"
+        "import os\nimport runner.execution.driver\n"
         "tasks = os.listdir('/proc/self/task') if os.path.isdir('/proc/self/task') else [0]\n"
         "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(tasks))\n"
     )

@@ -13,7 +13,7 @@ import pytest
 from recorder import query_info
 from runner.check import check_run
 from runner.config import load_config
-from runner.evaluation import evaluate
+from runner.execution.driver import evaluate
 from scenarios.leaderboard1 import LEADERBOARD2_TYPE, place_scenarios, read_annotations
 
 ROUTES = "routes/leaderboard-1.0/routes_devtest.xml"
@@ -83,7 +83,7 @@ def test_devtest_route_runs_with_its_scenarios(shared, tmp_path, subset, town):
     placed = place_scenarios(town, _plan(route), read_annotations(shared / SCENARIOS))
     assert placed, f"the 1.0 file places scenarios on devtest route {subset}"
     assert {p["type"] for p in placed} <= names
-    log = tmp_path / "run" / outcomes[0].log_path.name
+    log = tmp_path / "run" / f"{outcomes[0].route_id}.log"
     first = min(placed, key=lambda p: _route_index(p["trigger"], route))  # set up at the start
     assert EVIDENCE[first["type"]] in query_info(log.read_bytes(), show_all=False)
     checks = check_run(tmp_path / "run")

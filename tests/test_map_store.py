@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from runner import map_store
 from runner.config import load_config
-from runner.evaluation import evaluate
+from runner.execution.driver import evaluate
 stored = map_store.stored_path(Path(sys.argv[3]))
 before = stored.stat().st_mtime_ns if stored.exists() else 0
 (outcome,) = evaluate(load_config(Path(sys.argv[1])), Path(sys.argv[2]))

@@ -7,37 +7,11 @@ Every import counts, those inside functions and TYPE_CHECKING blocks too.
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+from import_graph import ROOT, arrows
 
-RECORDER = Path(__file__).resolve().parent.parent / "recorder"
+RECORDER = ROOT / "recorder"
 TOP_MODULES = {"__init__", "errors"}
 WINGS = {"logfile", "live", "replay", "json_form", "queries", "picture"}
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(RECORDER.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _imports(path: Path) -> set[str]:
-    """The recorder modules a file imports (`from recorder.x import name` counts as
-    recorder.x.name when that is a module, else as recorder.x)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "recorder")
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] != "recorder":
-                continue
-            for alias in node.names:
-                candidate = f"{node.module}.{alias.name}"
-                as_path = RECORDER.parent.joinpath(*candidate.split("."))
-                is_module = as_path.with_suffix(".py").exists() or as_path.is_dir()
-                found.add(candidate if is_module else node.module)
-    return found
 
 
 def _wing(module: str) -> str:
@@ -46,11 +20,7 @@ def _wing(module: str) -> str:
 
 
 def _arrows() -> list[tuple[str, str]]:
-    arrows = []
-    for path in sorted(RECORDER.rglob("*.py")):
-        source = _module_name(path)
-        arrows.extend((source, target) for target in sorted(_imports(path)))
-    return arrows
+    return arrows("recorder")
 
 
 def test_only_the_lazy_names_and_the_errors_sit_at_the_top() -> None:

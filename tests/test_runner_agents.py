@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 from runner_helpers import TOWN, write_config
 
+from recorder import open_log
 from runner.agent_sensors import AgentSensors, validate_sensor_configuration
 from runner.agents.base import Track, downsample_route
 from runner.agents.dummy import DummyAgent
 from runner.config import load_config
 from runner.errors import AgentError
-from runner.evaluation import run_route
 from runner.planner import RoadOption
+from runner.route import run_route
 from world import Location, Map, Rotation, TrafficLightState, Transform, World, WorldSettings
 
 GNSS = {"type": "sensor.other.gnss", "id": "gps", "x": 0.0, "y": 0.0, "z": 1.6}
@@ -109,11 +110,14 @@ def test_autopilot_waits_at_a_red_light(tmp_path):
             light.set_state(TrafficLightState.Red)
         world.freeze_all_traffic_lights(True)
 
-    outcome = run_route(config, config.routes[0], 0, tmp_path / "red.log", setup_tasks=all_red)
+    log = tmp_path / "red.log"
+    outcome = run_route(config, config.routes[0], 0, log, setup_tasks=all_red)
     assert outcome.stop_reason == "route_seconds"
     assert outcome.failure.value == "none"
     # town_small's lights are at the junctions (100, -100) and (200, -100); the car waits
     # before the one at x = 200 m, whose lanes begin 9 m before its centre
-    hero = outcome.ego_final
-    assert 175.0 < hero.x < 191.0 and abs(hero.y + 98.25) < 0.5
+    recorded = open_log(log)
+    (hero,) = [a.id for a in recorded.actors if a.attributes.get("role_name") == "hero"]
+    last = recorded.trajectory(hero)[-1]
+    assert 175.0 < last["x"] < 191.0 and abs(last["y"] + 98.25) < 0.5
     assert "TRAFFIC_LIGHT_INFRACTION" not in outcome.events

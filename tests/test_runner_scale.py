@@ -23,7 +23,7 @@ import runner.execution.driver
 from runner.check import check_run
 from runner.cli import main
 from runner.config import load_config
-from runner.evaluation import evaluate
+from runner.execution.driver import evaluate
 from runner.log_compare import compare_logs
 
 # five routes of town_small (three 160 m ones that a 25 s limit cuts short, two 40 m ones
@@ -313,7 +313,7 @@ def test_workers_take_the_longest_routes_first() -> None:
     from types import SimpleNamespace
 
     from runner.execution.driver import longest_first
-    from runner.execution.tasks import Task
+    from runner.execution.tasks import RouteTask
 
     polylines = [
         ((0.0, 0.0, 0.0), (10.0, 0.0, 0.0)),
@@ -323,5 +323,5 @@ def test_workers_take_the_longest_routes_first() -> None:
     ]
     routes = [SimpleNamespace(definition=SimpleNamespace(points=p)) for p in polylines]
     config = SimpleNamespace(routes=routes)
-    tasks = [Task(config, SimpleNamespace(route_id=f"r{i}"), i, None) for i in range(4)]
+    tasks = [RouteTask(config, SimpleNamespace(route_id=f"r{i}"), i, None) for i in range(4)]
     assert [t.route_index for t in longest_first(tasks)] == [1, 3, 2, 0]

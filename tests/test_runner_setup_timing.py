@@ -9,8 +9,8 @@ import time
 from runner_helpers import write_config
 
 from runner.config import load_config
-from runner.evaluation import run_route
 from runner.log_compare import compare_logs
+from runner.route import run_route
 from scenarios.tasks import tick, wait_until
 from world.geometry import Location, Rotation, Transform
 

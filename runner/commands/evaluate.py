@@ -120,7 +120,7 @@ def score_table(records: list[dict], global_record: dict | None) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from runner.config import load_config
-    from runner.evaluation import evaluate
+    from runner.execution.driver import evaluate
     from runner.statistics import ResultsFile
 
     config = load_config(args.config, routes_subset=args.routes_subset)
@@ -129,21 +129,21 @@ def _run(args: argparse.Namespace) -> int:
     progress = ProgressBar(sys.stderr)
     began = time.perf_counter()
     try:
-        outcomes = evaluate(
+        results = evaluate(
             config, out_dir, resume=args.resume, scheduler=scheduler, on_progress=progress
         )
     finally:
         progress.close()
     wall = time.perf_counter() - began
-    for outcome in outcomes:
-        if outcome.message:
-            print(f"{outcome.route_id}: {outcome.message}", file=sys.stderr)
+    for result in results:
+        if result.message:
+            print(f"{result.route_id}: {result.message}", file=sys.stderr)
     data = ResultsFile(out_dir / "results.json").load()
     checkpoint = data.get("_checkpoint", {})
     print(score_table(checkpoint.get("records", []), checkpoint.get("global_record")))
     print(f"run directory: {out_dir}")
-    if outcomes:
-        print(f"{len(outcomes)} route repetitions in {wall:.1f} s ({_where(scheduler)})")
+    if results:
+        print(f"{len(results)} route repetitions in {wall:.1f} s ({_where(scheduler)})")
     return 0
 
 

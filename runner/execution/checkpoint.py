@@ -16,7 +16,7 @@ import shutil
 import time
 from pathlib import Path
 
-from runner.execution.tasks import TaskResult
+from runner.route import RouteResult
 from runner.scoring.errors import ResultsFileError
 from runner.scoring.results_file import ResultsFile, encode_results
 
@@ -61,7 +61,7 @@ class TaskStore:
     def final_log(self, route_id: str) -> Path:
         return self.run_dir / f"{route_id}.log"
 
-    def finished(self, result: TaskResult, log: bytes | None) -> None:
+    def finished(self, result: RouteResult, log: bytes | None) -> None:
         """Puts the task's log in its place (from the in-flight file or from `log`), then
         writes its result: from now on the task is finished."""
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -76,13 +76,13 @@ class TaskStore:
             inflight.unlink(missing_ok=True)
         atomic_write(self._result_path(result.route_id), result.to_json())
 
-    def load(self, route_id: str) -> TaskResult | None:
+    def load(self, route_id: str) -> RouteResult | None:
         """The finished task's result, None when the task has not finished."""
         path = self._result_path(route_id)
         if not path.is_file():
             return None
         try:
-            return TaskResult.from_json(path.read_bytes())
+            return RouteResult.from_json(path.read_bytes())
         except (ValueError, TypeError, KeyError) as exc:
             raise ResultsFileError(f"{path}: not a task result ({exc})") from None
 

@@ -2,12 +2,13 @@
 results back in any order, and merges them into results.json and the manifest in the
 evaluation's order, exactly as a run of one route after another would have.
 
-The driver alone owns the EvaluationSession. For each route, in order, it replays what
-run_route told the task's stand-in session (route loaded, agent ready, route finished)
-from the task's result, so results.json is the same bytes whichever scheduler ran the
-tasks (less the wall-clock durations). A task that finishes ahead of its turn waits in
-the run directory's task checkpoint (runner.execution.checkpoint), so a killed driver resumes
-with every finished task; the checkpoint goes once the evaluation ends.
+The driver alone owns the EvaluationSession. For each route, in order, it feeds the
+session the task's route result (the route loaded, the agent ready, the route finished,
+as the leaderboard's evaluator calls them), so results.json is the same bytes whichever
+scheduler ran the tasks (less the wall-clock durations). A task that finishes ahead of
+its turn waits in the run directory's task checkpoint (runner.execution.checkpoint), so a
+killed driver resumes with every finished task; the checkpoint goes once the evaluation
+ends.
 
 A route whose failure ends the evaluation (the simulation crashed, the sensors were
 refused) ends it here too: tasks still running are cancelled and later routes are not
@@ -24,14 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.config import Config
-from runner.evaluation import RouteOutcome
 from runner.execution.checkpoint import PacedResultsFile, Pacer, TaskStore
 from runner.execution.manifest import MANIFEST, ManifestWriter, read_manifest
-from runner.execution.scheduling import Scheduler
-from runner.execution.tasks import Task, TaskResult, crashed_result
-from runner.statistics import EvaluationSession, Failure, RouteEntry, route_name
+from runner.execution.scheduling import InlineScheduler, Scheduler
+from runner.execution.tasks import RouteTask, crashed_result
+from runner.route import RouteResult
+from runner.scoring.events import TrafficEvent, TrafficEventType
+from runner.statistics import EvaluationSession, Failure, RouteEntry, ScoredRoute, route_name
 
-__all__ = ["TaskCounts", "run_evaluation"]
+__all__ = ["TaskCounts", "evaluate", "longest_first"]
 
 
 @dataclass
@@ -56,16 +58,19 @@ class TaskCounts:
 ProgressFn = Callable[[TaskCounts], None]
 
 
-def run_evaluation(
+def evaluate(
     config: Config,
     out_dir: Path,
-    scheduler: Scheduler,
     *,
+    scheduler: Scheduler | None = None,
     resume: bool = False,
     on_progress: ProgressFn | None = None,
-    on_route: Callable[[RouteOutcome], None] | None = None,
-) -> list[RouteOutcome]:
-    """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml)."""
+    on_route: Callable[[RouteResult], None] | None = None,
+) -> list[RouteResult]:
+    """Runs the whole config into `out_dir` (results.json, logs, manifest.yaml): each route
+    repetition a task run by `scheduler` (default: one after another in this process);
+    returns the results merged, in route order."""
+    scheduler = scheduler or InlineScheduler()
     out_dir.mkdir(parents=True, exist_ok=True)
     results = PacedResultsFile(out_dir / "results.json")
     crashed_before = resume and results.load().get("entry_status") == "Crashed"
@@ -88,20 +93,20 @@ def run_evaluation(
     order = session.order.entries[session.order.index :]
     if crashed_before and order:
         store.discard(order[0].route_id)  # a crashed route runs again, as the leaderboard's
-    waiting: dict[str, TaskResult] = {}
+    waiting: dict[str, RouteResult] = {}
     for entry in order:
         stored = store.load(entry.route_id)
         if stored is not None:
             waiting[entry.route_id] = stored
     counts = TaskCounts(len(session.order.entries), done=session.order.index + len(waiting))
     counts.resumed = counts.done
-    counts.failed = sum(r.failure_kind is not Failure.NONE for r in waiting.values())
+    counts.failed = sum(r.failure is not Failure.NONE for r in waiting.values())
     tasks = [_task(config, e, store, scheduler) for e in order if e.route_id not in waiting]
     if scheduler.parallel:
         tasks = longest_first(tasks)
 
-    outcomes: list[RouteOutcome] = []
-    merge = _Merger(config, out_dir, session, manifest, routes_meta, outcomes, on_route)
+    merged: list[RouteResult] = []
+    merge = _Merger(config, session, manifest, routes_meta, merged, on_route)
     merge.ready(order, waiting)
     counts.started = time.perf_counter()
     if on_progress is not None:
@@ -118,14 +123,14 @@ def run_evaluation(
         session.finish()
         results.flush()
         store.clear()
-    return outcomes
+    return merged
 
 
 def _run(
     scheduler: Scheduler,
-    tasks: list[Task],
+    tasks: list[RouteTask],
     store: TaskStore,
-    waiting: dict[str, TaskResult],
+    waiting: dict[str, RouteResult],
     counts: TaskCounts,
     merge: _Merger,
     order: list[RouteEntry],
@@ -140,7 +145,7 @@ def _run(
             store.finished(result, done.log)
             waiting[result.route_id] = result
             counts.done += 1
-            counts.failed += result.failure_kind is not Failure.NONE
+            counts.failed += result.failure is not Failure.NONE
             counts.running = scheduler.running
             if on_progress is not None:
                 on_progress(counts)
@@ -151,12 +156,12 @@ def _run(
         finished.close()  # cancels what is still running
 
 
-def longest_first(tasks: list[Task]) -> list[Task]:
+def longest_first(tasks: list[RouteTask]) -> list[RouteTask]:
     """The tasks in the order workers should take them: the longest routes (by their key
     points' polyline) first, ties in evaluation order, so a long route does not start last
     and run alone at the end. Results still merge in evaluation order."""
 
-    def length(task: Task) -> float:
+    def length(task: RouteTask) -> float:
         points = task.config.routes[task.route_index].definition.points
         return sum(
             math.sqrt(sum((p - q) * (p - q) for p, q in zip(a, b, strict=True)))
@@ -166,28 +171,49 @@ def longest_first(tasks: list[Task]) -> list[Task]:
     return sorted(tasks, key=lambda task: -length(task))
 
 
-def _task(config: Config, entry: RouteEntry, store: TaskStore, scheduler: Scheduler) -> Task:
+def _task(config: Config, entry: RouteEntry, store: TaskStore, scheduler: Scheduler) -> RouteTask:
     log_path = store.inflight_log(entry.route_id) if scheduler.wants_log_paths else None
-    return Task(config, entry, entry.index // config.repetitions, log_path)
+    return RouteTask(config, entry, entry.index // config.repetitions, log_path)
 
 
-def _route_meta(config: Config, entry: RouteEntry, result: TaskResult) -> dict:
+def _route_meta(config: Config, entry: RouteEntry, result: RouteResult) -> dict:
     """The manifest's entry for a merged route: what `lockstep check` re-simulates from."""
     return {
         "route": config.routes[entry.index // config.repetitions].id,
         "repetition": entry.repetition,
         "log": f"{entry.route_id}.log",
         "sensors": result.sensors,
-        "failure": result.failure,
+        "failure": result.failure.value,
         "ticks": result.ticks,
         "loop_ticks": result.loop_ticks,
     }
 
 
-def _result(task: Task, payload: bytes | None, died: str | None) -> TaskResult:
+def _result(task: RouteTask, payload: bytes | None, died: str | None) -> RouteResult:
     if died is not None or payload is None:
         return crashed_result(task, died or "the task returned nothing")
-    return TaskResult.from_json(payload)
+    return RouteResult.from_json(payload)
+
+
+@dataclass
+class _CriterionEvents:
+    """A criterion as the statistics read it: its events."""
+
+    events: list[TrafficEvent]
+
+
+def _scored_route(result: RouteResult) -> ScoredRoute:
+    """The route as the session scores it, from the result's plain data."""
+    criteria = [
+        _CriterionEvents(
+            [
+                TrafficEvent(TrafficEventType[e["kind"]], e["frame"], e["message"], e["data"])
+                for e in events
+            ]
+        )
+        for events in result.criteria
+    ]
+    return ScoredRoute(result.points, criteria, result.timed_out)
 
 
 class _Merger:
@@ -197,21 +223,20 @@ class _Merger:
     def __init__(
         self,
         config: Config,
-        out_dir: Path,
         session: EvaluationSession,
         manifest: ManifestWriter,
         routes_meta: dict[str, dict],
-        outcomes: list[RouteOutcome],
-        on_route: Callable[[RouteOutcome], None] | None,
+        merged: list[RouteResult],
+        on_route: Callable[[RouteResult], None] | None,
     ) -> None:
-        self.config, self.out_dir, self.session = config, out_dir, session
+        self.config, self.session = config, session
         self.manifest = manifest
-        self.routes_meta, self.outcomes, self.on_route = routes_meta, outcomes, on_route
+        self.routes_meta, self.merged, self.on_route = routes_meta, merged, on_route
         self.position = 0
         self.pacer = Pacer()
         self._manifest_pending = False
 
-    def ready(self, order: list[RouteEntry], waiting: dict[str, TaskResult]) -> None:
+    def ready(self, order: list[RouteEntry], waiting: dict[str, RouteResult]) -> None:
         """Merges every route whose turn has come and whose result is in."""
         while self.position < len(order) and not self.session.crashed:
             result = waiting.get(order[self.position].route_id)
@@ -228,40 +253,21 @@ class _Merger:
             self.pacer.wrote(began)
             self._manifest_pending = False
 
-    def _merge(self, result: TaskResult) -> None:
+    def _merge(self, result: RouteResult) -> None:
         session, config = self.session, self.config
         entry = session.next_route()
         if entry is None or entry.route_id != result.route_id:
             raise RuntimeError(f"merge order: expected {result.route_id}, session gave {entry}")
-        failure = result.failure_kind
-        if result.loaded:
-            session.route_loaded(result.scored_route())
+        if result.scored:
+            session.route_loaded(_scored_route(result))
         if result.sensor_icons is not None:
             session.agent_ready(result.sensor_icons)
-        record = session.route_finished(entry, failure, result.wall_seconds, result.game_seconds)
-        log_path = self.out_dir / f"{entry.route_id}.log"
+        session.route_finished(entry, result.failure, result.wall_seconds, result.game_seconds)
         if not result.worker_died:
             self.routes_meta[entry.route_id] = _route_meta(config, entry, result)
             self._manifest_pending = True
             if self.pacer.due():
                 self.write_manifest()
-        outcome = RouteOutcome(
-            entry.route_id,
-            log_path,
-            failure=failure,
-            message=result.message,
-            traceback=result.traceback,
-            ticks=result.ticks,
-            loop_ticks=result.loop_ticks,
-            game_seconds=result.game_seconds,
-            wall_seconds=result.wall_seconds,
-            agent_wall_seconds=result.agent_wall_seconds,
-            stop_reason=result.stop_reason,
-            killed_tasks=list(result.killed_tasks),
-            sensors=list(result.sensors),
-            record=record,
-            events=list(result.events),
-        )
-        self.outcomes.append(outcome)
+        self.merged.append(result)
         if self.on_route is not None:
-            self.on_route(outcome)
+            self.on_route(result)

@@ -21,7 +21,7 @@ from typing import Any
 
 from runner.errors import UsageError
 from runner.execution.scheduling import RETRIES, Finished
-from runner.execution.tasks import Task, execute_task
+from runner.execution.tasks import RouteTask, execute_task
 
 __all__ = ["RayScheduler", "import_ray"]
 
@@ -39,7 +39,7 @@ def import_ray() -> Any:
     return ray
 
 
-def _run_remote(config: Any, task: Task) -> tuple[bytes, bytes | None]:
+def _run_remote(config: Any, task: RouteTask) -> tuple[bytes, bytes | None]:
     return execute_task(replace(task, config=config, log_path=None))
 
 
@@ -64,7 +64,7 @@ class RayScheduler:
             options.update(include_dashboard=False, num_cpus=self.num_cpus)
         ray.init(address=self.address, **options)
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[Finished]:
+    def run(self, tasks: Sequence[RouteTask]) -> Iterator[Finished]:
         if not tasks:
             return
         ray = self.ray

@@ -31,7 +31,7 @@ from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
-from runner.execution.tasks import Task, execute_task
+from runner.execution.tasks import RouteTask, execute_task
 
 __all__ = ["Finished", "InlineScheduler", "ProcessPoolScheduler", "Scheduler"]
 
@@ -45,7 +45,7 @@ class Finished:
     """A task that finished: its result's JSON and its log's bytes (None when the log is
     on disk at task.log_path), or `died`, why its worker died on every attempt."""
 
-    task: Task
+    task: RouteTask
     payload: bytes | None = None
     log: bytes | None = None
     died: str | None = None
@@ -58,7 +58,7 @@ class Scheduler(Protocol):
     wants_log_paths: bool  # whether the tasks may record to the run directory's disk
     parallel: bool  # whether several tasks run at once (the driver hands the longest first)
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[Finished]: ...
+    def run(self, tasks: Sequence[RouteTask]) -> Iterator[Finished]: ...
 
 
 class InlineScheduler:
@@ -70,7 +70,7 @@ class InlineScheduler:
     def __init__(self) -> None:
         self.running = 0
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[Finished]:
+    def run(self, tasks: Sequence[RouteTask]) -> Iterator[Finished]:
         for number, task in enumerate(tasks, start=1):
             self.running = 1
             payload, log = execute_task(task)
@@ -124,9 +124,9 @@ class _Worker:
         self.process.start()
         child.close()
         self.conn.send(config)
-        self.task: Task | None = None
+        self.task: RouteTask | None = None
 
-    def give(self, task: Task) -> None:
+    def give(self, task: RouteTask) -> None:
         self.task = task
         self.conn.send(replace(task, config=None))
 
@@ -159,8 +159,8 @@ class ProcessPoolScheduler:
         self.running = 0
         self.context = get_context(START_METHOD)
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[Finished]:
-        queue: deque[Task] = deque(tasks)
+    def run(self, tasks: Sequence[RouteTask]) -> Iterator[Finished]:
+        queue: deque[RouteTask] = deque(tasks)
         deaths: dict[str, int] = {}
         pool: list[_Worker] = []
         try:

@@ -127,3 +127,30 @@ def test_a_frame_is_posed_again_from_the_moved_rows():
     second = shapes.mesh(table, ["vehicle.tesla.model3"], [{}])
     moved = first.vertices + np.array([10.0, 0.0, 0.0])
     assert second.vertices == pytest.approx(moved, abs=1e-12)
+
+
+def test_a_frame_sees_new_actors_the_dead_and_the_lights_new_state():
+    """One ActorShapes over three frames: a light turns from Red to Green, a car spawned
+    after the first frame appears (instance 3), a car destroyed leaves (instance 2)."""
+    light = {"kind": ActorType.TrafficLight, "extent": (0.3, 0.3, 2.5)}
+    table = _table([light, CAR])
+    ids = ["traffic.traffic_light", "vehicle.tesla.model3", "vehicle.tesla.model3"]
+    shapes = ActorShapes()
+    red = np.array([TrafficLightState.Red, 0, 0], dtype=np.int8)
+    first = shapes.mesh(table, ids, [{}] * 3, red)
+    r = table.add_row()
+    table.alive[r], table.kind[r] = True, int(ActorType.Vehicle)
+    table.extent[r], table.pos[r] = (2.0, 1.0, 0.75), (40.0, 0.0, 0.0)
+    table.alive[1] = False
+    green = np.array([TrafficLightState.Green, 0, 0], dtype=np.int8)
+    second = shapes.mesh(table, ids, [{}] * 3, green)
+    assert set(first.instance.tolist()) == {1, 2}
+    assert set(second.instance.tolist()) == {1, 3}
+    lit = {
+        int(s): LAMP_COLOURS[int(s)][0] for s in (TrafficLightState.Red, TrafficLightState.Green)
+    }
+    colours = [{tuple(c) for c in m.colour[m.instance == 1].tolist()} for m in (first, second)]
+    assert lit[int(TrafficLightState.Red)] in colours[0]
+    assert lit[int(TrafficLightState.Green)] not in colours[0]
+    assert lit[int(TrafficLightState.Green)] in colours[1]
+    assert lit[int(TrafficLightState.Red)] not in colours[1]

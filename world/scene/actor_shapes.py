@@ -97,6 +97,9 @@ class ActorShapes:
         self._key = np.zeros(0, dtype=np.int16)  # template index per row, _NONE for none
         self._tag = np.zeros(0, dtype=np.uint8)
         self._colour = np.zeros((0, 3), dtype=np.uint8)
+        # per template: the rows last posed and their triangles, tags, ids and colours,
+        # which stay the same from frame to frame while the rows do
+        self._labels: dict[int, tuple[np.ndarray, ...]] = {}
 
     def _learn(
         self, n: int, type_ids: Sequence[str], attributes: Sequence[Mapping[str, str]]
@@ -132,12 +135,11 @@ class ActorShapes:
         parts = []
         for index in np.unique(key[alive & (key != _NONE)]).tolist():
             rows = np.flatnonzero(alive & (key == index))
-            parts.append(self._pose(TEMPLATES[_KEYS[index]], rows, actors, light_state))
+            parts.append(self._pose(index, rows, actors, light_state))
         return Mesh.concatenate(parts)
 
-    def _pose(
-        self, template: Template, rows: np.ndarray, actors, light_state: np.ndarray | None
-    ) -> Mesh:
+    def _pose(self, index: int, rows: np.ndarray, actors, light_state: np.ndarray | None) -> Mesh:
+        template = TEMPLATES[_KEYS[index]]
         r, v = len(rows), len(template.vertices)
         if template.standing:
             local = np.broadcast_to(template.vertices, (r, v, 3))
@@ -155,17 +157,26 @@ class ActorShapes:
             world[..., axis] = (
                 m[:, axis, 0, None] * x + m[:, axis, 1, None] * y + m[:, axis, 2, None] * z
             ) + pos[:, axis, None]
-        t = len(template.triangles)
+        cached = self._labels.get(index)
+        if cached is None or not np.array_equal(cached[0], rows):
+            cached = (rows, *self._labels_of(template, rows))
+            self._labels[index] = cached
+        _, triangles, tag, instance, colour = cached
+        if (template.bulb >= 0).any():
+            colour = self._lamps(template, rows, colour, light_state)
+        return Mesh(world.reshape(-1, 3), triangles, tag, instance, colour)
+
+    def _labels_of(self, template: Template, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Triangles (T r, 3), tags, instance ids and colours of the template posed for
+        `rows`, in row order."""
+        r, v, t = len(rows), len(template.vertices), len(template.triangles)
         offsets = v * np.arange(r, dtype=np.int32)
         triangles = template.triangles[None, :, :] + offsets[:, None, None]
         tag = np.where(template.tag[None, :] == SELF, self._tag[rows][:, None], template.tag)
         colour = np.where(
             template.body[None, :, None], self._colour[rows][:, None, :], template.colour
         )
-        if (template.bulb >= 0).any():
-            colour = self._lamps(template, rows, colour, light_state)
-        return Mesh(
-            world.reshape(-1, 3),
+        return (
             triangles.reshape(-1, 3).astype(np.int32),
             tag.reshape(-1).astype(np.uint8),
             np.repeat((rows + 1).astype(np.uint32), t),
@@ -176,20 +187,21 @@ class ActorShapes:
     def _lamps(
         template: Template, rows: np.ndarray, colour: np.ndarray, light_state: np.ndarray | None
     ) -> np.ndarray:
-        """`colour` (rows, T, 3) with each lamp lit where the row's light shows its state."""
+        """A copy of `colour` (T r, 3) with each lamp lit where the row's light shows its
+        state."""
         state = (
             np.full(len(rows), int(TrafficLightState.Off))
             if light_state is None
             else np.asarray(light_state)[rows].astype(np.int64)
         )
-        colour = colour.copy()
+        out = colour.reshape(len(rows), -1, 3).copy()
         for lamp, (lit, dark) in LAMP_COLOURS.items():
             faces = template.bulb == lamp
             if not faces.any():
                 continue
             on = state == lamp
-            colour[:, faces] = np.where(on[:, None, None], np.array(lit), np.array(dark))
-        return colour
+            out[:, faces] = np.where(on[:, None, None], np.array(lit), np.array(dark))
+        return out.reshape(-1, 3)
 
 
 def actor_shapes(

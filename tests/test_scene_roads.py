@@ -187,3 +187,29 @@ def test_explicit_lines_double_lines_and_a_line_moved_off_the_curb():
         painted[round(s[tri].min() * 100) : round(s[tri].max() * 100)] = True
     runs = np.flatnonzero(np.diff(np.concatenate([[0], painted.astype(int), [0]])))
     assert (runs / 100).tolist() == [1.0, 4.0, 13.0, 16.0, 25.0, 28.0, 37.0, 40.0]
+
+
+def test_a_crosswalk_is_striped_inside_its_outline(shared):
+    """Town10HD's first crosswalk outline (CARLA's placement of object 1140): corners with
+    sides 2.558, 21.409, 2.611 and 20.116 m, flat at z = 0. Its long sides average 20.763 m,
+    which holds floor((20.763 + STRIPE_GAP) / (STRIPE_WIDTH + STRIPE_GAP)) = 21 stripes of
+    two triangles each, all inside the outline, CROSSWALK_LIFT above it."""
+    from world.scene.crosswalks import CROSSWALK_LIFT, STRIPE_GAP, STRIPE_WIDTH, crosswalks
+
+    town = Map.from_file(shared / "maps" / "carla" / "Town10HD.xodr")
+    outline = town.crosswalk_polygons()[0]
+    sides = np.sqrt(((np.roll(outline, -1, axis=0) - outline) ** 2).sum(axis=1))
+    assert sides == pytest.approx([2.558, 21.409, 2.611, 20.116], abs=1e-3)
+    assert (STRIPE_WIDTH, STRIPE_GAP) == (0.5, 0.5)
+    parts = MeshParts()
+    crosswalks(parts, [outline], 9)
+    mesh = parts.mesh()
+    assert mesh.triangle_count == 2 * 21
+    assert set(mesh.tag.tolist()) == {int(Label.RoadLines)}
+    assert mesh.vertices[:, 2] == pytest.approx(CROSSWALK_LIFT, abs=1e-12)
+    ring = outline[:, :2]
+    edge = np.roll(ring, -1, axis=0) - ring
+    rel = mesh.vertices[:, None, :2] - ring[None, :, :]
+    cross = edge[None, :, 0] * rel[..., 1] - edge[None, :, 1] * rel[..., 0]
+    # every vertex on the same side of all four edges (the outline is convex)
+    assert ((cross >= -1e-9).all(axis=1) | (cross <= 1e-9).all(axis=1)).all()

@@ -130,7 +130,7 @@ class RecordedLog:
         last = int(index.frame_id[-1]) if len(index) else 0
         actors: list[ActorInfo] = []
         alive: dict[int, ActorInfo] = {}
-        rows = np.flatnonzero(np.isin(table.id, [PacketId.EventAdd, PacketId.EventDel]))
+        rows = holding_rows(reader, [PacketId.EventAdd, PacketId.EventDel])
         offsets = table.offset[rows]
         which = np.searchsorted(index.offset, offsets, side="right") - 1
         frames = np.where(which >= 0, index.frame_id[np.maximum(which, 0)] if len(index) else 0, 0)
@@ -154,33 +154,10 @@ class RecordedLog:
     def poses(self) -> np.ndarray:
         """Every Position record: frame, elapsed, id, x, y, z (metres), roll, pitch, yaw."""
         reader = self.reader
-        dtype = reader.codecs[PacketId.Position].dtype
         table = reader.packet_table
         index = reader.frame_index
         rows = np.flatnonzero(table.id == PacketId.Position)
-        bodies = table.offset[rows] + 5
-        sizes = table.size[rows]
-        raw = np.frombuffer(reader.data, np.uint8)
-        counts = np.zeros(len(rows), np.int64)
-        has_count = sizes >= 2
-        b = bodies[has_count]
-        counts[has_count] = raw[b].astype(np.int64) | (raw[b + 1].astype(np.int64) << 8)
-        bad = np.flatnonzero(counts * dtype.itemsize + 2 != sizes)
-        if len(bad):
-            at = int(table.offset[rows[bad[0]]])
-            raise LogFormatError(
-                f"{reader.name}: Position packet of {int(sizes[bad[0]])} bytes does not hold "
-                f"its {int(counts[bad[0]])} records of {dtype.itemsize} bytes",
-                at,
-                reader.frame_at(at),
-            )
-        data = reader.data
-        cell = np.dtype((np.void, dtype.itemsize))  # raw cells concatenate without field work
-        views = [
-            np.frombuffer(data, cell, count, start)
-            for start, count in zip((bodies + 2).tolist(), counts.tolist(), strict=True)
-        ]
-        records = (np.concatenate(views) if views else np.zeros(0, cell)).view(dtype)
+        records, counts = packed_records(reader, PacketId.Position, rows)
         out = np.empty(len(records), POSE_DTYPE)
         which = np.repeat(
             np.searchsorted(index.offset, table.offset[rows], side="right") - 1, counts
@@ -231,6 +208,55 @@ class RecordedLog:
                 kind, blueprint = kinds.get(row[2], ("", ""))
                 out.writerow([row[0], repr(row[1]), row[2], kind, blueprint, *map(repr, row[3:])])
         return len(poses)
+
+
+def holding_rows(reader: LogReader, packet_ids: list[int]) -> np.ndarray:
+    """The packet-table rows of the packets of these kinds, less those whose body is just a
+    record count of 0 (a log has an EventAdd packet in every frame, mostly empty: decoding
+    each in Python was most of a long log's actor list)."""
+    table = reader.packet_table
+    rows = np.flatnonzero(np.isin(table.id, packet_ids))
+    raw = reader.raw
+    body = table.offset[rows] + 5
+    empty = (
+        (table.size[rows] == 2) & (raw[body] == 0) & (raw[np.minimum(body + 1, len(raw) - 1)] == 0)
+    )
+    return rows[~empty]
+
+
+def packed_records(
+    reader: LogReader, packet_id: int, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The records of the fixed-size packets at packet-table `rows` (all of kind
+    `packet_id`), concatenated into one structured array in row order, and each packet's
+    record count; a LogFormatError when a packet's size does not hold its count."""
+    dtype = reader.codecs[packet_id].dtype
+    table = reader.packet_table
+    rows = np.asarray(rows, np.int64)
+    bodies = table.offset[rows] + 5
+    sizes = table.size[rows]
+    raw = reader.raw
+    counts = np.zeros(len(rows), np.int64)
+    has_count = sizes >= 2
+    b = bodies[has_count]
+    counts[has_count] = raw[b].astype(np.int64) | (raw[b + 1].astype(np.int64) << 8)
+    bad = np.flatnonzero(counts * dtype.itemsize + 2 != sizes)
+    if len(bad):
+        at = int(table.offset[rows[bad[0]]])
+        raise LogFormatError(
+            f"{reader.name}: {PacketId(packet_id).name} packet of {int(sizes[bad[0]])} bytes "
+            f"does not hold its {int(counts[bad[0]])} records of {dtype.itemsize} bytes",
+            at,
+            reader.frame_at(at),
+        )
+    data = reader.data
+    cell = np.dtype((np.void, dtype.itemsize))  # raw cells concatenate without field work
+    views = [
+        np.frombuffer(data, cell, count, start)
+        for start, count in zip((bodies + 2).tolist(), counts.tolist(), strict=True)
+    ]
+    records = (np.concatenate(views) if views else np.zeros(0, cell)).view(dtype)
+    return records, counts
 
 
 def open_log(path: str | Path | bytes, *, lenient: bool = False) -> RecordedLog:

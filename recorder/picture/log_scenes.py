@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from recorder.logfile.access import RecordedLog
+from recorder.logfile.access import RecordedLog, holding_rows, packed_records
 from recorder.logfile.packet_ids import PacketId
 from recorder.logfile.reader import RawPacket
 from world.actors.body_models import body_of
@@ -23,6 +23,11 @@ KIND_VEHICLE, KIND_WALKER, KIND_TRAFFIC_LIGHT = 1, 2, 3
 # Boxes (half extents, m) for blueprints lockstep's catalogue does not know.
 _FALLBACK_EXTENT = {KIND_VEHICLE: (2.4, 1.0), KIND_WALKER: (0.35, 0.35)}
 _PROP_EXTENT = (0.5, 0.5)
+# Half height and box centre height (m) for them: a vehicle's origin is on the ground, a
+# walker's at its middle, as CARLA's.
+_FALLBACK_HEIGHT = {KIND_VEHICLE: (0.75, 0.75), KIND_WALKER: (0.9, 0.0)}
+_PROP_HEIGHT = (0.5, 0.5)
+Box = tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
 NOT_AN_ACTOR = 0xFFFFFFFF
 TIME_SLACK = 1e-6  # seconds
 
@@ -30,12 +35,14 @@ TIME_SLACK = 1e-6  # seconds
 @dataclass(frozen=True, slots=True)
 class ActorLook:
     """How an actor is drawn: kind (CARLA's actor type), hero flag, box half extents and
-    box centre in the actor's frame (x forward, y right; m)."""
+    box centre in the actor's frame (x forward, y right; m), and the box's half height and
+    centre height (m, for views in 3-D)."""
 
     kind: int
     hero: bool
     extent: tuple[float, float]
     centre: tuple[float, float]
+    height: tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,50 +75,57 @@ class LogScenes:
         return len(self.index)
 
     def _rows(self, packet_id: PacketId) -> list[RawPacket]:
+        """The packets of a kind that hold records (recorder.log_access.holding_rows)."""
         table = self.table
-        rows = np.flatnonzero(table.id == int(packet_id)).tolist()
         return [
             RawPacket(int(table.offset[r]), int(table.id[r]), int(table.offset[r]) + 5,
                       int(table.size[r]))
-            for r in rows
+            for r in holding_rows(self.reader, [int(packet_id)]).tolist()
         ]  # fmt: skip
 
     def _read_actors(self) -> None:
-        boxes: dict[int, tuple[tuple[float, float], tuple[float, float]]] = {}
-        for packet in self._rows(PacketId.BoundingBox):
-            for r in self.reader.records(packet):
-                boxes.setdefault(
-                    r.id,
-                    ((r.extension[0] / 100.0, r.extension[1] / 100.0),
-                     (r.origin[0] / 100.0, r.origin[1] / 100.0)),
-                )  # fmt: skip
+        added = []  # (frame index, EventAdd record) of the drawn actors
         for packet in self._rows(PacketId.EventAdd):
+            frame = int(np.searchsorted(self.index.offset, packet.offset, side="right")) - 1
             for r in self.reader.records(packet):
                 if r.type == KIND_TRAFFIC_LIGHT:
                     self.lights[r.id] = (r.location[0] / 100.0, r.location[1] / 100.0)
-                    continue
-                if r.type not in (KIND_VEHICLE, KIND_WALKER) and not r.blueprint.startswith(
-                    "static."
-                ):
-                    continue  # sensors, the spectator, signs: nothing to see from above
-                attrs = {a.id: a.value for a in r.attributes}
-                extent, centre = boxes.get(r.id) or _catalogue_box(r.type, r.blueprint)
-                hero = attrs.get("role_name") == "hero"
-                self.looks[r.id] = ActorLook(r.type, hero, extent, centre)
+                elif r.type in (KIND_VEHICLE, KIND_WALKER) or r.blueprint.startswith("static."):
+                    added.append((frame, r))  # not sensors, the spectator, signs
+        boxes = self._first_boxes(added)
+        for _, r in added:
+            attrs = {a.id: a.value for a in r.attributes}
+            extent, centre, height = boxes.get(r.id) or _catalogue_box(r.type, r.blueprint)
+            hero = attrs.get("role_name") == "hero"
+            self.looks[r.id] = ActorLook(r.type, hero, extent, centre, height)
+
+    def _first_boxes(self, added: list) -> dict[int, Box]:
+        """Each actor's first logged box. A log with additional data holds a box per actor
+        per frame, and an actor's first is in the frame of its EventAdd: the BoundingBox
+        records of those frames are decoded (numpy, at once), every frame's when an actor
+        has none there."""
+        table, index = self.table, self.index
+        rows = np.flatnonzero(table.id == int(PacketId.BoundingBox))
+        frames = np.searchsorted(index.offset, table.offset[rows], side="right") - 1
+        near = rows[np.isin(frames, [f for f, _ in added])]
+        records, _ = packed_records(self.reader, int(PacketId.BoundingBox), near)
+        if len(rows) and not np.isin([r.id for _, r in added], records["id"]).all():
+            records, _ = packed_records(self.reader, int(PacketId.BoundingBox), rows)
+        ids, first = np.unique(records["id"], return_index=True)
+        extension = records["extension"][first].astype(np.float64) / 100.0
+        origin = records["origin"][first].astype(np.float64) / 100.0
+        return {
+            i: ((float(e[0]), float(e[1])), (float(o[0]), float(o[1])), (float(e[2]), float(o[2])))
+            for i, e, o in zip(ids.tolist(), extension, origin, strict=True)
+        }
 
     def _collisions(self) -> tuple[np.ndarray, np.ndarray]:
         """Each collision record's frame position (index into the frames) and its two ids."""
-        where, pairs = [], []
-        for packet in self._rows(PacketId.Collision):
-            records = self.reader.array(packet)
-            if not len(records):
-                continue
-            pos = int(np.searchsorted(self.index.offset, packet.offset, side="right")) - 1
-            where.extend([pos] * len(records))
-            pairs.append(np.stack([records["id1"], records["id2"]], axis=1).astype(np.int64))
-        if not pairs:
-            return np.zeros(0, np.int64), np.zeros((0, 2), np.int64)
-        return np.array(where, np.int64), np.concatenate(pairs)
+        rows = holding_rows(self.reader, [int(PacketId.Collision)])
+        records, counts = packed_records(self.reader, int(PacketId.Collision), rows)
+        where = np.searchsorted(self.index.offset, self.table.offset[rows], side="right") - 1
+        pairs = np.stack([records["id1"], records["id2"]], axis=1).astype(np.int64)
+        return np.repeat(where, counts).astype(np.int64), pairs.reshape(-1, 2)
 
     def position_at(self, t: float) -> int:
         """The frame (index) showing time `t`: the last one starting at or before it, within
@@ -154,15 +168,17 @@ def _joined(parts: list[np.ndarray], dtype, empty_shape: tuple[int, ...]) -> np.
     return np.concatenate(parts).astype(dtype) if parts else np.zeros(empty_shape, dtype)
 
 
-def _catalogue_box(kind: int, blueprint: str) -> tuple[tuple[float, float], tuple[float, float]]:
+def _catalogue_box(kind: int, blueprint: str) -> Box:
     """The box of a blueprint from lockstep's catalogue, or a kind's usual size."""
     try:
         body = body_of(blueprint)
     except BlueprintError:
         body = None
     if body is not None and body.extent[0] > 0.0:
-        return (float(body.extent[0]), float(body.extent[1])), (
-            float(body.box_loc[0]),
-            float(body.box_loc[1]),
+        return (
+            (float(body.extent[0]), float(body.extent[1])),
+            (float(body.box_loc[0]), float(body.box_loc[1])),
+            (float(body.extent[2]), float(body.box_loc[2])),
         )
-    return _FALLBACK_EXTENT.get(kind, _PROP_EXTENT), (0.0, 0.0)
+    height = _FALLBACK_HEIGHT.get(kind, _PROP_HEIGHT)
+    return _FALLBACK_EXTENT.get(kind, _PROP_EXTENT), (0.0, 0.0), height

@@ -23,3 +23,7 @@ class AgentError(RunnerError):
 
 class CheckError(RunnerError):
     """A run directory that `lockstep check` cannot re-simulate."""
+
+
+class ViewError(RunnerError):
+    """A run directory or log that `lockstep view` or `lockstep export` cannot show."""

@@ -8,9 +8,10 @@ after a route the process pickles the map and planner into the kernels' folder
 (world.physics.compiled_cache, beside the compiled kernels), once more whenever the map
 holds more derived data than the file; the next process loads them in a few hundredths of
 a second. A file is named by the map file's bytes (sha256) and a stamp of lockstep's code
-that makes these objects (the path, size and modification time of every module of world/
-and of the planner) with Python's and numpy's versions: any change starts a new file and
-the map's older ones are removed. A file that cannot be read as expected is rebuilt from
+that makes these objects (the path, size and modification time of every module of world/,
+of the planner and of the picture map layer `lockstep view` keeps with a map) with
+Python's and numpy's versions: any change starts a new file and the map's older ones are
+removed. A file that cannot be read as expected is rebuilt from
 the map; one that cannot be written is skipped (a read-only folder, say): the run goes on
 with what it built. Loading a map gives the very objects building it gives, so runs are the
 same bits either way (tests/test_map_store.py).
@@ -35,7 +36,12 @@ __all__ = ["clear", "code_stamp", "keep", "map_and_planner", "stored_path"]
 
 SAMPLING = 1.0  # m: the planner's sampling, as the leaderboard's
 _ROOT = Path(__file__).resolve().parents[1]
-_CODE = (_ROOT / "world", _ROOT / "runner" / "planner.py")
+# the code of what is kept: the map, its derived data, the planner, the view's map layer
+_CODE = (
+    _ROOT / "world",
+    _ROOT / "runner" / "planner.py",
+    _ROOT / "recorder" / "picture" / "map_layer.py",
+)
 
 _LOADED: dict[Path, tuple[Map, GlobalRoutePlanner]] = {}
 _ON_DISK: dict[Path, list] = {}  # what the file holds of each map's derived data

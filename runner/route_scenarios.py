@@ -24,7 +24,7 @@ from runner.seeds import consumer_seed
 if TYPE_CHECKING:
     from scenarios.route_scenario import RouteScenario
 
-__all__ = ["RouteScenarios", "ScenarioCriteriaSink", "prepare"]
+__all__ = ["RouteScenarios", "ScenarioCriteriaSink", "kept_scenarios", "prepare"]
 
 
 class ScenarioCriteriaSink:
@@ -72,19 +72,15 @@ def _annotations(path: Path) -> dict[str, list]:
     return read_annotations(path)
 
 
-def prepare(
-    config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
-) -> RouteScenarios | None:
-    """The route's kept scenarios with their background activity; None when none is kept.
-    A route with no scenario of its own, of the config's or placed by a scenarios file
-    imports nothing of the scenario library."""
+def kept_scenarios(config: Any, route: Any, plan: list) -> list:
+    """The route's kept scenarios (scenarios.route_scenario.PlannedScenario: name, type,
+    trigger, route index) in route order: its own, the config's top-level ones and those a
+    scenarios file places on it. A route with none of them imports nothing of the library."""
     own = list(route.definition.scenarios)
     if not own and not config.scenarios and route.annotations is None:
-        return None
-    from scenarios.background import BackgroundActivity
-    from scenarios.base import ScenarioContext
+        return []
     from scenarios.leaderboard1 import place_scenarios
-    from scenarios.route_scenario import RouteScenario, plan_scenarios
+    from scenarios.route_scenario import plan_scenarios
 
     inline = route.definition.town is None  # a config's own route (a route file names towns)
     planned = plan_scenarios(own, plan, required=inline)
@@ -93,8 +89,21 @@ def prepare(
         placed = place_scenarios(route.definition.town, plan, _annotations(route.annotations))
         planned += plan_scenarios(placed, plan)
     planned.sort(key=lambda p: p.index)
+    return planned
+
+
+def prepare(
+    config: Any, route: Any, repetition: int, world: Any, ego: Any, plan: list, criteria: Any
+) -> RouteScenarios | None:
+    """The route's kept scenarios with their background activity; None when none is kept.
+    A route with no scenario of its own, of the config's or placed by a scenarios file
+    imports nothing of the scenario library."""
+    planned = kept_scenarios(config, route, plan)
     if not planned:
         return None
+    from scenarios.background import BackgroundActivity
+    from scenarios.base import ScenarioContext
+    from scenarios.route_scenario import RouteScenario
 
     def rng_for(name: str) -> np.random.Generator:
         return _rng(consumer_seed(config.seed, "scenario", route.id, repetition, name))

@@ -75,7 +75,7 @@ class LogScenes:
         return len(self.index)
 
     def _rows(self, packet_id: PacketId) -> list[RawPacket]:
-        """The packets of a kind that hold records (recorder.log_access.holding_rows)."""
+        """The packets of a kind that hold records (recorder.logfile.access.holding_rows)."""
         table = self.table
         return [
             RawPacket(int(table.offset[r]), int(table.id[r]), int(table.offset[r]) + 5,

@@ -10,6 +10,7 @@ COMMAND_MODULES: list[str] = [
     "exec_script",
     "replay",
     "render",
+    "view",
     "warmup",
     "evaluate",
     "serve",

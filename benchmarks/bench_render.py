@@ -37,9 +37,12 @@ TOWN = ROOT / "configs" / "maps" / "town_small.xodr"
 DT = 0.05
 
 
-def record(path: Path, ticks: int, vehicles: int, walkers: int) -> int:
-    """Records the run; returns the hero's id."""
-    world = World(Map.from_file(TOWN))
+def record(
+    path: Path, ticks: int, vehicles: int, walkers: int, town: Path = TOWN, debug: bool = True
+) -> int:
+    """Records the run (an autopilot hero among the traffic, with additional data; with
+    `debug`, a debug line every second); returns the hero's id."""
+    world = World(Map.from_file(town))
     world.apply_settings(WorldSettings(fixed_delta_seconds=DT))
     bp = world.get_blueprint_library().find("vehicle.lincoln.mkz_2017")
     bp.set_attribute("role_name", "hero")
@@ -47,9 +50,9 @@ def record(path: Path, ticks: int, vehicles: int, walkers: int) -> int:
     hero.set_autopilot(True)
     populate_traffic(world, vehicles, walkers, 7)
     recorder = Recorder()
-    recorder.start(world, path, "town_small", True, date=0)
+    recorder.start(world, path, town.stem, True, date=0)
     for tick in range(ticks):
-        if tick % 20 == 0:
+        if debug and tick % 20 == 0:
             at = hero.get_location()
             end = Location(at.x + 5.0, at.y, at.z)
             world.debug.draw_line(at, end, color=Color(0, 255, 0), life_time=1.0)

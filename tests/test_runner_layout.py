@@ -30,8 +30,8 @@ def test_runner_imports_flow_one_way() -> None:
 
 def test_nothing_below_the_execution_machinery_imports_it() -> None:
     """The route, the loop, the criteria, the scoring... never import runner.execution;
-    the commands, `lockstep check` and warm-up sit above it."""
-    above = ("runner.commands", "runner.check", "runner.warmup", EXECUTION)
+    the commands, `lockstep check`, the viewer of run directories and warm-up sit above it."""
+    above = ("runner.commands", "runner.check", "runner.warmup", "runner.view", EXECUTION)
     bad = [
         (s, t) for s, t in arrows("runner") if t.startswith(EXECUTION) and not s.startswith(above)
     ]

@@ -1,10 +1,14 @@
 """An agent's sensors: checked as the leaderboard's agent_wrapper checks them, attached to the
-ego, and read into `input_data = {id: (frame, data)}` in the leaderboard's shapes.
+ego with the attributes the leaderboard sets, and read into `input_data = {id: (frame,
+data)}` in the leaderboard's shapes (its sensor_interface).
 
-Shapes (the leaderboard's sensor_interface): GNSS a float64 array [lat, lon,
-alt]; IMU a float64 array [acc x, y, z, gyro x, y, z, compass]; speedometer
-{'speed': m/s}; OpenDRIVE map {'opendrive': text}. The world has no cameras,
-LiDAR or radar yet: asking for one is an AgentError that says so.
+Shapes: a camera (H, W, 4) uint8 BGRA; a LiDAR (N, 4) float32 x, y, z, intensity; a radar
+(N, 4) float32 depth, altitude, azimuth, velocity (CARLA's columns flipped); GNSS a float64
+array [lat, lon, alt]; IMU a float64 array [acc x, y, z, gyro x, y, z, compass];
+speedometer {'speed': m/s}; OpenDRIVE map {'opendrive': text}. The attributes are
+leaderboard 2.0's (the camera's width, height and fov; a 64-channel LiDAR of 85 m at 10 Hz
+and 600,000 points a second; the radar's horizontal_fov and vertical_fov, 1500 points a
+second, 100 m), with leaderboard 1.0's `fov` accepted for a radar.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from runner.errors import AgentError
 from world.geometry import Location, Rotation, Transform
 from world.sensors.pseudo import OpenDriveMapReader, SpeedometerReader
 
-__all__ = ["AgentSensors", "validate_sensor_configuration"]
+__all__ = ["PSEUDO_SENSORS", "WORLD_SENSORS", "AgentSensors", "validate_sensor_configuration"]
 
 MAX_ALLOWED_RADIUS_SENSOR = 3.0  # m from the car's origin
 QUALIFIER_SENSORS_LIMITS = {
@@ -41,9 +45,8 @@ SENSORS_LIMITS = {
     "sensor.speedometer": 2,
 }
 ALLOWED_SENSORS = tuple(SENSORS_LIMITS)
-WORLD_SENSORS = ("sensor.other.gnss", "sensor.other.imu")
 PSEUDO_SENSORS = ("sensor.speedometer", "sensor.opendrive_map")
-RENDERING = ("sensor.camera.rgb", "sensor.lidar.ray_cast", "sensor.other.radar")
+WORLD_SENSORS = tuple(kind for kind in ALLOWED_SENSORS if kind not in PSEUDO_SENSORS)
 
 GNSS_NOISE = {f"noise_{a}_stddev": "0.000005" for a in ("alt", "lat", "lon")} | {
     f"noise_{a}_bias": "0.0" for a in ("alt", "lat", "lon")
@@ -56,6 +59,64 @@ IMU_NOISE = {
     "noise_gyro_stddev_y": "0.001",
     "noise_gyro_stddev_z": "0.001",
 }
+LIDAR_SETTINGS = {
+    "range": "85",
+    "rotation_frequency": "10",
+    "channels": "64",
+    "upper_fov": "10",
+    "lower_fov": "-30",
+    "points_per_second": "600000",
+    "atmosphere_attenuation_rate": "0.004",
+    "dropoff_general_rate": "0.45",
+    "dropoff_intensity_limit": "0.8",
+    "dropoff_zero_intensity": "0.4",
+}
+
+
+def _attributes(kind: str, spec: dict) -> dict[str, str]:
+    """The attributes the leaderboard sets on a sensor of type `kind` described by `spec`."""
+    if kind == "sensor.camera.rgb":
+        lacking = [key for key in ("width", "height", "fov") if key not in spec]
+        if lacking:
+            raise AgentError(
+                f"sensors(): camera {spec['id']!r} needs {', '.join(lacking)} "
+                "(the leaderboard's camera keys: width, height, fov)"
+            )
+        return {
+            "image_size_x": str(spec["width"]),
+            "image_size_y": str(spec["height"]),
+            "fov": str(spec["fov"]),
+        }
+    if kind == "sensor.lidar.ray_cast":
+        return dict(LIDAR_SETTINGS)
+    if kind == "sensor.other.radar":
+        if "horizontal_fov" not in spec and "fov" not in spec:
+            raise AgentError(
+                f"sensors(): radar {spec['id']!r} needs horizontal_fov and vertical_fov "
+                "(leaderboard 2.0) or fov (leaderboard 1.0)"
+            )
+        return {
+            "horizontal_fov": str(spec.get("horizontal_fov", spec.get("fov"))),
+            "vertical_fov": str(spec.get("vertical_fov", spec.get("fov"))),
+            "points_per_second": "1500",
+            "range": "100",
+        }
+    return dict(GNSS_NOISE if kind == "sensor.other.gnss" else IMU_NOISE)
+
+
+def _array(kind: str, data: Any) -> np.ndarray:
+    """The leaderboard's array of one measurement (a copy, as its sensor_interface makes)."""
+    if kind == "sensor.camera.rgb":
+        raw = np.frombuffer(data.raw_data, dtype=np.uint8)
+        return raw.reshape(data.height, data.width, 4).copy()
+    if kind == "sensor.lidar.ray_cast":
+        return np.frombuffer(data.raw_data, dtype=np.float32).reshape(-1, 4).copy()
+    if kind == "sensor.other.radar":
+        return np.flip(np.frombuffer(data.raw_data, dtype=np.float32).reshape(-1, 4), 1).copy()
+    if kind == "sensor.other.gnss":
+        return np.array([data.latitude, data.longitude, data.altitude], dtype=np.float64)
+    a, g = data.accelerometer, data.gyroscope
+    return np.array([a.x, a.y, a.z, g.x, g.y, g.z, data.compass], dtype=np.float64)
 
 
 def validate_sensor_configuration(sensors: list[dict], agent_track: Track) -> None:
@@ -93,12 +154,6 @@ def validate_sensor_configuration(sensors: list[dict], agent_track: Track) -> No
                 f"Too many {kind} used! Maximum number allowed is {most}, "
                 f"but {counts[kind]} were requested."
             )
-    missing = sorted({s["type"] for s in sensors if s["type"] in RENDERING})
-    if missing:
-        raise AgentError(
-            f"sensors(): lockstep's world has no rendering sensors yet; the agent asks for "
-            f"{', '.join(missing)} (available: {', '.join(WORLD_SENSORS + PSEUDO_SENSORS)})"
-        )
 
 
 class AgentSensors:
@@ -119,8 +174,7 @@ class AgentSensors:
                 self._pseudo.append((tag, _CachedMap(world)))
                 continue
             bp = library.find(kind).copy()
-            noise = GNSS_NOISE if kind == "sensor.other.gnss" else IMU_NOISE
-            for key, value in noise.items():
+            for key, value in _attributes(kind, spec).items():
                 bp.set_attribute(key, value)
             if bp.has_attribute("noise_seed"):
                 bp.set_attribute("noise_seed", str(seed + n))
@@ -134,12 +188,7 @@ class AgentSensors:
 
     def _callback(self, tag: Any, kind: str):
         def store(data: Any) -> None:
-            if kind == "sensor.other.gnss":
-                array = np.array([data.latitude, data.longitude, data.altitude], dtype=np.float64)
-            else:
-                a, g = data.accelerometer, data.gyroscope
-                array = np.array([a.x, a.y, a.z, g.x, g.y, g.z, data.compass], dtype=np.float64)
-            self._latest[tag] = (data.frame, array)
+            self._latest[tag] = (data.frame, _array(kind, data))
 
         return store
 

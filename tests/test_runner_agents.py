@@ -30,6 +30,10 @@ IMU = {
 }
 SPEED = {"type": "sensor.speedometer", "id": "speed", "reading_frequency": 20}
 MAP = {"type": "sensor.opendrive_map", "id": "hd", "reading_frequency": 1}
+CAMERA = {
+    "type": "sensor.camera.rgb", "id": "front", "x": 1.3, "y": 0.0, "z": 2.3,
+    "roll": 0.0, "pitch": 0.0, "yaw": 0.0, "width": 800, "height": 600, "fov": 100,
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -41,9 +45,9 @@ MAP = {"type": "sensor.opendrive_map", "id": "hd", "reading_frequency": 1}
         ([{"type": "sensor.other.sonar", "id": "s"}], Track.MAP, "Illegal sensor 'sensor.oth"),
         ([GNSS, dict(GNSS, id="gps2")], Track.SENSORS, "Too many sensor.other.gnss used! Max"),
         (
-            [{"type": "sensor.camera.rgb", "id": "front", "x": 1.3, "y": 0.0, "z": 2.3}],
+            [dict(CAMERA, id=f"cam{k}") for k in range(5)],
             Track.SENSORS,
-            "no rendering sensors yet; the agent asks for sensor.camera.rgb",
+            "Too many sensor.camera.rgb used! Maximum number allowed is 4, but 5 were",
         ),
     ],
 )

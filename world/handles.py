@@ -519,7 +519,7 @@ class TrafficSign(Actor):
 
 
 class Sensor(Actor):
-    """A sensor actor; it moves with its parent, and non-rendering ones measure each tick."""
+    """A sensor actor; it moves with its parent and measures when due (sensor_tick)."""
 
     __slots__ = ()
 
@@ -527,7 +527,9 @@ class Sensor(Actor):
         self._live_row()
         found = self._world._sensor_behaviour(self.id)
         if found is None:
-            raise WorldError(f"{self.type_id} (actor {self.id}) needs rendering; lockstep has none")
+            raise WorldError(
+                f"{self.type_id} (actor {self.id}) is not modelled by lockstep: it never measures"
+            )
         return found
 
     def listen(self, callback: Callable[[Any], None]) -> None:

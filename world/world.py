@@ -23,7 +23,12 @@ from world.actors.actor_list import ActorList
 from world.actors.attachments import compose, relative_pose, update_attached
 from world.actors.blueprints import ActorBlueprint, BlueprintLibrary, blueprint_library
 from world.actors.body_models import body_of
-from world.actors.vehicle_state import ActorType, AttachmentType, CityObjectLabel
+from world.actors.vehicle_state import (
+    ActorType,
+    AttachmentType,
+    CityObjectLabel,
+    TrafficLightState,
+)
 from world.debug import DebugHelper
 from world.errors import WorldError
 from world.geometry import Location, Transform, Vector3D, wrap_yaw
@@ -44,6 +49,7 @@ from world.physics.control import VehiclePhysicsControl
 from world.physics.vehicle_dynamics import load_physics_control
 from world.sensors import SensorBehaviour, SensorSystem
 from world.sensors.attribute_ranges import check_attributes
+from world.sensors.scene_frame import FrameScene, RenderingFrame
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
@@ -155,6 +161,7 @@ class World:
             ("sensors", World._sensors_system),
         ]
         self._sensors = SensorSystem()
+        self._rendering = RenderingFrame()
         self._traffic: WorldTraffic | None = None
         self._tick_callbacks: dict[int, Callable[[WorldSnapshot], None]] = {}
         self._next_callback_id = 1
@@ -349,6 +356,22 @@ class World:
             info = self._info[actor_id - 1]
             found = self._sensors.add(self._handle(actor_id), info.type_id, info.attributes)
         return found
+
+    def frame_scene(self) -> FrameScene:
+        """This frame's scene for the rendering sensors (world.sensors.scene_frame): the map's
+        static scene and the actors posed now, assembled on the frame's first ask."""
+        light_state = np.full(self._actors.n, int(TrafficLightState.Off), np.int8)
+        if self._traffic is not None:
+            views = self._traffic.light_views()
+            light_state[views.ids - 1] = views.state
+        return self._rendering.scene(
+            self._frame,
+            self._map,
+            self.state_tables(),
+            [info.type_id for info in self._info],
+            [info.attributes for info in self._info],
+            light_state,
+        )
 
     def collision_events(self) -> list[CollisionEvent]:
         """The pairs whose boxes touched during the last tick, sorted by (actor_id, other_id)."""

@@ -43,13 +43,21 @@ class SensorContext:
 
 
 class SensorBehaviour:
-    """One sensor actor's listening state; subclasses make the measurements."""
+    """One sensor actor's listening state; subclasses make the measurements.
+
+    `measures_unheard`: whether a due measurement is made with no callback set (the
+    non-rendering sensors: their noise draws then do not depend on when one is set); a
+    rendering sensor is not, and `skip` keeps its state moving instead (a LiDAR's sweep).
+    """
+
+    measures_unheard = True
 
     def __init__(self, sensor: Any, attributes: Mapping[str, str]) -> None:
         self.sensor = sensor
         self._callback: Callable[[Any], None] | None = None
         self.sensor_tick = attribute_float(attributes, "sensor_tick", 0.0)
         self._gathered = 0.0
+        self.elapsed = 0.0  # s since the last measurement was due (sensor_tick's spacing)
 
     def listen(self, callback: Callable[[Any], None]) -> None:
         """Every later measurement goes to `callback`."""
@@ -67,13 +75,19 @@ class SensorBehaviour:
         self._gathered += ctx.delta_seconds
         if self._gathered + _TICK_EPSILON < self.sensor_tick:
             return
-        self._gathered = 0.0
+        self.elapsed, self._gathered = self._gathered, 0.0
+        if self._callback is None and not self.measures_unheard:
+            self.skip(ctx)
+            return
         for data in self.measure(ctx):
             if self._callback is not None:
                 self._callback(data)
 
     def observe(self, ctx: SensorContext) -> None:
         """Keeps what the sensor must remember from every tick (none by default)."""
+
+    def skip(self, ctx: SensorContext) -> None:
+        """A due measurement nobody listens to (only when `measures_unheard` is False)."""
 
     def measure(self, ctx: SensorContext) -> list[SensorData]:
         """This tick's measurements, in delivery order."""

@@ -28,8 +28,8 @@ __all__ = [
     "depth_bgra",
     "instance_bgra",
     "normals_bgra",
-    "pixel_tags",
     "semantic_bgra",
+    "sky_tags",
     "to_bgra",
 ]
 
@@ -49,35 +49,29 @@ def depth_bgra(depth: np.ndarray) -> np.ndarray:
     return to_bgra(code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF)
 
 
-def pixel_tags(triangle: np.ndarray, tags: np.ndarray) -> np.ndarray:
-    """(H, W) uint8 tags of the triangles seen, Sky where none."""
-    seen = triangle >= 0
-    out = np.full(triangle.shape, SKY_TAG, np.uint8)
-    out[seen] = tags[triangle[seen]]
-    return out
+def sky_tags(tags: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 tags of the pixels, Sky where nothing is seen."""
+    return np.where(seen, tags, np.uint8(SKY_TAG)).astype(np.uint8)
 
 
-def semantic_bgra(triangle: np.ndarray, tags: np.ndarray) -> np.ndarray:
-    """CARLA's semantic segmentation image: the tag in red."""
-    zero = np.zeros(triangle.shape, np.uint8)
-    return to_bgra(pixel_tags(triangle, tags), zero, zero)
+def semantic_bgra(tags: np.ndarray) -> np.ndarray:
+    """CARLA's semantic segmentation image of the (H, W) pixels' tags: the tag in red."""
+    zero = np.zeros(tags.shape, np.uint8)
+    return to_bgra(tags, zero, zero)
 
 
-def instance_bgra(triangle: np.ndarray, tags: np.ndarray, instances: np.ndarray) -> np.ndarray:
+def instance_bgra(tags: np.ndarray, instances: np.ndarray) -> np.ndarray:
     """CARLA's instance segmentation image: tag in red, instance id in green (low byte) and
     blue (high byte)."""
-    seen = triangle >= 0
-    ids = np.zeros(triangle.shape, np.uint32)
-    ids[seen] = instances[triangle[seen]]
-    return to_bgra(pixel_tags(triangle, tags), ids & 0xFF, (ids >> 8) & 0xFF)
+    ids = instances.astype(np.uint32)
+    return to_bgra(tags, ids & 0xFF, (ids >> 8) & 0xFF)
 
 
-def normals_bgra(triangle: np.ndarray, normals: np.ndarray, rays: np.ndarray) -> np.ndarray:
-    """CARLA's normals image: each seen surface's unit normal (turned toward the camera, whose
-    (H, W, 3) world-frame pixel rays are `rays`) as round((n + 1) / 2 · 255)."""
-    seen = triangle >= 0
-    n = np.zeros((*triangle.shape, 3))
-    n[seen] = normals[triangle[seen]]
+def normals_bgra(normals: np.ndarray, rays: np.ndarray) -> np.ndarray:
+    """CARLA's normals image of the (H, W, 3) pixels' unit normals (zero where nothing is
+    seen), each turned toward the camera whose (H, W, 3) world-frame rays are `rays`, as
+    round((n + 1) / 2 · 255)."""
+    n = normals.astype(np.float64)
     away = (n * rays).sum(-1) > 0.0
     n[away] = -n[away]
     code = np.floor((n + 1.0) * 127.5 + 0.5).astype(np.uint8)

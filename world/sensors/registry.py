@@ -6,11 +6,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from world.sensors.base import SensorBehaviour, SensorContext
+from world.sensors.cameras import (
+    DepthCamera,
+    InstanceSegmentationCamera,
+    NormalsCamera,
+    RGBCamera,
+    SemanticSegmentationCamera,
+)
 from world.sensors.collision import CollisionSensor
+from world.sensors.dvs import DVSCamera
 from world.sensors.gnss import GnssSensor
 from world.sensors.imu import IMUSensor
 from world.sensors.lane_invasion import LaneInvasionSensor
+from world.sensors.lidar import RayCastLidar, RayCastSemanticLidar
 from world.sensors.obstacle import ObstacleSensor
+from world.sensors.optical_flow import OpticalFlowCamera
+from world.sensors.radar import Radar
 
 __all__ = ["SENSOR_TYPES", "SensorSystem"]
 
@@ -20,6 +31,16 @@ SENSOR_TYPES: dict[str, type[SensorBehaviour]] = {
     "sensor.other.imu": IMUSensor,
     "sensor.other.lane_invasion": LaneInvasionSensor,
     "sensor.other.obstacle": ObstacleSensor,
+    "sensor.camera.rgb": RGBCamera,
+    "sensor.camera.depth": DepthCamera,
+    "sensor.camera.semantic_segmentation": SemanticSegmentationCamera,
+    "sensor.camera.instance_segmentation": InstanceSegmentationCamera,
+    "sensor.camera.normals": NormalsCamera,
+    "sensor.camera.optical_flow": OpticalFlowCamera,
+    "sensor.camera.dvs": DVSCamera,
+    "sensor.lidar.ray_cast": RayCastLidar,
+    "sensor.lidar.ray_cast_semantic": RayCastSemanticLidar,
+    "sensor.other.radar": Radar,
 }
 
 
@@ -28,12 +49,12 @@ class SensorSystem:
 
     def __init__(self) -> None:
         self._by_id: dict[int, SensorBehaviour] = {}
-        self._inert: set[int] = set()  # sensors with no behaviour here (they need rendering)
+        self._inert: set[int] = set()  # sensors lockstep has no behaviour for (rss, v2x)
 
     def add(
         self, sensor: Any, type_id: str, attributes: Mapping[str, str]
     ) -> SensorBehaviour | None:
-        """Gives a new sensor actor its behaviour; None for sensors that need rendering."""
+        """Gives a new sensor actor its behaviour; None for a sensor lockstep does not model."""
         kind = SENSOR_TYPES.get(type_id)
         if kind is None:
             self._inert.add(sensor.id)

@@ -1,0 +1,141 @@
+"""The camera sensors: sensor.camera.rgb, depth, semantic_segmentation, instance_segmentation
+and normals, each an Image of the frame's scene through a pinhole.
+
+A camera measures when due (sensor_tick) and listened to: an unheard camera renders nothing.
+Its pose is the sensor's transform after the tick's physics; its picture is the renderer's
+visibility buffers of that pose (world.sensors.scene_frame) made into CARLA's encoding
+(world.sensors.camera_encodings, world.sensors.shading for rgb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from world.geometry import Transform
+from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
+from world.sensors.camera_encodings import (
+    depth_bgra,
+    instance_bgra,
+    normals_bgra,
+    semantic_bgra,
+    sky_tags,
+)
+from world.sensors.images import Image
+from world.sensors.pinhole import pixel_rays, world_rays
+from world.sensors.scene_frame import FrameScene
+from world.sensors.shading import lighting_of, shade
+
+__all__ = [
+    "CameraSensor",
+    "DepthCamera",
+    "InstanceSegmentationCamera",
+    "NormalsCamera",
+    "RGBCamera",
+    "SemanticSegmentationCamera",
+]
+
+
+class CameraSensor(SensorBehaviour):
+    """A pinhole camera of image_size_x × image_size_y pixels and a horizontal fov."""
+
+    measures_unheard = False
+
+    def __init__(self, sensor: Any, attributes: Mapping[str, str]) -> None:
+        super().__init__(sensor, attributes)
+        self.width = int(attribute_float(attributes, "image_size_x", 800.0))
+        self.height = int(attribute_float(attributes, "image_size_y", 600.0))
+        self.fov = float(np.float32(attribute_float(attributes, "fov", 90.0)))
+
+    def buffers(
+        self, ctx: SensorContext
+    ) -> tuple[FrameScene, Transform, np.ndarray, np.ndarray, np.ndarray]:
+        """The frame's scene, the camera's transform and axes, and the visibility buffers."""
+        scene = ctx.world.frame_scene()
+        transform = self.sensor.get_transform()
+        axes = transform.rotation.matrix()
+        origin = transform.location.as_array()
+        triangle, depth = scene.camera(origin, axes, self.width, self.height, self.fov)
+        return scene, transform, axes, triangle, depth
+
+    def image(self, ctx: SensorContext, transform: Transform, bgra: np.ndarray) -> Image:
+        return Image(
+            ctx.frame,
+            ctx.timestamp,
+            transform,
+            self.width,
+            self.height,
+            self.fov,
+            bytearray(bgra.tobytes()),
+        )
+
+    def measure(self, ctx: SensorContext) -> list[Image]:
+        scene, transform, axes, triangle, depth = self.buffers(ctx)
+        return [
+            self.image(ctx, transform, self.encode(ctx, scene, transform, axes, triangle, depth))
+        ]
+
+    def encode(
+        self,
+        ctx: SensorContext,
+        scene: FrameScene,
+        transform: Transform,
+        axes: np.ndarray,
+        triangle: np.ndarray,
+        depth: np.ndarray,
+    ) -> np.ndarray:
+        """The (H, W, 4) BGRA picture of the buffers."""
+        raise NotImplementedError
+
+
+class DepthCamera(CameraSensor):
+    """sensor.camera.depth: planar depth in CARLA's 24-bit code."""
+
+    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+        return depth_bgra(depth)
+
+
+class SemanticSegmentationCamera(CameraSensor):
+    """sensor.camera.semantic_segmentation: the tag in red."""
+
+    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+        return semantic_bgra(sky_tags(scene.tag(triangle), triangle >= 0))
+
+
+class InstanceSegmentationCamera(CameraSensor):
+    """sensor.camera.instance_segmentation: tag in red, instance id in green and blue."""
+
+    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+        return instance_bgra(sky_tags(scene.tag(triangle), triangle >= 0), scene.instance(triangle))
+
+
+class NormalsCamera(CameraSensor):
+    """sensor.camera.normals: world-space normals in [0, 255]."""
+
+    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+        rays = world_rays(self.width, self.height, self.fov, axes)
+        return normals_bgra(scene.normal(triangle), rays)
+
+
+class RGBCamera(CameraSensor):
+    """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog."""
+
+    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+        local = pixel_rays(self.width, self.height, self.fov)
+        lengths = np.sqrt((local * local).sum(-1))
+        rays = world_rays(self.width, self.height, self.fov, axes)
+        seen = triangle >= 0
+        numbers = triangle[seen]
+        return shade(
+            seen,
+            depth,
+            rays,
+            lengths,
+            transform.location.z,
+            scene.colour(numbers),
+            scene.normal(numbers),
+            scene.glowing(numbers),
+            lighting_of(ctx.world.get_weather()),
+        )

@@ -125,3 +125,33 @@ def test_autopilot_waits_at_a_red_light(tmp_path):
     last = recorded.trajectory(hero)[-1]
     assert 175.0 < last["x"] < 191.0 and abs(last["y"] + 98.25) < 0.5
     assert "TRAFFIC_LIGHT_INFRACTION" not in outcome.events
+
+
+def test_rendering_sensors_give_the_leaderboards_shapes():
+    from tests.sensor_scenes import ground, scene_world
+
+    world = scene_world(ground(0.0))
+    bp = world.get_blueprint_library().find("vehicle.lincoln.mkz_2020")
+    ego = world.spawn_actor(bp, Transform(Location(0.0, 0.0, 0.5), Rotation()))
+    lidar = {"type": "sensor.lidar.ray_cast", "id": "lidar", "x": 1.3, "y": 0.0, "z": 2.5,
+             "roll": 0.0, "pitch": 0.0, "yaw": -90.0}  # fmt: skip
+    radar = {"type": "sensor.other.radar", "id": "radar", "x": 2.8, "y": 0.0, "z": 1.0,
+             "roll": 0.0, "pitch": 5.0, "yaw": 0.0, "horizontal_fov": 35, "vertical_fov": 20}  # fmt: skip
+    camera = dict(CAMERA, width=64, height=48)
+    sensors = AgentSensors(world, ego, [camera, lidar, radar, IMU, SPEED], seed=3)
+    world.tick()
+    frame = world.get_snapshot().timestamp.frame
+    data = sensors.input_data(frame)
+    assert sorted(data) == ["front", "imu", "lidar", "radar", "speed"]
+    assert all(data[k][0] == frame for k in data)
+    image, points, detections = data["front"][1], data["lidar"][1], data["radar"][1]
+    assert image.dtype == np.uint8 and image.shape == (48, 64, 4)  # H, W, BGRA
+    assert points.dtype == np.float32 and points.ndim == 2 and points.shape[1] == 4
+    # 600,000 points/s over 64 channels at 20 Hz: 469 rays per channel; the road is below
+    assert 0 < len(points) <= 64 * 469
+    assert detections.dtype == np.float32 and detections.shape[1] == 4
+    # the leaderboard flips the radar's columns: depth first (the road ahead, under 100 m), the
+    # velocity last (the road is still; the car settling on its wheels moves the radar a little)
+    assert (detections[:, 0] > 0).all() and (detections[:, 0] <= 100).all()
+    assert (np.abs(detections[:, 3]) < 0.1).all()
+    sensors.destroy()

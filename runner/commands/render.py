@@ -13,7 +13,9 @@ from runner.errors import UsageError
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `render`."""
-    p = subparsers.add_parser("render", help="draw a log from above into a GIF or a PNG")
+    p = subparsers.add_parser(
+        "render", help="draw a log from above into a GIF or a PNG, or film it with a camera"
+    )
     p.add_argument("log", help="the log to draw")
     p.add_argument("--map", required=True, help="the OpenDRIVE (.xodr) map of the run")
     p.add_argument("-o", "--output", required=True,
@@ -30,6 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="pixels of the picture's longer side (640)")  # fmt: skip
     p.add_argument("--span", type=float, default=80.0,
                    help="metres the view spans with --follow (80)")  # fmt: skip
+    p.add_argument("--camera", default=None, metavar="MOUNT",
+                   help="film the replay through a camera instead: 'hero', an actor's log "
+                        "id (both from behind and above), or a pose x,y,z[,pitch,yaw,roll]; "
+                        "the output is .png (animated), .gif, or a folder of PNGs")  # fmt: skip
+    p.add_argument("--camera-type", default="rgb",
+                   choices=["rgb", "depth", "semantic_segmentation", "instance_segmentation",
+                            "normals"],
+                   help="the camera of --camera (rgb)")  # fmt: skip
+    p.add_argument("--fov", type=float, default=90.0, help="the camera's horizontal fov (90)")
     p.set_defaults(func=_render)
 
 
@@ -45,8 +56,10 @@ def _render(args: argparse.Namespace) -> int:
         raise UsageError(f"render: --map: no map at {args.map}")
     if args.size < 16:
         raise UsageError(f"render: --size must be at least 16 pixels, found {args.size}")
-    options = RenderOptions(args.start, args.duration, args.fps, args.follow, args.size, args.span)
     town = Map.from_file(args.map)
+    if args.camera is not None:
+        return _film(log, town, args)
+    options = RenderOptions(args.start, args.duration, args.fps, args.follow, args.size, args.span)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", TruncatedLogWarning)
         info = render_log(log, town, args.output, options)
@@ -63,5 +76,33 @@ def _render(args: argparse.Namespace) -> int:
         f"at {info.scale:.3g} px/m, {first.time:g} s to {last.time:g} s "
         f"(frames {first.frame} to {last.frame})"
         + (f", {info.drawings} debug drawings" if info.drawings else "")
+    )
+    return 0
+
+
+def _film(log: Path, town, args: argparse.Namespace) -> int:
+    """`render --camera`: the replay through a camera (recorder/picture/camera_video.py)."""
+    from recorder.picture.camera_video import CameraOptions, render_camera
+    from world import World
+
+    width = args.size
+    height = max(16, round(args.size * 9 / 16))
+    if not 0.0 < args.fov < 180.0:
+        raise UsageError(f"render: --fov must be in (0, 180) degrees, found {args.fov}")
+    options = CameraOptions(
+        mount=args.camera,
+        kind=args.camera_type,
+        width=width,
+        height=height,
+        fov=args.fov,
+        fps=args.fps,
+        start=args.start or 0.0,
+        duration=args.duration,
+    )
+    video = render_camera(log, World(town), args.output, options)
+    print(
+        f"wrote {video.path}: {video.pictures} picture(s) of {video.width}x{video.height} px "
+        f"through a {args.camera_type} camera on {args.camera}, {video.first_time:g} s to "
+        f"{video.last_time:g} s"
     )
     return 0

@@ -53,12 +53,22 @@ class CameraSensor(SensorBehaviour):
         self, ctx: SensorContext
     ) -> tuple[FrameScene, Transform, np.ndarray, np.ndarray, np.ndarray]:
         """The frame's scene, the camera's transform and axes, and the visibility buffers."""
-        scene = ctx.world.frame_scene()
-        transform = self.sensor.get_transform()
+        return self.look(ctx.world.frame_scene(), self.sensor.get_transform())
+
+    def look(
+        self, scene: FrameScene, transform: Transform
+    ) -> tuple[FrameScene, Transform, np.ndarray, np.ndarray, np.ndarray]:
+        """The visibility buffers of `scene` from `transform`."""
         axes = transform.rotation.matrix()
         origin = transform.location.as_array()
         triangle, depth = scene.camera(origin, axes, self.width, self.height, self.fov)
         return scene, transform, axes, triangle, depth
+
+    def picture(self, scene: FrameScene, transform: Transform, weather: Any) -> np.ndarray:
+        """The (H, W, 4) BGRA picture of `scene` from `transform` (no measurement is made:
+        for pictures of a replayed log, world.sensors.camera_pictures)."""
+        _scene, transform, axes, triangle, depth = self.look(scene, transform)
+        return self.encode(scene, transform, axes, triangle, depth, weather)
 
     def image(self, ctx: SensorContext, transform: Transform, bgra: np.ndarray) -> Image:
         return Image(
@@ -73,18 +83,18 @@ class CameraSensor(SensorBehaviour):
 
     def measure(self, ctx: SensorContext) -> list[Image]:
         scene, transform, axes, triangle, depth = self.buffers(ctx)
-        return [
-            self.image(ctx, transform, self.encode(ctx, scene, transform, axes, triangle, depth))
-        ]
+        weather = ctx.world.get_weather()
+        bgra = self.encode(scene, transform, axes, triangle, depth, weather)
+        return [self.image(ctx, transform, bgra)]
 
     def encode(
         self,
-        ctx: SensorContext,
         scene: FrameScene,
         transform: Transform,
         axes: np.ndarray,
         triangle: np.ndarray,
         depth: np.ndarray,
+        weather: Any,
     ) -> np.ndarray:
         """The (H, W, 4) BGRA picture of the buffers."""
         raise NotImplementedError
@@ -93,28 +103,28 @@ class CameraSensor(SensorBehaviour):
 class DepthCamera(CameraSensor):
     """sensor.camera.depth: planar depth in CARLA's 24-bit code."""
 
-    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
         return depth_bgra(depth)
 
 
 class SemanticSegmentationCamera(CameraSensor):
     """sensor.camera.semantic_segmentation: the tag in red."""
 
-    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
         return semantic_bgra(sky_tags(scene.tag(triangle), triangle >= 0))
 
 
 class InstanceSegmentationCamera(CameraSensor):
     """sensor.camera.instance_segmentation: tag in red, instance id in green and blue."""
 
-    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
         return instance_bgra(sky_tags(scene.tag(triangle), triangle >= 0), scene.instance(triangle))
 
 
 class NormalsCamera(CameraSensor):
     """sensor.camera.normals: world-space normals in [0, 255]."""
 
-    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
         rays = world_rays(self.width, self.height, self.fov, axes)
         return normals_bgra(scene.normal(triangle), rays)
 
@@ -122,7 +132,7 @@ class NormalsCamera(CameraSensor):
 class RGBCamera(CameraSensor):
     """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog."""
 
-    def encode(self, ctx, scene, transform, axes, triangle, depth) -> np.ndarray:
+    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
         local = pixel_rays(self.width, self.height, self.fov)
         lengths = np.sqrt((local * local).sum(-1))
         rays = world_rays(self.width, self.height, self.fov, axes)
@@ -137,5 +147,5 @@ class RGBCamera(CameraSensor):
             scene.colour(numbers),
             scene.normal(numbers),
             scene.glowing(numbers),
-            lighting_of(ctx.world.get_weather()),
+            lighting_of(weather),
         )

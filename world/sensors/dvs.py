@@ -137,7 +137,7 @@ class DVSCamera(RGBCamera):
 
     def measure(self, ctx: SensorContext) -> list[DVSEventArray]:
         scene, transform, axes, triangle, depth = self.buffers(ctx)
-        bgra = self.encode(ctx, scene, transform, axes, triangle, depth)
+        bgra = self.encode(scene, transform, axes, triangle, depth, ctx.world.get_weather())
         levels = grey_levels(bgra, self.use_log, self.log_eps)
         now_ns = int(ctx.timestamp * 1e9)
         if self._state is None:

@@ -17,13 +17,14 @@ import numpy as np
 
 from world.errors import WorldError
 
-__all__ = ["png_bytes", "save_picture"]
+__all__ = ["png_bytes", "png_chunk", "save_picture"]
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PILLOW_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".tiff": "TIFF"}
 
 
-def _chunk(kind: bytes, payload: bytes) -> bytes:
+def png_chunk(kind: bytes, payload: bytes) -> bytes:
+    """One PNG chunk: length, kind, payload, CRC."""
     body = kind + payload
     return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body))
 
@@ -40,9 +41,9 @@ def png_bytes(pixels: np.ndarray) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     return (
         _PNG_SIGNATURE
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", zlib.compress(filtered.tobytes(), 6))
-        + _chunk(b"IEND", b"")
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", zlib.compress(filtered.tobytes(), 6))
+        + png_chunk(b"IEND", b"")
     )
 
 

@@ -165,3 +165,35 @@ def test_numba_compiled_for_a_generic_cpu_renders_the_same_bytes():
     )
     assert other["numba_cpu"] == "generic"
     _assert_same_render(_render({"LOCKSTEP_KERNELS": "jit"}), other)
+
+
+SENSOR_SCENE = ("12", "31", "20")  # vehicles, seed, ticks
+
+
+def _sensor_run(town: Path, env_changes: dict[str, str]) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in CPU_SWITCHES}
+    env.update({"PYTHONPATH": str(REPO), **env_changes})
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "cross_cpu_sensors.py"), str(town), *SENSOR_SCENE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_sensor_bytes_are_the_same_without_numpys_simd_loops():
+    # cameras, LiDAR with noise and radar on a hero in traffic: every measurement's bytes
+    town = REPO / "configs" / "maps" / "town_small.xodr"
+    disabled = _present(tuple(__cpu_dispatch__))
+    if not disabled:
+        pytest.skip("this CPU has none of numpy's dispatch targets to switch off")
+    base = _sensor_run(town, {})
+    other = _sensor_run(town, {"NPY_DISABLE_CPU_FEATURES": " ".join(disabled)})
+    assert not set(disabled) & set(other["numpy_dispatch_on"])
+    assert len(base["hashes"]) == int(SENSOR_SCENE[2])
+    assert other["hashes"] == base["hashes"]
+    assert _sensor_run(town, {})["hashes"] == base["hashes"]  # and again in another process

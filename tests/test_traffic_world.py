@@ -222,12 +222,12 @@ def test_trigger_volume_and_lane_waypoints(town01_map):
     assert sign.trigger_volume.extent.x == pytest.approx(0.9 * width / 2, abs=1e-9)
 
 
-def test_cameras_need_rendering(town01_map):
+def test_sensors_lockstep_does_not_model_say_so(town01_map):
     world = world_on(town01_map)
-    camera = world.spawn_actor(blueprint("sensor.camera.rgb"), town01_map.get_spawn_points()[0])
-    assert not camera.is_listening()
-    with pytest.raises(WorldError, match="needs rendering"):
-        camera.listen(print)
+    rss = world.spawn_actor(blueprint("sensor.other.rss"), town01_map.get_spawn_points()[0])
+    assert not rss.is_listening()
+    with pytest.raises(WorldError, match="is not modelled by lockstep"):
+        rss.listen(print)
 
 
 def test_lights_ahead_of_a_waypoint(town01_map):

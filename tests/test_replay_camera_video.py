@@ -15,7 +15,7 @@ import pytest
 
 from recorder import Recorder
 from recorder.errors import PictureError
-from recorder.picture.camera_video import CameraOptions, render_camera
+from recorder.replay.camera_video import CameraOptions, render_camera
 from tests.sensor_scenes import ground, scene_world, wall
 from world import Location, Rotation, Transform
 

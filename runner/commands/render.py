@@ -81,8 +81,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _film(log: Path, town, args: argparse.Namespace) -> int:
-    """`render --camera`: the replay through a camera (recorder/picture/camera_video.py)."""
-    from recorder.picture.camera_video import CameraOptions, render_camera
+    """`render --camera`: the replay through a camera (recorder/replay/camera_video.py)."""
+    from recorder.replay.camera_video import CameraOptions, render_camera
     from world import World
 
     width = args.size

@@ -1,6 +1,6 @@
 """`render_camera`: a video of a recorded log through a camera, the ego view of any run.
 
-The log is replayed into a World on its map (recorder.replayer), one world tick per picture
+The log is replayed into a World on its map (recorder.replay.replayer), one world tick per picture
 (1 / fps seconds), and after each tick, once the replay has set the actors' poses, a camera
 of the rendering sensors (world.sensors.cameras) takes the picture: on the hero (the actor
 whose role_name is hero), on the actor of a log id, or at a fixed pose. On an actor the
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from recorder.errors import PictureError
-from recorder.replayer import Replayer
+from recorder.replay.replayer import Replayer
 from world.actors.attachments import compose
 from world.geometry import Location, Rotation, Transform
 from world.sensors.cameras import (

@@ -136,7 +136,8 @@ def test_rendering_sensors_give_the_leaderboards_shapes():
     lidar = {"type": "sensor.lidar.ray_cast", "id": "lidar", "x": 1.3, "y": 0.0, "z": 2.5,
              "roll": 0.0, "pitch": 0.0, "yaw": -90.0}  # fmt: skip
     radar = {"type": "sensor.other.radar", "id": "radar", "x": 2.8, "y": 0.0, "z": 1.0,
-             "roll": 0.0, "pitch": 5.0, "yaw": 0.0, "horizontal_fov": 35, "vertical_fov": 20}  # fmt: skip
+             "roll": 0.0, "pitch": 5.0, "yaw": 0.0,
+             "horizontal_fov": 35, "vertical_fov": 20}  # fmt: skip
     camera = dict(CAMERA, width=64, height=48)
     sensors = AgentSensors(world, ego, [camera, lidar, radar, IMU, SPEED], seed=3)
     world.tick()

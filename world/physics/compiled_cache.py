@@ -77,6 +77,7 @@ KERNEL_MODULES = (
     "world/physics/walker_motion.py",
     "world/render/raster.py",
     "world/render/ray_kernels.py",
+    "world/sensors/pixel_kernels.py",
     "world/traffic/autopilot/control.py",
     "world/traffic/autopilot/kernels.py",
     "world/traffic/signals/lights.py",

@@ -133,19 +133,13 @@ class RGBCamera(CameraSensor):
     """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog."""
 
     def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        local = pixel_rays(self.width, self.height, self.fov)
-        lengths = np.sqrt((local * local).sum(-1))
-        rays = world_rays(self.width, self.height, self.fov, axes)
-        seen = triangle >= 0
-        numbers = triangle[seen]
         return shade(
-            seen,
+            triangle,
             depth,
-            rays,
-            lengths,
+            pixel_rays(self.width, self.height, self.fov),
+            axes,
             transform.location.z,
-            scene.colour(numbers),
-            scene.normal(numbers),
-            scene.glowing(numbers),
+            scene.columns(),
+            scene.lit,
             lighting_of(weather),
         )

@@ -78,6 +78,11 @@ class FrameScene:
     def tag(self, numbers: np.ndarray) -> np.ndarray:
         return self.view.tag(numbers)
 
+    def columns(self) -> tuple:
+        """(static colour, normal, tag, dynamic colour, normal, tag, first dynamic number):
+        the per-triangle columns the compiled shading reads."""
+        return self.view.columns()
+
     def instance(self, numbers: np.ndarray) -> np.ndarray:
         return self.view.instance(numbers)
 

@@ -17,8 +17,8 @@ Fog (fog_density ρ in [0, 100], fog_distance d₀ m, fog_falloff b) is exponent
 the extinction at height z is σ(z) = 0.0005 ρ e^{−0.1 b z} per metre, integrated along the
 ray beyond d₀; a pixel keeps e^{−τ} of its colour and takes the rest from the horizon
 colour. The sky is fogged as a surface 1000 m away. The linear colour is made sRGB by the
-nearest of the 256 codes. Transcendentals are world/elementary.py's, so every CPU gives the
-same bytes.
+nearest of the 256 codes. One compiled pass does it (world.sensors.pixel_kernels), with
+world/elementary.py's exp, so every CPU gives the same bytes.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from world import elementary as el
-from world.sensors.camera_encodings import to_bgra
+from world.actors.vehicle_state import CityObjectLabel
+from world.sensors.pixel_kernels import shade_pixels
 
-__all__ = ["LINEAR_OF_SRGB", "Lighting", "lighting_of", "shade", "srgb_of_linear"]
+__all__ = ["LINEAR_OF_SRGB", "Lighting", "light_array", "lighting_of", "shade"]
 
 
 def _srgb_table() -> np.ndarray:
@@ -42,15 +43,13 @@ def _srgb_table() -> np.ndarray:
 
 LINEAR_OF_SRGB = _srgb_table()  # 256 linear values of the sRGB codes
 _MIDPOINTS = (LINEAR_OF_SRGB[1:] + LINEAR_OF_SRGB[:-1]) / 2.0
+# the code at each of 8192 + 1 grid points of [0, 1]: finer than the codes' least spacing
+# (1 / (255 * 12.92) = 0.0003), so a value is at most one step from its cell's code
+_CELLS = np.searchsorted(_MIDPOINTS, np.arange(8193) / 8192.0).astype(np.int64)
 
 FAR_SKY = 1000.0  # m: how far the sky counts for the fog
 _FOG_SCALE = 0.0005  # extinction per metre per unit of fog_density
 _FOG_HEIGHT_SCALE = 0.1  # per metre per unit of fog_falloff
-
-
-def srgb_of_linear(linear: np.ndarray) -> np.ndarray:
-    """The nearest sRGB code (uint8) of each linear value (clipped to [0, 1])."""
-    return np.searchsorted(_MIDPOINTS, np.clip(linear, 0.0, 1.0)).astype(np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,57 +98,45 @@ def lighting_of(weather) -> Lighting:
     )
 
 
-def _sky(rays: np.ndarray, light: Lighting) -> np.ndarray:
-    """(..., 3) linear sky colours of unit rays."""
-    up = np.sqrt(np.clip(rays[..., 2:3], 0.0, 1.0))
-    return light.horizon + (light.zenith - light.horizon) * up
-
-
-def _transmittance(
-    distance: np.ndarray, rise: np.ndarray, height: float, light: Lighting
-) -> np.ndarray:
-    """e^{−τ} of exponential height fog over `distance` m of rays climbing `rise` m per metre
-    from a camera at `height` m."""
-    if light.fog_density <= 0.0:
-        return np.ones_like(distance)
-    through = np.maximum(distance - light.fog_distance, 0.0)
-    start = height + rise * np.minimum(distance, light.fog_distance)
-    b = light.fog_falloff
-    x = b * rise * through
-    small = np.abs(x) < 1e-6
-    mean = np.where(small, 1.0, (1.0 - el.exp_v(-x)) / np.where(small, 1.0, x))
-    tau = light.fog_density * el.exp_v(-b * start) * mean * through
-    return el.exp_v(-tau)
+def light_array(light: Lighting) -> np.ndarray:
+    """The Lighting as the kernel's LIGHT_FIELDS."""
+    return np.array(
+        [
+            *light.sun, light.sun_strength, light.ambient, *light.zenith, *light.horizon,
+            light.fog_density, light.fog_distance, light.fog_falloff, FAR_SKY,
+            float(CityObjectLabel.TrafficLight),
+        ]
+    )  # fmt: skip
 
 
 def shade(
-    seen: np.ndarray,
+    number: np.ndarray,
     depth: np.ndarray,
-    rays: np.ndarray,
-    ray_lengths: np.ndarray,
-    camera_height: float,
-    albedo: np.ndarray,
-    normals: np.ndarray,
-    glowing: np.ndarray,
+    local: np.ndarray,
+    axes: np.ndarray,
+    height: float,
+    columns: tuple,
+    lit: np.ndarray,
     light: Lighting,
 ) -> np.ndarray:
-    """(H, W, 4) BGRA of one frame: `seen` (H, W) where a surface is seen and `depth` its
-    planar depth, `rays` (H, W, 3) the unit world rays, `ray_lengths` (H, W) the camera-frame
-    rays' lengths (the distance along a ray is the planar depth times it); `albedo` (S, 3)
-    sRGB, `normals` (S, 3) and `glowing` (S,) of the S seen pixels, in row order."""
-    colour = _sky(rays, light)
-    distance = np.full(seen.shape, FAR_SKY)
-    if seen.any():
-        ray = rays[seen]
-        n = normals.astype(np.float64)
-        facing = (n * ray).sum(-1, keepdims=True)
-        n = np.where(facing > 0.0, -n, n)
-        lambert = np.maximum(n @ light.sun, 0.0)[:, None]
-        base = LINEAR_OF_SRGB[albedo]
-        lit = base * (light.ambient + light.sun_strength * lambert)
-        colour[seen] = np.where(glowing[:, None], base, lit)
-        distance[seen] = depth[seen] * ray_lengths[seen]
-    keep = _transmittance(distance, rays[..., 2], camera_height, light)[..., None]
-    colour = colour * keep + light.horizon * (1.0 - keep)
-    code = srgb_of_linear(colour)
-    return to_bgra(code[..., 0], code[..., 1], code[..., 2])
+    """(H, W, 4) BGRA of one frame: `number` and `depth` (H, W) from the renderer, `local`
+    (H, W, 3) the camera-frame pixel rays (x = 1), `axes` the camera's, `height` its z,
+    `columns` the scene's (static colour, normal, tag, dynamic colour, normal, tag, offset),
+    `lit` the lit lamps' colours (world.sensors.pixel_kernels does the work)."""
+    h, w = number.shape
+    out = np.empty((h * w, 4), np.uint8)
+    shade_pixels(
+        np.ascontiguousarray(number, np.int32).reshape(-1),
+        np.ascontiguousarray(depth, np.float32).reshape(-1),
+        np.ascontiguousarray(local, np.float64).reshape(-1, 3),
+        np.ascontiguousarray(axes, np.float64),
+        float(height),
+        *columns,
+        LINEAR_OF_SRGB,
+        _MIDPOINTS,
+        _CELLS,
+        np.ascontiguousarray(lit, np.uint8),
+        light_array(light),
+        out,
+    )
+    return out.reshape(h, w, 4)

@@ -38,6 +38,12 @@ class StandinScene:
         out[numbers < 0] = 0
         return out
 
+    def columns(self) -> tuple:
+        none = np.zeros((0, 3), np.uint8)
+        normal = np.ascontiguousarray(self._normal, np.float32)
+        return (self._colour, normal, self._tag, none, np.zeros((0, 3), np.float32),
+                np.zeros(0, np.uint8), len(self._tag))  # fmt: skip
+
     def tag(self, numbers: np.ndarray) -> np.ndarray:
         return self._lookup(self._tag, numbers)
 

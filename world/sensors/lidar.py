@@ -36,6 +36,7 @@ import numpy as np
 
 from world import elementary as el
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
+from world.sensors.pinhole import to_world
 from world.sensors.point_clouds import (
     LIDAR_POINT,
     SEMANTIC_LIDAR_POINT,
@@ -162,7 +163,7 @@ class _Lidar(SensorBehaviour):
         axes = transform.rotation.matrix()
         local = rays.local_directions()
         index = np.arange(len(local)) if keep is None else np.flatnonzero(keep)
-        world = local[index] @ axes.T
+        world = to_world(local[index], axes)
         distance, triangle = scene.cast(transform.location.as_array(), world, self.range)
         hit = triangle >= 0
         return (

@@ -21,7 +21,7 @@ from world.geometry import rotation_matrices
 from world.sensors.base import SensorContext
 from world.sensors.cameras import CameraSensor
 from world.sensors.images import OpticalFlowImage
-from world.sensors.pinhole import focal_length, pixel_rays
+from world.sensors.pinhole import focal_length, pixel_rays, to_local, to_world
 
 __all__ = ["OpticalFlowCamera", "flow_of_points"]
 
@@ -68,7 +68,7 @@ class OpticalFlowCamera(CameraSensor):
         origin0, axes0, pos0, rot0 = before
         _o, _a, pos, rot = self._now
         local = pixel_rays(self.width, self.height, self.fov)
-        rays = local @ axes.T  # (H, W, 3), forward component 1 in the camera's frame
+        rays = to_world(local, axes)  # (H, W, 3), forward component 1 in the camera's frame
         seen = triangle >= 0
         points = np.where(
             seen[..., None], origin + rays * np.where(seen, depth, 0.0)[..., None], 0.0
@@ -81,11 +81,12 @@ class OpticalFlowCamera(CameraSensor):
             r = rows[moved]
             now_axes = rotation_matrices(rot[r, 0], rot[r, 1], rot[r, 2])
             then_axes = rotation_matrices(rot0[r, 0], rot0[r, 1], rot0[r, 2])
-            body = np.einsum("nji,nj->ni", now_axes, points[moved] - pos[r])
-            points[moved] = np.einsum("nij,nj->ni", then_axes, body) + pos0[r]
-        previous = np.where(seen[..., None], (points - origin0) @ axes0, rays @ axes0).reshape(
-            -1, 3
-        )  # the sky: the same world direction, seen from the old pose
+            offset = points[moved] - pos[r]
+            body = sum(offset[:, i : i + 1] * now_axes[:, i, :] for i in range(3))
+            points[moved] = sum(body[:, j : j + 1] * then_axes[:, :, j] for j in range(3)) + pos0[r]
+        previous = np.where(
+            seen[..., None], to_local(points - origin0, axes0), to_local(rays, axes0)
+        ).reshape(-1, 3)  # the sky: the same world direction, seen from the old pose
         u = np.broadcast_to(np.arange(self.width) + 0.5, triangle.shape).reshape(-1)
         v = np.broadcast_to((np.arange(self.height) + 0.5)[:, None], triangle.shape).reshape(-1)
         f = focal_length(self.width, self.fov)

@@ -15,7 +15,7 @@ import numpy as np
 
 from world import elementary as el
 
-__all__ = ["focal_length", "pixel_rays", "project", "world_rays"]
+__all__ = ["focal_length", "pixel_rays", "project", "to_local", "to_world", "world_rays"]
 
 
 def focal_length(width: int, fov: float) -> float:
@@ -36,11 +36,30 @@ def pixel_rays(width: int, height: int, fov: float) -> np.ndarray:
     return rays
 
 
+def to_world(local: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """(..., 3) vectors in a frame whose axes are `axes`' columns, in the world frame: each
+    component times its axis, summed in a fixed order (not BLAS, whose sums may differ by
+    CPU and which is slow for three columns)."""
+    return (
+        local[..., 0:1] * axes[:, 0] + local[..., 1:2] * axes[:, 1] + local[..., 2:3] * axes[:, 2]
+    )
+
+
+def to_local(world: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """(..., 3) world vectors in the frame of `axes`' columns (the inverse of to_world)."""
+    return np.stack(
+        [
+            world[..., 0] * axes[0, k] + world[..., 1] * axes[1, k] + world[..., 2] * axes[2, k]
+            for k in range(3)
+        ],
+        -1,
+    )
+
+
 def world_rays(width: int, height: int, fov: float, axes: np.ndarray) -> np.ndarray:
     """(H, W, 3) unit rays through the pixels in the world frame; `axes` has the camera's
     forward, right and up vectors as columns."""
-    local = pixel_rays(width, height, fov)
-    rays = local @ axes.T
+    rays = to_world(pixel_rays(width, height, fov), axes)
     return rays / np.sqrt((rays * rays).sum(-1, keepdims=True))
 
 

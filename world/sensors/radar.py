@@ -23,6 +23,7 @@ import numpy as np
 from world import elementary as el
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
 from world.sensors.lidar import frame_generator
+from world.sensors.pinhole import to_world
 from world.sensors.point_clouds import RADAR_DETECTION, RadarMeasurement
 
 __all__ = ["Radar"]
@@ -69,7 +70,7 @@ class Radar(SensorBehaviour):
             1,
         )
         local /= np.sqrt((local * local).sum(1, keepdims=True))
-        world = local @ transform.rotation.matrix().T
+        world = to_world(local, transform.rotation.matrix())
         origin = transform.location.as_array()
         scene = ctx.world.frame_scene()
         distance, triangle = scene.cast(origin, world, self.range)

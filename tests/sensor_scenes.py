@@ -9,6 +9,7 @@ import numpy as np
 from world import FlatMap, World, WorldSettings
 from world.actors.vehicle_state import ActorType, CityObjectLabel
 from world.geometry import rotation_matrices
+from world.render import MeshIndex
 from world.scene.mesh import STATIC_INSTANCE_BASE, Mesh
 from world.sensors.scene_frame import RenderingFrame
 
@@ -70,8 +71,9 @@ def vehicle_boxes(actors, type_ids, attributes, light_state) -> Mesh:
 def scene_world(*static: Mesh, dt: float = 0.05) -> World:
     """A world on a flat map whose rendering sensors see `static` and the vehicles' boxes."""
     world = World(FlatMap(), static_actor_providers=())
+    index = MeshIndex.build(Mesh.concatenate(list(static)), "the test's scene")
     world._rendering = RenderingFrame(  # the tests' own scene instead of the map's
-        static_mesh=lambda _map: Mesh.concatenate(list(static)), actor_mesh=vehicle_boxes
+        index_of=lambda _map: index, actor_mesh=vehicle_boxes
     )
     world.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=dt))
     return world

@@ -1,12 +1,13 @@
 """The rendering sensors' view of one frame: the map's static scene plus the actors posed now.
 
 A World keeps one RenderingFrame. On a tick where a rendering sensor measures, the first
-one asks for the frame's scene: the map's static Mesh (built once per map and kept with it,
+one asks for the frame's scene: the render index of the map's static scene (world.scene's
+static_scene through world.render's MeshIndex, built once per map and kept with it,
 `Map.derived`, so the map store keeps it on disk), the actors' Mesh posed from the state
-tables, and the renderer's index over them; every other sensor of that tick gets the same
-FrameScene. The FrameScene answers what the sensors ask: camera visibility buffers, ray
-casts, and per-triangle tag, instance, colour, normal, glow and the actor row it belongs
-to (with that actor's velocity).
+tables (world.scene's ActorShapes), and the renderer's view of both; every other sensor of
+that tick gets the same FrameScene. The FrameScene answers what the sensors ask: camera
+visibility buffers, ray casts, and per-triangle tag, instance, colour, normal, glow and the
+actor row it belongs to (with that actor's velocity).
 """
 
 from __future__ import annotations
@@ -18,40 +19,28 @@ from typing import Any
 import numpy as np
 
 from world.actors.vehicle_state import CityObjectLabel
-from world.scene.mesh import STATIC_INSTANCE_BASE, Mesh
-from world.sensors.standin_render import StandinScene
+from world.render import MeshIndex, PinholeCamera, SceneView, cast_rays, visibility
+from world.scene import STATIC_INSTANCE_BASE, ActorShapes, Mesh, static_scene
+from world.scene.actor_shapes import LAMP_COLOURS
 
-__all__ = ["FrameScene", "RenderingFrame", "lit_lamp_colours"]
+__all__ = ["INDEX_KEY", "FrameScene", "RenderingFrame", "static_index"]
 
-StaticMeshOf = Callable[[Any], Mesh]
+INDEX_KEY = "render index"  # the Map.derived key of the static scene's MeshIndex
+LIT_LAMPS = np.array([lit for lit, _dark in LAMP_COLOURS.values()], np.uint8)
+
+StaticIndexOf = Callable[[Any], MeshIndex]
 ActorMeshOf = Callable[[Any, Sequence[str], Sequence[Mapping[str, str]], np.ndarray], Mesh]
 
 
-def lit_lamp_colours() -> np.ndarray:
-    """(K, 3) the colours of lit traffic-light lamps (world.scene.actor_shapes)."""
-    try:
-        from world.scene.actor_shapes import LAMP_COLOURS
-    except ImportError:  # the scene's actors are not there yet
-        return np.zeros((0, 3), np.uint8)
-    return np.array([lit for lit, _dark in LAMP_COLOURS.values()], np.uint8)
+def static_index(world_map: Any) -> MeshIndex:
+    """The render index of `world_map`'s static scene, built on the first ask and kept with
+    the map (a map without `derived`, a FlatMap, builds it each time: a plane)."""
 
+    def build() -> MeshIndex:
+        return MeshIndex.build(static_scene(world_map), "the map's static scene")
 
-def _default_static(world_map: Any) -> Mesh:
-    from world.scene.static_scene import static_scene
-
-    return static_scene(world_map)
-
-
-class _DefaultActors:
-    """The scene's ActorShapes of one world (it learns each row's template once)."""
-
-    def __init__(self) -> None:
-        from world.scene.actor_shapes import ActorShapes
-
-        self._shapes = ActorShapes()
-
-    def __call__(self, actors, type_ids, attributes, light_state) -> Mesh:
-        return self._shapes.mesh(actors, type_ids, attributes, light_state)
+    derived = getattr(world_map, "derived", None)
+    return build() if derived is None else derived(INDEX_KEY, build)
 
 
 @dataclass(slots=True)
@@ -59,29 +48,36 @@ class FrameScene:
     """One frame's triangles, numbered static first, and what the sensors look up about them
     by triangle number (-1: nothing; its lookups give 0)."""
 
-    view: Any  # the renderer's view of the frame (tag, instance, colour, normal lookups)
+    view: SceneView
     actor_velocity: np.ndarray  # (n, 3) m/s of every actor row this frame
     lit: np.ndarray  # (K, 3) uint8: the colours of lit lamps, which glow
 
     def camera(
         self, origin: np.ndarray, axes: np.ndarray, width: int, height: int, fov: float
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Nearest triangle (-1: sky) and planar depth per pixel, (H, W) each."""
-        return self.view.camera(origin, axes, width, height, fov)
+        """Nearest triangle (-1: sky) and planar depth (world.render's FAR where none) per
+        pixel, (H, W) each."""
+        camera = PinholeCamera(
+            tuple(map(float, origin)),
+            tuple(map(float, axes[:, 0])),
+            tuple(map(float, axes[:, 1])),
+            tuple(map(float, axes[:, 2])),
+            int(width),
+            int(height),
+            float(fov),
+        )
+        seen = visibility(self.view, camera)
+        return seen.number, seen.depth
 
     def cast(
         self, origin: np.ndarray, directions: np.ndarray, max_range: float
     ) -> tuple[np.ndarray, np.ndarray]:
         """Distance (inf: none) and triangle (-1: none) of each unit ray within max_range."""
-        return self.view.cast(origin, directions, max_range)
+        hits = cast_rays(self.view, origin, directions, max_range)
+        return hits.distance, hits.number
 
     def tag(self, numbers: np.ndarray) -> np.ndarray:
         return self.view.tag(numbers)
-
-    def columns(self) -> tuple:
-        """(static colour, normal, tag, dynamic colour, normal, tag, first dynamic number):
-        the per-triangle columns the compiled shading reads."""
-        return self.view.columns()
 
     def instance(self, numbers: np.ndarray) -> np.ndarray:
         return self.view.instance(numbers)
@@ -91,6 +87,12 @@ class FrameScene:
 
     def normal(self, numbers: np.ndarray) -> np.ndarray:
         return self.view.normal(numbers)
+
+    def columns(self) -> tuple:
+        """(static colour, normal, tag, dynamic colour, normal, tag, first dynamic number):
+        the per-triangle columns the compiled shading reads."""
+        s, d = self.view.static, self.view.dynamic
+        return (s.colour, s.normal, s.tag, d.colour, d.normal, d.tag, self.view.dynamic_offset)
 
     def glowing(self, numbers: np.ndarray) -> np.ndarray:
         """Whether each triangle glows: a traffic light's lamp in a lit colour."""
@@ -118,16 +120,17 @@ class FrameScene:
 
 
 class RenderingFrame:
-    """Assembles a world's FrameScene at most once per frame (see the module)."""
+    """Assembles a world's FrameScene at most once per frame (see the module). The static
+    index and the actors' shapes may be given (tests give tiny scenes)."""
 
     def __init__(
-        self, static_mesh: StaticMeshOf | None = None, actor_mesh: ActorMeshOf | None = None
+        self, index_of: StaticIndexOf | None = None, actor_mesh: ActorMeshOf | None = None
     ) -> None:
-        self._static_mesh = static_mesh or _default_static
+        self._index_of = index_of or static_index
         self._actor_mesh = actor_mesh
+        self._flat_index: MeshIndex | None = None  # a map without `derived`: built once here
         self._frame: int | None = None
         self._scene: FrameScene | None = None
-        self._lit: np.ndarray | None = None
 
     def scene(
         self,
@@ -142,15 +145,19 @@ class RenderingFrame:
         if self._scene is not None and self._frame == frame:
             return self._scene
         if self._actor_mesh is None:
-            self._actor_mesh = _DefaultActors()
-        static = self._static_mesh(world_map)
+            self._actor_mesh = ActorShapes().mesh
+        if getattr(world_map, "derived", None) is None:
+            if self._flat_index is None:
+                self._flat_index = self._index_of(world_map)
+            index = self._flat_index
+        else:
+            index = self._index_of(world_map)
         dynamic = self._actor_mesh(tables.actors, type_ids, attributes, light_state)
-        if self._lit is None:
-            self._lit = lit_lamp_colours()
         self._scene = FrameScene(
-            view=StandinScene(Mesh.concatenate([static, dynamic])),
+            view=SceneView(index, dynamic),
             actor_velocity=tables.actors.vel[: tables.actors.n].copy(),
-            lit=self._lit,
+            lit=LIT_LAMPS,
         )
         self._frame = frame
         return self._scene
+

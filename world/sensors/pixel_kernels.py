@@ -4,8 +4,8 @@ light, fog and sRGB rules; numpy's many passes over a 800x600 picture took hundr
 Each pixel: its ray in the world (the camera's axes times its camera-frame ray, made unit);
 the sky's colour by the ray's elevation, or the seen triangle's albedo (linear, from the
 sRGB table) lit by the ambient and the sun on the normal turned toward the camera, or at
-full colour for a lit lamp; the height fog's transmittance along the ray; the nearest sRGB
-code by binary search among the codes' midpoints. Plain IEEE arithmetic, world/elementary's
+full colour for a lit lamp; the fog's transmittance along the ray; the nearest sRGB code
+from a table of cells and one step. Plain IEEE arithmetic, world/elementary's
 exp, no fastmath: the same bytes on every CPU.
 """
 
@@ -24,7 +24,7 @@ __all__ = ["LIGHT_FIELDS", "shade_pixels"]
 LIGHT_FIELDS = (
     "sun_x", "sun_y", "sun_z", "sun_strength", "ambient",
     "zenith_r", "zenith_g", "zenith_b", "horizon_r", "horizon_g", "horizon_b",
-    "fog_density", "fog_distance", "fog_falloff", "far_sky", "glow_tag",
+    "fog_extinction", "fog_distance", "unused", "far_sky", "glow_tag",
 )  # fmt: skip
 
 
@@ -45,17 +45,12 @@ def _code(value: float, midpoints: np.ndarray, cells: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _transmittance(distance: float, rise: float, height: float, light: np.ndarray) -> float:
-    density, start_at, falloff = light[11], light[12], light[13]
-    if density <= 0.0:
+def _transmittance(distance: float, light: np.ndarray) -> float:
+    """e^{-σ (d - d₀)} beyond the fog's start d₀, σ the extinction at the camera's height."""
+    through = distance - light[12]
+    if light[11] <= 0.0 or through <= 0.0:
         return 1.0
-    through = distance - start_at
-    if through <= 0.0:
-        return 1.0
-    start = height + rise * min(distance, start_at)
-    x = falloff * rise * through
-    mean = 1.0 if abs(x) < 1e-6 else (1.0 - el.exp(-x)) / x
-    return el.exp(-(density * el.exp(-falloff * start) * mean * through))
+    return el.exp(-light[11] * through)
 
 
 @njit(cache=True)
@@ -64,7 +59,6 @@ def shade_pixels(
     depth: np.ndarray,
     local: np.ndarray,
     axes: np.ndarray,
-    height: float,
     static_colour: np.ndarray,
     static_normal: np.ndarray,
     static_tag: np.ndarray,
@@ -82,7 +76,7 @@ def shade_pixels(
     """Shades P pixels into `out` (P, 4) BGRA: `number` (P,) triangle numbers (-1: sky; the
     static columns below `offset`, the dynamic ones from it), `depth` (P,) planar depths,
     `local` (P, 3) camera-frame rays with x = 1, `axes` the camera's forward, right, up as
-    columns, `height` the camera's z, `linear` (256,) the sRGB codes' linear values,
+    columns, `linear` (256,) the sRGB codes' linear values,
     `midpoints` (255,) between them, `cells` the codes at a fine grid's points (_code), `lit`
     (K, 3) the lit lamps' colours, `light` the LIGHT_FIELDS."""
     colour = np.empty(3)
@@ -124,7 +118,7 @@ def shade_pixels(
             colour[1] = linear[g] * scale
             colour[2] = linear[b] * scale
             distance = float(depth[p]) * length
-        keep = _transmittance(distance, rz, height, light)
+        keep = _transmittance(distance, light)
         for c in range(3):
             value = colour[c] * keep + light[8 + c] * (1.0 - keep)
             out[p, 2 - c] = _code(value, midpoints, cells)

@@ -160,4 +160,3 @@ class RenderingFrame:
         )
         self._frame = frame
         return self._scene
-

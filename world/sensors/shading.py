@@ -13,12 +13,13 @@ night's ambient 0.03 remains. The lit lamps of traffic lights glow at their full
 day and night. The sky is a gradient from its horizon colour to its zenith colour with the
 ray's elevation, blue by day, greyer under clouds, warm near sunset, dark at night.
 
-Fog (fog_density ρ in [0, 100], fog_distance d₀ m, fog_falloff b) is exponential height fog:
-the extinction at height z is σ(z) = 0.0005 ρ e^{−0.1 b z} per metre, integrated along the
-ray beyond d₀; a pixel keeps e^{−τ} of its colour and takes the rest from the horizon
-colour. The sky is fogged as a surface 1000 m away. The linear colour is made sRGB by the
-nearest of the 256 codes. One compiled pass does it (world.sensors.pixel_kernels), with
-world/elementary.py's exp, so every CPU gives the same bytes.
+Fog (fog_density ρ in [0, 100], fog_distance d₀ m, fog_falloff b) thins with height: its
+extinction is σ = 0.0005 ρ e^{−0.1 b z} per metre at the camera's height z, and a pixel whose
+surface lies d metres along its ray keeps e^{−σ (d − d₀)} of its colour beyond d₀, taking the
+rest from the horizon's colour. The sky is fogged as a surface 1000 m away. The linear
+colour is made sRGB by the nearest of the 256 codes. One compiled pass does it
+(world.sensors.pixel_kernels), with world/elementary.py's exp, so every CPU gives the same
+bytes.
 """
 
 from __future__ import annotations
@@ -98,13 +99,13 @@ def lighting_of(weather) -> Lighting:
     )
 
 
-def light_array(light: Lighting) -> np.ndarray:
-    """The Lighting as the kernel's LIGHT_FIELDS."""
+def light_array(light: Lighting, height: float) -> np.ndarray:
+    """The Lighting seen from a camera `height` m up, as the kernel's LIGHT_FIELDS."""
+    extinction = light.fog_density * el.exp(-light.fog_falloff * height)
     return np.array(
         [
             *light.sun, light.sun_strength, light.ambient, *light.zenith, *light.horizon,
-            light.fog_density, light.fog_distance, light.fog_falloff, FAR_SKY,
-            float(CityObjectLabel.TrafficLight),
+            extinction, light.fog_distance, 0.0, FAR_SKY, float(CityObjectLabel.TrafficLight),
         ]
     )  # fmt: skip
 
@@ -130,13 +131,12 @@ def shade(
         np.ascontiguousarray(depth, np.float32).reshape(-1),
         np.ascontiguousarray(local, np.float64).reshape(-1, 3),
         np.ascontiguousarray(axes, np.float64),
-        float(height),
         *columns,
         LINEAR_OF_SRGB,
         _MIDPOINTS,
         _CELLS,
         np.ascontiguousarray(lit, np.uint8),
-        light_array(light),
+        light_array(light, height),
         out,
     )
     return out.reshape(h, w, 4)

@@ -49,6 +49,8 @@ def test_depth_code_of_ten_metres_is_carlas():
 def test_the_sky_reads_the_far_plane():
     bgra = depth_bgra(np.array([[np.inf, 2000.0]]))
     assert bgra[0].tolist() == [[255, 255, 255, 255]] * 2
+    # the renderer's float32 far plane: 1000 * 16777.215 in float32 is 2^24, one code too many
+    assert depth_bgra(np.array([[1000.0]], np.float32))[0].tolist() == [[255, 255, 255, 255]]
     assert depth_metres(bgra)[0, 0] == 1000.0
 
 

@@ -35,6 +35,7 @@ SYSTEMS = (
     "traffic manager autopilot (2 cars)",
     "walker AI (2 walkers)",
     "the renderer (a camera's visibility and ray casts on a few boxes)",
+    "the rendering sensors (an RGB camera on a car, its shading)",
     "an evaluation: a 20 s route, the autopilot agent, criteria, the recorder (additional data)",
 )
 # the warm-up route: east along town_small's top road, then right at the corner (a turn)
@@ -97,7 +98,7 @@ def kernel_dispatchers() -> dict[str, object]:
 
 def _exercise() -> None:
     """Calls each system once on a small world (the kernels compile on these calls)."""
-    from world import Location, Map, VehicleControl, World, WorldSettings
+    from world import Location, Map, Transform, VehicleControl, World, WorldSettings
     from world.map.towngen import TOWN_PRESETS, render_town
     from world.traffic.scene import populate_traffic
 
@@ -116,6 +117,12 @@ def _exercise() -> None:
     for _ in range(TICKS):
         world.tick()
     _render()
+    camera_bp = library.find("sensor.camera.rgb")
+    camera_bp.set_attribute("image_size_x", "32")
+    camera_bp.set_attribute("image_size_y", "24")
+    camera = world.spawn_actor(camera_bp, Transform(Location(1.5, 0.0, 2.4)), attach_to=car)
+    camera.listen(lambda image: None)
+    world.tick()  # the camera's compiled shading
     _evaluate(render_town(TOWN_PRESETS[TOWN]))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from world import elementary as el
 from world.scene.mesh import STATIC_INSTANCE_BASE, Mesh
 
 ROAD, SIDEWALK, BUILDING, VEGETATION, TERRAIN, ROADLINE, CAR = 1, 2, 3, 9, 10, 24, 14
@@ -246,6 +247,25 @@ def town(blocks: int = 9, block: float = 100.0, seed: int = 4) -> Mesh:
                     (107, 142, 35),
                 )
                 instance += 1
+    return out.mesh()
+
+
+def cars_at(spots, seed: int = 5) -> Mesh:
+    """A car (a body and a cabin, cut into quads) at each (x, y, z, yaw) of `spots`, z the
+    ground under it, actor ids from 100."""
+    rng = np.random.default_rng(seed)
+    out = _Builder()
+    for k, (x, y, z, yaw) in enumerate(spots):
+        first = len(out.vertices)
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        out.box((-2.4, -1.0, 0.3), (2.4, 1.0, 1.0), (8, 3), CAR, 100 + k, colour)
+        out.box((-1.2, -0.6, 1.0), (1.2, 0.6, 1.5), (6, 2), CAR, 100 + k, colour)
+        c, s = el.cos(np.radians(yaw)), el.sin(np.radians(yaw))
+        for part in out.vertices[first:]:
+            px, py = part[:, 0].copy(), part[:, 1].copy()
+            part[:, 0] = x + px * c - py * s
+            part[:, 1] = y + px * s + py * c
+            part[:, 2] += z
     return out.mesh()
 
 

@@ -11,7 +11,7 @@ bits on every CPU.
 
 from world.render.camera import FAR, NEAR, PinholeCamera, Visibility, visibility
 from world.render.index import MeshIndex
-from world.render.rays import RayHits, cast_rays
+from world.render.rays import RayBundle, RayHits, cast_rays
 from world.render.view import SceneView
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "NEAR",
     "MeshIndex",
     "PinholeCamera",
+    "RayBundle",
     "RayHits",
     "SceneView",
     "Visibility",

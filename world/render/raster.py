@@ -198,7 +198,11 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
     edges (a pixel out) and, where the whole box is in front, not behind all that is drawn
     in the tiles its corners' rectangle covers."""
     u_low, u_high, v_low, v_high = np.inf, -np.inf, np.inf, -np.inf
-    nearest = np.inf
+    nearest, farthest = np.inf, -np.inf
+    gw = hw + 1.0  # the image's edges a pixel out, as the vertices' outcodes
+    gh = hh + 1.0
+    # the largest value over the corners of each edge's plane (homogeneous: any sign of x)
+    left = right = top = bottom = -np.inf
     for corner in range(8):
         px = upper[c, 0] if corner & 1 else lower[c, 0]
         py = upper[c, 1] if corner & 2 else lower[c, 1]
@@ -207,11 +211,16 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
         x = dx * axes[0, 0] + dy * axes[0, 1] + dz * axes[0, 2]
         y = dx * axes[1, 0] + dy * axes[1, 1] + dz * axes[1, 2]
         z = dx * axes[2, 0] + dy * axes[2, 1] + dz * axes[2, 2]
-        nearest = min(nearest, x)
+        nearest, farthest = min(nearest, x), max(farthest, x)
+        fy, fz = focal * y, focal * z
+        left, right = max(left, fy + gw * x), max(right, gw * x - fy)
+        top, bottom = max(top, gh * x - fz), max(bottom, gh * x + fz)
         if x > 0.0:
-            u, v = focal * y / x + hw, -(focal * z) / x + hh
+            u, v = fy / x + hw, -fz / x + hh
             u_low, u_high = min(u_low, u), max(u_high, u)
             v_low, v_high = min(v_low, v), max(v_high, v)
+    if farthest < near or left < 0.0 or right < 0.0 or top < 0.0 or bottom < 0.0:
+        return False  # wholly behind the camera or beside the image
     if nearest < near:
         return True  # reaches behind the near plane: drawn (its clipping decides)
     height, width = inv_depth.shape

@@ -34,6 +34,7 @@ __all__ = ["cast_index", "face_coordinates", "sort_rays"]
 A_LOW, A_HIGH, B_LOW, B_HIGH, COLUMNS, ROWS, A_SCALE, B_SCALE, FIRST_BIN = range(9)
 FACE_COLUMNS = 9
 PAD = 1e-9  # face coordinates a triangle's rectangle is grown by (rounding of the projection)
+BORDER = 1.0 + 1e-9  # a point nearer a face's border than this ratio counts on both faces
 SLACK = 1e-9  # a triangle's box distance is shrunk by this share before it skips a bin
 
 
@@ -121,37 +122,39 @@ def cast_index(
     upper: np.ndarray,
     offset: int,
     origin: np.ndarray,
+    frame: np.ndarray,
     max_range: float,
     shrink: float,
     directions: np.ndarray,
     grids: np.ndarray,
     bin_start: np.ndarray,
-    order: np.ndarray,
     bin_far: np.ndarray,
     best_t: np.ndarray,
     best_n: np.ndarray,
     scratch: np.ndarray,
     polygon: np.ndarray,
 ) -> None:
-    """Casts the binned rays against a MeshIndex's triangles (numbered `offset` + their Mesh
-    number), keeping each ray's nearest hit in best_t / best_n (start: max_range / -1) and
-    each bin's farthest best_t in bin_far. A bin skips a triangle when the triangle's box
-    distance times `shrink` (a hair under 1: it covers the rounding of the distances and
-    the directions' lengths) exceeds the bin's farthest hit. Work arrays: `scratch`
-    (most_vertices, 3) float64, `polygon` (2, 16, 3) float64."""
-    ox, oy, oz = origin[0], origin[1], origin[2]
+    """Casts the binned rays (`directions` in bin order, bin k's from bin_start[k] to
+    bin_start[k + 1], in `frame`: rows forward, right, up in the world) against a
+    MeshIndex's triangles (numbered `offset` + their Mesh number), keeping each ray's nearest
+    hit in best_t / best_n (bin order; start: max_range / -1) and each bin's farthest best_t
+    in bin_far (-1 for a bin without rays). A chunk or a triangle is skipped where
+    its box distance times `shrink` (a hair under 1: it covers the rounding of distances and
+    of the directions' lengths) exceeds the farthest hit of every bin under it. Work arrays:
+    `scratch` (most_vertices, 6) float64, `polygon` (2, 16, 3) float64."""
     chunks = len(lower)
     near = np.empty(chunks)
     for c in range(chunks):
-        near[c] = _box_distance(lower, upper, c, ox, oy, oz)
+        near[c] = _box_distance(lower, upper, c, origin)
     for c in np.argsort(near):
         if near[c] > max_range:
             break
+        if not _box_open(lower, upper, c, origin, frame, near[c] * shrink, grids, bin_far, polygon):
+            continue
         first = vertex_start[c]
-        for k in range(first, vertex_start[c + 1]):
-            scratch[k - first, 0] = vertices[k, 0] - ox
-            scratch[k - first, 1] = vertices[k, 1] - oy
-            scratch[k - first, 2] = vertices[k, 2] - oz
+        for k in range(vertex_start[c + 1] - first):
+            _to_frame(vertices, first + k, origin, frame, scratch, k)
+            _vertex_face(scratch, k)
         for t in range(triangle_start[c], triangle_start[c + 1]):
             _cast_triangle(
                 scratch,
@@ -164,7 +167,6 @@ def cast_index(
                 directions,
                 grids,
                 bin_start,
-                order,
                 bin_far,
                 best_t,
                 best_n,
@@ -173,11 +175,95 @@ def cast_index(
 
 
 @njit
-def _box_distance(lower, upper, c, ox, oy, oz) -> float:
+def _to_frame(points, row, origin, frame, out, k) -> None:
+    """out[k] = the point's coordinates relative to origin along the frame's three axes."""
+    dx = points[row, 0] - origin[0]
+    dy = points[row, 1] - origin[1]
+    dz = points[row, 2] - origin[2]
+    for axis in range(3):
+        out[k, axis] = dx * frame[axis, 0] + dy * frame[axis, 1] + dz * frame[axis, 2]
+
+
+@njit
+def _vertex_face(p, k) -> None:
+    """p[k, 3:6]: the face point k's direction points through (-1 near a border: see
+    _face_of) and its face coordinates (a, b) there."""
+    x, y, z = p[k, 0], p[k, 1], p[k, 2]
+    face = _face_of(x, y, z)
+    p[k, 3] = face
+    if face >= 0:
+        axis = face // 2
+        w, u, v = (x, y, z) if axis == 0 else ((y, z, x) if axis == 1 else (z, x, y))
+        p[k, 4] = u / abs(w)
+        p[k, 5] = v / abs(w)
+
+
+@njit
+def _box_open(lower, upper, c, origin, frame, reach, grids, bin_far, polygon) -> bool:
+    """Whether box c may hold a ray's nearest hit: on some face, its corners' rectangle
+    covers a bin whose farthest hit lies beyond `reach` (the box's distance, shrunk)."""
+    corners = polygon[1]  # (a plain 2-D array of the work buffer: 8 rows used)
+    for corner in range(8):
+        corners[corner, 0] = upper[c, 0] if corner & 1 else lower[c, 0]
+        corners[corner, 1] = upper[c, 1] if corner & 2 else lower[c, 1]
+        corners[corner, 2] = upper[c, 2] if corner & 4 else lower[c, 2]
+    for corner in range(8):
+        _to_frame(corners, corner, origin, frame, corners, corner + 8)
+    for f in range(6):
+        if grids[f, COLUMNS] == 0.0:
+            continue
+        axis = f // 2
+        sign = 1.0 if f % 2 == 0 else -1.0
+        a_low, a_high = grids[f, A_LOW], grids[f, A_HIGH]
+        b_low, b_high = grids[f, B_LOW], grids[f, B_HIGH]
+        lo_a, hi_a, lo_b, hi_b = np.inf, -np.inf, np.inf, -np.inf
+        ahead = 0
+        for corner in range(8, 16):
+            x, y, z = corners[corner, 0], corners[corner, 1], corners[corner, 2]
+            w, u, v = (
+                (sign * x, y, z)
+                if axis == 0
+                else ((sign * y, z, x) if axis == 1 else (sign * z, x, y))
+            )
+            if w > 0.0:
+                ahead += 1
+                lo_a, hi_a = min(lo_a, u / w), max(hi_a, u / w)
+                lo_b, hi_b = min(lo_b, v / w), max(hi_b, v / w)
+        if ahead == 0:
+            continue
+        if ahead < 8:  # the box reaches the face's plane: take every bin of the face
+            lo_a, hi_a, lo_b, hi_b = a_low, a_high, b_low, b_high
+        if hi_a < a_low - PAD or lo_a > a_high + PAD or hi_b < b_low - PAD or lo_b > b_high + PAD:
+            continue
+        i0, i1, j0, j1 = _bins_under(grids, f, lo_a, hi_a, lo_b, hi_b)
+        base = int(grids[f, FIRST_BIN])
+        columns = int(grids[f, COLUMNS])
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                if not reach > bin_far[base + j * columns + i]:
+                    return True
+    return False
+
+
+@njit
+def _bins_under(grids, f, a_low, a_high, b_low, b_high):
+    """The columns and rows of face f's bins under the rectangle (grown by PAD)."""
+    columns = int(grids[f, COLUMNS])
+    rows = int(grids[f, ROWS])
+    a_scale, b_scale = grids[f, A_SCALE], grids[f, B_SCALE]
+    i0 = max(0, math.floor((a_low - PAD - grids[f, A_LOW]) * a_scale))
+    i1 = min(columns - 1, math.floor((a_high + PAD - grids[f, A_LOW]) * a_scale))
+    j0 = max(0, math.floor((b_low - PAD - grids[f, B_LOW]) * b_scale))
+    j1 = min(rows - 1, math.floor((b_high + PAD - grids[f, B_LOW]) * b_scale))
+    return i0, i1, j0, j1
+
+
+@njit
+def _box_distance(lower, upper, c, origin) -> float:
     """The distance from the origin to box c."""
-    gx = max(lower[c, 0] - ox, 0.0, ox - upper[c, 0])
-    gy = max(lower[c, 1] - oy, 0.0, oy - upper[c, 1])
-    gz = max(lower[c, 2] - oz, 0.0, oz - upper[c, 2])
+    gx = max(lower[c, 0] - origin[0], 0.0, origin[0] - upper[c, 0])
+    gy = max(lower[c, 1] - origin[1], 0.0, origin[1] - upper[c, 1])
+    gz = max(lower[c, 2] - origin[2], 0.0, origin[2] - upper[c, 2])
     return math.sqrt(gx * gx + gy * gy + gz * gz)
 
 
@@ -204,12 +290,13 @@ def _cast_triangle(
     directions,
     grids,
     bin_start,
-    order,
     bin_far,
     best_t,
     best_n,
     polygon,
 ) -> None:
+    """Tests one triangle (rows a, b, c of p, relative to the origin in the rays' frame)
+    against the rays of the bins under its projection."""
     x0, y0, z0 = p[a, 0], p[a, 1], p[a, 2]
     x1, y1, z1 = p[b, 0], p[b, 1], p[b, 2]
     x2, y2, z2 = p[c, 0], p[c, 1], p[c, 2]
@@ -221,76 +308,100 @@ def _cast_triangle(
     if reach > max_range:
         return
     reach *= shrink
-    # the planes through the origin and each edge: e_k = p_k x p_k+1
-    ax_, ay_, az_ = y0 * z1 - z0 * y1, z0 * x1 - x0 * z1, x0 * y1 - y0 * x1
-    bx_, by_, bz_ = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
-    cx_, cy_, cz_ = y2 * z0 - z2 * y0, z2 * x0 - x2 * z0, x2 * y0 - y2 * x0
-    volume = ax_ * x2 + ay_ * y2 + az_ * z2  # p2 . (p0 x p1): the side the triangle is on
-    if volume == 0.0:
-        return  # seen edge-on from the origin
-    if volume < 0.0:
-        ax_, ay_, az_, bx_, by_, bz_ = -ax_, -ay_, -az_, -bx_, -by_, -bz_
-        cx_, cy_, cz_ = -cx_, -cy_, -cz_
-    own_a = _owns(ax_, ay_, az_)
-    own_b = _owns(bx_, by_, bz_)
-    own_c = _owns(cx_, cy_, cz_)
-    # the plane n.p = n.p0
-    e1x, e1y, e1z = x1 - x0, y1 - y0, z1 - z0
-    e2x, e2y, e2z = x2 - x0, y2 - y0, z2 - z0
-    nx = e1y * e2z - e1z * e2y
-    ny = e1z * e2x - e1x * e2z
-    nz = e1x * e2y - e1y * e2x
-    height = nx * x0 + ny * y0 + nz * z0
+    ready = False  # the edge planes are made when a bin first needs them
+    ax_ = ay_ = az_ = bx_ = by_ = bz_ = cx_ = cy_ = cz_ = nx = ny = nz = height = 0.0
+    own_a = own_b = own_c = False
+    # a triangle whose corners point through one face lies in that face's pyramid (a
+    # convex cone): only that face's rays can meet it, and it needs no clipping there
+    face = int(p[a, 3])
+    whole = face >= 0 and face == int(p[b, 3]) and face == int(p[c, 3])
     for f in range(6):
-        if grids[f, COLUMNS] == 0.0:
+        if grids[f, COLUMNS] == 0.0 or (whole and f != face):
             continue
-        found, a_low, a_high, b_low, b_high = _face_rectangle(
-            x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon
-        )
-        if not found:
-            continue
-        columns = int(grids[f, COLUMNS])
-        rows = int(grids[f, ROWS])
-        a_scale, b_scale = grids[f, A_SCALE], grids[f, B_SCALE]
-        i0 = max(0, math.floor((a_low - PAD - grids[f, A_LOW]) * a_scale))
-        i1 = min(columns - 1, math.floor((a_high + PAD - grids[f, A_LOW]) * a_scale))
-        j0 = max(0, math.floor((b_low - PAD - grids[f, B_LOW]) * b_scale))
-        j1 = min(rows - 1, math.floor((b_high + PAD - grids[f, B_LOW]) * b_scale))
+        if whole:  # its corners' face coordinates, made once per vertex
+            corners = 3
+            for k, row in enumerate((a, b, c)):
+                polygon[1, k, 0] = p[row, 4]
+                polygon[1, k, 1] = p[row, 5]
+            a_low, a_high = min(p[a, 4], p[b, 4], p[c, 4]), max(p[a, 4], p[b, 4], p[c, 4])
+            b_low, b_high = min(p[a, 5], p[b, 5], p[c, 5]), max(p[a, 5], p[b, 5], p[c, 5])
+            if (
+                a_high < grids[f, A_LOW] - PAD
+                or a_low > grids[f, A_HIGH] + PAD
+                or b_high < grids[f, B_LOW] - PAD
+                or b_low > grids[f, B_HIGH] + PAD
+            ):
+                continue
+        else:
+            corners, a_low, a_high, b_low, b_high = _face_rectangle(
+                x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon
+            )
+            if corners == 0:
+                continue
+        i0, i1, j0, j1 = _bins_under(grids, f, a_low, a_high, b_low, b_high)
         base = int(grids[f, FIRST_BIN])
+        columns = int(grids[f, COLUMNS])
         for j in range(j0, j1 + 1):
-            for i in range(i0, i1 + 1):
+            first, last = i0, i1
+            if corners > 0 and j1 > j0:  # the columns the polygon reaches in this row
+                first, last = _row_columns(polygon, corners, grids, f, j, i0, i1)
+            for i in range(first, last + 1):
                 k = base + j * columns + i
                 if reach > bin_far[k]:
                     continue
+                if not ready:
+                    ready = True
+                    # the planes through the origin and each edge: p_k x p_k+1, turned to
+                    # face the triangle's inside; and the triangle's plane n.p = height
+                    ax_, ay_, az_ = y0 * z1 - z0 * y1, z0 * x1 - x0 * z1, x0 * y1 - y0 * x1
+                    bx_, by_, bz_ = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
+                    cx_, cy_, cz_ = y2 * z0 - z2 * y0, z2 * x0 - x2 * z0, x2 * y0 - y2 * x0
+                    volume = ax_ * x2 + ay_ * y2 + az_ * z2  # p2 . (p0 x p1)
+                    if volume == 0.0:
+                        return  # seen edge-on from the origin
+                    if volume < 0.0:
+                        ax_, ay_, az_, bx_, by_, bz_ = -ax_, -ay_, -az_, -bx_, -by_, -bz_
+                        cx_, cy_, cz_ = -cx_, -cy_, -cz_
+                    own_a = _owns(ax_, ay_, az_)
+                    own_b = _owns(bx_, by_, bz_)
+                    own_c = _owns(cx_, cy_, cz_)
+                    e1x, e1y, e1z = x1 - x0, y1 - y0, z1 - z0
+                    e2x, e2y, e2z = x2 - x0, y2 - y0, z2 - z0
+                    nx = e1y * e2z - e1z * e2y
+                    ny = e1z * e2x - e1x * e2z
+                    nz = e1x * e2y - e1y * e2x
+                    height = nx * x0 + ny * y0 + nz * z0
                 farthest = 0.0
-                for slot in range(bin_start[k], bin_start[k + 1]):
-                    r = order[slot]
+                for r in range(bin_start[k], bin_start[k + 1]):
                     dx, dy, dz = directions[r, 0], directions[r, 1], directions[r, 2]
-                    s = dx * ax_ + dy * ay_ + dz * az_
-                    if s > 0.0 or (s == 0.0 and own_a):
-                        s = dx * bx_ + dy * by_ + dz * bz_
-                        if s > 0.0 or (s == 0.0 and own_b):
-                            s = dx * cx_ + dy * cy_ + dz * cz_
-                            if s > 0.0 or (s == 0.0 and own_c):
-                                along = nx * dx + ny * dy + nz * dz
-                                if along != 0.0:
-                                    t = height / along
-                                    held = best_t[r]
-                                    if t > 0.0 and (
-                                        t < held
-                                        or (t == held and (best_n[r] < 0 or tri < best_n[r]))
-                                    ):
-                                        best_t[r] = t
-                                        best_n[r] = tri
+                    sa = dx * ax_ + dy * ay_ + dz * az_
+                    sb = dx * bx_ + dy * by_ + dz * bz_
+                    sc = dx * cx_ + dy * cy_ + dz * cz_
+                    # all three sides at once (no early branch: rays go either way)
+                    if (
+                        ((sa > 0.0) | ((sa == 0.0) & own_a))
+                        & ((sb > 0.0) | ((sb == 0.0) & own_b))
+                        & ((sc > 0.0) | ((sc == 0.0) & own_c))
+                    ):
+                        along = nx * dx + ny * dy + nz * dz
+                        if along != 0.0:
+                            t = height / along
+                            held = best_t[r]
+                            if t > 0.0 and (
+                                t < held or (t == held and (best_n[r] < 0 or tri < best_n[r]))
+                            ):
+                                best_t[r] = t
+                                best_n[r] = tri
                     farthest = max(farthest, best_t[r])
                 bin_far[k] = farthest
 
 
 @njit
 def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
-    """Whether the triangle meets face f's pyramid of rays, and its projection's bounding
-    rectangle there (a, b); the part outside the pyramid is clipped away first. (Arrays are
-    indexed in place, never viewed: a view costs a reference count in numba.)"""
+    """The triangle's projection on face f, clipped to the face's pyramid of rays: its vertex
+    count (0: it misses the pyramid; -1: it reaches the apex, take every bin) with the
+    vertices' (a, b) left in polygon[1], and its bounding rectangle. (Arrays are indexed in
+    place, never viewed: a view costs a reference count in numba.)"""
     axis = f // 2
     sign = 1.0 if f % 2 == 0 else -1.0
     _face_point(polygon, 0, x0, y0, z0, axis, sign)
@@ -308,7 +419,7 @@ def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
         below += v < b_low * w
         above += v > b_high * w
     if behind == 3 or left == 3 or right == 3 or below == 3 or above == 3:
-        return False, 0.0, 0.0, 0.0, 0.0
+        return 0, 0.0, 0.0, 0.0, 0.0
     count = 3
     if behind + left + right + below + above:
         # planes over (w, u, v): u - a_low w >= 0, a_high w - u >= 0, ..., w >= 0
@@ -318,17 +429,60 @@ def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
         count = _clip(polygon, count, b_high, 0.0, -1.0)
         count = _clip(polygon, count, 1.0, 0.0, 0.0)
         if count == 0:
-            return False, 0.0, 0.0, 0.0, 0.0
+            return 0, 0.0, 0.0, 0.0, 0.0
     lo_a, hi_a, lo_b, hi_b = np.inf, -np.inf, np.inf, -np.inf
     for k in range(count):
         w = polygon[0, k, 0]
         if not w > 0.0:
-            return True, a_low, a_high, b_low, b_high  # it reaches the apex: every ray
+            return -1, a_low, a_high, b_low, b_high  # it reaches the apex: every ray
         a = polygon[0, k, 1] / w
         b = polygon[0, k, 2] / w
+        polygon[1, k, 0] = a
+        polygon[1, k, 1] = b
         lo_a, hi_a = min(lo_a, a), max(hi_a, a)
         lo_b, hi_b = min(lo_b, b), max(hi_b, b)
-    return True, lo_a, hi_a, lo_b, hi_b
+    return count, lo_a, hi_a, lo_b, hi_b
+
+
+@njit
+def _face_of(x, y, z) -> int:
+    """The cube face a point's direction points through, as face_coordinates assigns rays,
+    or -1 where it lies within a hair (relative BORDER) of another face: a ray there might
+    round onto the other face."""
+    ax, ay, az = abs(x), abs(y), abs(z)
+    if ax > ay * BORDER and ax > az * BORDER:
+        return 0 if x > 0.0 else 1
+    if ay > ax * BORDER and ay > az * BORDER:
+        return 2 if y > 0.0 else 3
+    if az > ax * BORDER and az > ay * BORDER:
+        return 4 if z > 0.0 else 5
+    return -1
+
+
+@njit
+def _row_columns(polygon, count, grids, f, j, i0, i1):
+    """The columns, within [i0, i1], of the bins in row j of face f that the projected convex
+    polygon (polygon[1], count vertices (a, b)) reaches (grown by PAD); empty as (1, 0)."""
+    scale = grids[f, B_SCALE]
+    low = grids[f, B_LOW] + j / scale - PAD
+    high = grids[f, B_LOW] + (j + 1) / scale + PAD
+    lo_a, hi_a = np.inf, -np.inf
+    for k in range(count):
+        n = k + 1 if k + 1 < count else 0
+        pa, pb = polygon[1, k, 0], polygon[1, k, 1]
+        qa, qb = polygon[1, n, 0], polygon[1, n, 1]
+        if low <= pb <= high:
+            lo_a, hi_a = min(lo_a, pa), max(hi_a, pa)
+        for edge in (low, high):  # where the polygon's edge crosses the row's edges
+            if (pb < edge) != (qb < edge):
+                a = pa + (edge - pb) / (qb - pb) * (qa - pa)
+                lo_a, hi_a = min(lo_a, a), max(hi_a, a)
+    if lo_a > hi_a:
+        return 1, 0
+    a_scale = grids[f, A_SCALE]
+    first = max(i0, math.floor((lo_a - PAD - grids[f, A_LOW]) * a_scale))
+    last = min(i1, math.floor((hi_a + PAD - grids[f, A_LOW]) * a_scale))
+    return first, last
 
 
 @njit

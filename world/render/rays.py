@@ -1,8 +1,14 @@
-"""Ray casts for LiDAR and radar: from one origin, each ray's nearest triangle and distance."""
+"""Ray casts for LiDAR and radar: from one origin, each ray's nearest triangle and distance.
+
+A sensor that casts the same directions every tick in its own frame (a LiDAR's channels and
+azimuths, turned with the sensor, its sweep's start folded into the turn) bins them once,
+as a RayBundle, and casts the bundle with the frame's axes each tick; plain (N, 3) world
+directions are binned on every cast.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -10,11 +16,12 @@ from world.errors import WorldError
 from world.render import ray_kernels as rk
 from world.render.view import SceneView
 
-__all__ = ["RAYS_PER_BIN", "RayHits", "cast_rays"]
+__all__ = ["RAYS_PER_BIN", "RayBundle", "RayHits", "cast_rays"]
 
 RAYS_PER_BIN = 2.0  # rays a direction bin holds on average (the binning's grain)
 MAX_BINS_PER_SIDE = 2048  # a face's grid is at most this many bins along a side
 UNIT = 1e-6  # how far from 1 a direction's length may be
+IDENTITY = np.eye(3)  # forward, right, up of the world's own frame
 
 
 @dataclass(slots=True)
@@ -27,31 +34,35 @@ class RayHits:
     number: np.ndarray
 
 
-def cast_rays(
-    view: SceneView, origin: np.ndarray, directions: np.ndarray, max_range: float
-) -> RayHits:
-    """The nearest triangle along each of `directions` ((N, 3) unit vectors in CARLA's
-    frame) from `origin`, no farther than `max_range` metres (a hit at exactly max_range
-    counts)."""
-    origin = np.ascontiguousarray(origin, dtype=np.float64)
-    directions = np.ascontiguousarray(directions, dtype=np.float64)
-    if origin.shape != (3,) or not np.isfinite(origin).all():
-        raise WorldError(f"ray origin must be a finite 3-vector, got {origin!r}")
-    if directions.ndim != 2 or directions.shape[1] != 3:
-        raise WorldError(f"ray directions must be an (N, 3) array, got shape {directions.shape}")
-    if not (np.isfinite(max_range) and max_range > 0.0):
-        raise WorldError(f"ray range must be a positive number of metres, got {max_range}")
-    count = len(directions)
-    lengths = np.sqrt(
-        directions[:, 0] * directions[:, 0]
-        + directions[:, 1] * directions[:, 1]
-        + directions[:, 2] * directions[:, 2]
-    )
-    if count and not (np.abs(lengths - 1.0) <= UNIT).all():
-        raise WorldError("ray directions must be unit vectors (a length is off 1 by over 1e-6)")
-    best_t = np.full(count, float(max_range))
-    best_n = np.full(count, -1, np.int32)
-    if count:
+@dataclass(slots=True)
+class RayBundle:
+    """Unit directions (N, 3) in a frame of their own (x forward, y right, z up), binned by
+    the cube face and cell they point through; made once, cast many times."""
+
+    directions: np.ndarray
+    grids: np.ndarray = field(repr=False)  # (6, ray_kernels.FACE_COLUMNS) float64
+    bin_start: np.ndarray = field(repr=False)  # (bins + 1,) int64
+    order: np.ndarray = field(repr=False)  # (N,) int64, the rays bin by bin
+    sorted_directions: np.ndarray = field(repr=False)  # (N, 3) float64, in that order
+    empty_bins: np.ndarray = field(repr=False)  # (bins,) bool
+    longest: float = 1.0  # the longest direction's length
+
+    @classmethod
+    def of(cls, directions: np.ndarray) -> RayBundle:
+        """Bins `directions` (WorldError unless they are finite unit vectors, (N, 3))."""
+        directions = np.ascontiguousarray(directions, dtype=np.float64)
+        if directions.ndim != 2 or directions.shape[1] != 3:
+            raise WorldError(
+                f"ray directions must be an (N, 3) array, got shape {directions.shape}"
+            )
+        count = len(directions)
+        lengths = np.sqrt(
+            directions[:, 0] * directions[:, 0]
+            + directions[:, 1] * directions[:, 1]
+            + directions[:, 2] * directions[:, 2]
+        )
+        if count and not (np.abs(lengths - 1.0) <= UNIT).all():
+            raise WorldError("ray directions must be unit vectors (a length is off 1 by over 1e-6)")
         face = np.empty(count, np.int64)
         coordinates = np.empty((count, 2))
         extents = np.empty((6, 5))
@@ -60,9 +71,47 @@ def cast_rays(
         bin_start = np.empty(bins + 1, np.int64)
         order = np.empty(count, np.int64)
         rk.sort_rays(face, coordinates, grids, bin_start, order)
-        bin_far = np.full(bins, float(max_range))
+        return cls(
+            directions,
+            grids,
+            bin_start,
+            order,
+            np.ascontiguousarray(directions[order]),
+            np.diff(bin_start) == 0,
+            float(lengths.max()) if count else 1.0,
+        )
+
+    def __len__(self) -> int:
+        return len(self.directions)
+
+
+def cast_rays(
+    view: SceneView,
+    origin: np.ndarray,
+    directions: np.ndarray | RayBundle,
+    max_range: float,
+    axes: np.ndarray | None = None,
+) -> RayHits:
+    """The nearest triangle along each direction from `origin`, no farther than `max_range`
+    metres (a hit at exactly max_range counts). `directions` are (N, 3) unit vectors in
+    CARLA's frame, or a RayBundle in a frame whose forward, right and up are the rows of
+    `axes` (3, 3) in CARLA's frame (the world's own axes when None)."""
+    origin = np.ascontiguousarray(origin, dtype=np.float64)
+    if origin.shape != (3,) or not np.isfinite(origin).all():
+        raise WorldError(f"ray origin must be a finite 3-vector, got {origin!r}")
+    if not (np.isfinite(max_range) and max_range > 0.0):
+        raise WorldError(f"ray range must be a positive number of metres, got {max_range}")
+    frame = IDENTITY if axes is None else np.ascontiguousarray(axes, dtype=np.float64)
+    if frame.shape != (3, 3) or not np.isfinite(frame).all():
+        raise WorldError("ray axes must be a finite (3, 3) array: forward, right, up")
+    bundle = directions if isinstance(directions, RayBundle) else RayBundle.of(directions)
+    count = len(bundle)
+    best_t = np.full(count, float(max_range))
+    best_n = np.full(count, -1, np.int32)
+    if count:
+        bin_far = np.where(bundle.empty_bins, -1.0, float(max_range))
         polygon = np.zeros((2, 16, 3))
-        shrink = (1.0 - rk.SLACK) / float(lengths.max())
+        shrink = (1.0 - rk.SLACK) / bundle.longest
         for index, offset in view.passes():
             if not index.triangle_count:
                 continue
@@ -76,20 +125,24 @@ def cast_rays(
                 index.upper,
                 offset,
                 origin,
+                frame,
                 float(max_range),
                 shrink,
-                directions,
-                grids,
-                bin_start,
-                order,
+                bundle.sorted_directions,
+                bundle.grids,
+                bundle.bin_start,
                 bin_far,
                 best_t,
                 best_n,
-                np.zeros((index.most_vertices, 3)),
+                np.zeros((index.most_vertices, 6)),
                 polygon,
             )
     best_t[best_n < 0] = np.inf
-    return RayHits(best_t, best_n)
+    distance = np.empty(count)
+    number = np.empty(count, np.int32)
+    distance[bundle.order] = best_t  # from bin order back to the rays' own
+    number[bundle.order] = best_n
+    return RayHits(distance, number)
 
 
 def _grids(extents: np.ndarray) -> tuple[np.ndarray, int]:

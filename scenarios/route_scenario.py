@@ -4,6 +4,8 @@ when each is set up and when its behaviour starts.
 - Kept (leaderboard 2.0's route parser): a scenario whose trigger lies within 2 m in
   x-y, 2 m in z and 10 degrees of yaw of some point of the route's dense plan; its
   trigger index is the first such point. Others are left out, as the leaderboard does.
+  A trigger given without z (a config's `{x, y, yaw}`) takes the z of the map's lane
+  under it: the z of the route point it matches in x-y and yaw.
 - Set up: a monitor task checks the ego each tick; when the ego is within 500 m of a
   kept scenario's trigger, that scenario's task starts (setup, then waiting).
 - Triggered: the scenario's behaviour starts once the ego's route point (the nearest
@@ -34,6 +36,7 @@ __all__ = [
     "PlannedScenario",
     "RouteProgress",
     "RouteScenario",
+    "has_trigger_z",
     "match_trigger",
     "plan_scenarios",
     "trigger_matches",
@@ -47,6 +50,7 @@ PROGRESS_WINDOW = 60  # plan points searched ahead of the ego's last route point
 
 
 def trigger_transform(entry: Mapping[str, Any]) -> Transform:
+    """The entry's trigger (z 0 when it gives none: see has_trigger_z)."""
     trigger = entry.get("trigger")
     if not isinstance(trigger, Mapping):
         raise ScenarioError(f"scenario {entry.get('name') or entry.get('type')}: no trigger")
@@ -54,20 +58,27 @@ def trigger_transform(entry: Mapping[str, Any]) -> Transform:
     return Transform(location, Rotation(yaw=float(trigger.get("yaw", 0.0))))
 
 
-def trigger_matches(trigger: Transform, point: Transform) -> bool:
-    """The leaderboard's rule: < 2 m apart in x-y, < 2 m in z, yaws < 10 degrees apart."""
+def has_trigger_z(entry: Mapping[str, Any]) -> bool:
+    """Whether the entry's trigger gives its z (a route file's always does)."""
+    trigger = entry.get("trigger")
+    return isinstance(trigger, Mapping) and "z" in trigger
+
+
+def trigger_matches(trigger: Transform, point: Transform, with_z: bool = True) -> bool:
+    """The leaderboard's rule: < 2 m apart in x-y, < 2 m in z (unless the trigger has no
+    z), yaws < 10 degrees apart."""
     dx = trigger.location.x - point.location.x
     dy = trigger.location.y - point.location.y
-    dz = abs(trigger.location.z - point.location.z)
+    dz = abs(trigger.location.z - point.location.z) if with_z else 0.0
     dyaw = (trigger.rotation.yaw - point.rotation.yaw) % 360.0
     close = math.sqrt(dx * dx + dy * dy) < TRIGGER_XY and dz < TRIGGER_Z
     return close and (dyaw < TRIGGER_ANGLE or dyaw > 360.0 - TRIGGER_ANGLE)
 
 
-def match_trigger(trigger: Transform, plan: Sequence) -> int | None:
+def match_trigger(trigger: Transform, plan: Sequence, with_z: bool = True) -> int | None:
     """The first plan index whose point matches `trigger`; None: not on this route."""
     for index, (point, _option) in enumerate(plan):
-        if trigger_matches(trigger, point):
+        if trigger_matches(trigger, point, with_z):
             return index
     return None
 
@@ -93,27 +104,37 @@ def plan_scenarios(
     for position, entry in enumerate(entries):
         cls, params = bind_scenario(entry)
         trigger = trigger_transform(entry)
-        index = match_trigger(trigger, plan)
+        with_z = has_trigger_z(entry)
+        index = match_trigger(trigger, plan, with_z)
         if index is None:
             if required:
-                raise ScenarioError(_off_route(entry, trigger, plan))
+                raise ScenarioError(_off_route(entry, trigger, plan, with_z))
             continue
+        if not with_z:
+            on_lane = Location(trigger.location.x, trigger.location.y, plan[index][0].location.z)
+            trigger = Transform(on_lane, trigger.rotation)
         name = str(entry.get("name") or f"{cls.type_name}_{position}")
         kept.append(PlannedScenario(name, cls, params, trigger, index))
     kept.sort(key=lambda p: p.index)
     return kept
 
 
-def _off_route(entry: Mapping[str, Any], trigger: Transform, plan: Sequence) -> str:
+def _off_route(
+    entry: Mapping[str, Any], trigger: Transform, plan: Sequence, with_z: bool
+) -> str:
     t = trigger.location  # (+ 0.0 below: -0.0 prints as 0)
-    nearest = min(plan, key=lambda p: p[0].location.distance(t))[0]
+    if with_z:
+        nearest = min(plan, key=lambda p: p[0].location.distance(t))[0]
+        given, within = f"{t.x:g}, {t.y:g}, {t.z:g}", f"{TRIGGER_XY:g} m (x-y), {TRIGGER_Z:g} m (z)"
+    else:
+        nearest = min(plan, key=lambda p: p[0].location.distance_2d(t))[0]
+        given, within = f"{t.x:g}, {t.y:g}, no z", f"{TRIGGER_XY:g} m (x-y)"
     n = nearest.location
     return (
         f"scenario {entry.get('name') or entry.get('type')}: its trigger "
-        f"({t.x:g}, {t.y:g}, {t.z:g}, yaw {trigger.rotation.yaw:g}) is not within "
-        f"{TRIGGER_XY:g} m (x-y), {TRIGGER_Z:g} m (z) and {TRIGGER_ANGLE:g} degrees of any "
-        f"route point; the nearest is ({n.x + 0.0:.2f}, {n.y + 0.0:.2f}, {n.z + 0.0:.2f}, "
-        f"yaw {nearest.rotation.yaw + 0.0:.1f})"
+        f"({given}, yaw {trigger.rotation.yaw:g}) is not within {within} and "
+        f"{TRIGGER_ANGLE:g} degrees of any route point; the nearest is "
+        f"({n.x + 0.0:.2f}, {n.y + 0.0:.2f}, {n.z + 0.0:.2f}, yaw {nearest.rotation.yaw + 0.0:.1f})"
     )
 
 

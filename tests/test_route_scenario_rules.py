@@ -69,9 +69,28 @@ def test_first_matching_point_and_scenarios_off_the_route():
     with pytest.raises(ScenarioError) as err:
         plan_scenarios(entries, plan, required=True)
     assert str(err.value) == (
-        "scenario HardBreakRoute: its trigger (50, 5, 0, yaw 0) is not within 2 m (x-y), "
-        "2 m (z) and 10 degrees of any route point; the nearest is (50.00, 0.00, 0.00, yaw 0.0)"
+        "scenario HardBreakRoute: its trigger (50, 5, no z, yaw 0) is not within 2 m (x-y) "
+        "and 10 degrees of any route point; the nearest is (50.00, 0.00, 0.00, yaw 0.0)"
     )
+    with_z = [{"type": "HardBreakRoute", "trigger": {"x": 50.0, "y": 5.0, "z": 1.0}}]
+    with pytest.raises(ScenarioError) as err:
+        plan_scenarios(with_z, plan, required=True)
+    assert str(err.value).startswith(
+        "scenario HardBreakRoute: its trigger (50, 5, 1, yaw 0) is not within 2 m (x-y), "
+        "2 m (z) and 10 degrees"
+    )
+
+
+def test_a_trigger_without_z_takes_the_route_point_s_z():
+    """On a road 30 m up a hill a config's {x, y, yaw} trigger matches in x-y and yaw and
+    takes the z of the route point it matched; a trigger that gives z = 0 is 30 m off."""
+    plan = [(tf(float(i), z=30.0), None) for i in range(101)]
+    entry = {"type": "HardBreakRoute", "trigger": {"x": 40.4, "y": 0.0, "yaw": 0.0}}
+    (kept,) = plan_scenarios([entry], plan, required=True)
+    assert kept.index == 39  # as in x-y alone: 39 is 1.4 m away, 38 is 2.4 m
+    assert (kept.trigger.location.x, kept.trigger.location.z) == (40.4, 30.0)
+    flat = {"type": "HardBreakRoute", "trigger": {"x": 40.4, "y": 0.0, "z": 0.0, "yaw": 0.0}}
+    assert plan_scenarios([flat], plan) == []
 
 
 class FakeWorld:

@@ -91,6 +91,6 @@ def test_a_config_route_scenario_off_its_route_fails_the_load(tmp_path):
     )
     assert outcome.failure.value == "scenario_load"
     assert outcome.message.startswith(
-        "ScenarioError: scenario HardBreakRoute: its trigger (30, 5.25, 0, yaw 0) is not within"
+        "ScenarioError: scenario HardBreakRoute: its trigger (30, 5.25, no z, yaw 0) is not within"
     )
     assert outcome.message.endswith("the nearest is (30.00, 1.75, 0.00, yaw 0.0)")

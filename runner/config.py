@@ -27,9 +27,10 @@ from runner.routes import RouteDefinition, read_route_file, select_subset
 from runner.yaml_lines import KeyPath, LinedYaml, format_path, load_lined_yaml
 from scenarios.errors import ScenarioError, ScenarioParameterError, UnknownScenarioTypeError
 from world.errors import WorldError
+from world.settings import WorldSettings
 from world.weather import WEATHER_RANGES, WeatherParameters, weather_from_config
 
-__all__ = ["Config", "RouteSpec", "load_config"]
+__all__ = ["MAX_TRAFFIC", "Config", "RouteSpec", "load_config"]
 
 TOP_KEYS = (
     "name",
@@ -55,6 +56,9 @@ LIMIT_KEYS = ("route_seconds", "drain_ticks")
 ROUTE_KEYS = ("id", "waypoints", "weather", "scenarios")
 ROUTE_FILE_KEYS = ("file", "subset", "scenarios")
 SCENARIO_KEYS_REQUIRED = ("type",)
+# traffic.vehicles and traffic.walkers at most: a log's packet counts its records in a
+# uint16, so a world of more actors cannot be recorded (and no map holds that many)
+MAX_TRAFFIC = 0xFFFF
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class RouteSpec:
     map_path: Path
     weather: WeatherParameters
     annotations: Path | None = None  # Leaderboard 1.0's scenarios file, placed on the route
+    key: KeyPath = ()  # where the config defines the route (routes[i], or routes.file)
+    map_key: KeyPath = ()  # the config's key that names its map (map, maps)
 
     @property
     def id(self) -> str:
@@ -132,6 +138,18 @@ class _Checker:
             raise self.fail(key, f"expected an integer >= {low}, found {value}")
         return value
 
+    def traffic(self, value: Any, key: KeyPath) -> int:
+        """A count of background actors: 0 .. MAX_TRAFFIC (what a map holds is checked
+        against the map, runner.validation)."""
+        count = self.integer(value, key, 0)
+        if count > MAX_TRAFFIC:
+            raise self.fail(
+                key,
+                f"expected at most {MAX_TRAFFIC} (a log's packet holds at most {MAX_TRAFFIC} "
+                f"records, and no map holds that many), found {count}",
+            )
+        return count
+
     def number(self, value: Any, key: KeyPath, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(key, f"expected a number, found {_kind(value)}")
@@ -182,7 +200,15 @@ def _kind(value: Any) -> str:
     if isinstance(value, int | float):
         return f"a number ({value})"
     if isinstance(value, str):
-        return f"text ({value!r})"
+        try:
+            number = float(value)
+        except ValueError:
+            return f"text ({value!r})"
+        written = f"{int(number)}" if number.is_integer() and abs(number) < 1e16 else value
+        return (
+            f"text ({value!r}: YAML reads this form as text, not a number; write {written}, "
+            "or an exponent with a sign such as 1.0e+7)"
+        )
     if isinstance(value, list):
         return f"a list of {len(value)}"
     if isinstance(value, dict):
@@ -204,6 +230,15 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
     name = c.text(top["name"], ("name",))
     seed = c.integer(top.get("seed", 0), ("seed",), 0)
     tick = c.number(top.get("tick", 0.05), ("tick",), positive=True)
+    physics = WorldSettings(fixed_delta_seconds=tick)
+    longest = physics.max_substep_delta_time * physics.max_substeps
+    if tick > longest:
+        raise c.fail(
+            ("tick",),
+            f"expected at most {longest:g} s, the longest tick CARLA's physics substeps "
+            f"take (max_substep_delta_time {physics.max_substep_delta_time:g} s x "
+            f"max_substeps {physics.max_substeps}), found {tick:g}",
+        )
     repetitions = c.integer(top.get("repetitions", 1), ("repetitions",), 1)
 
     agent = c.mapping(top["agent"], ("agent",), AGENT_KEYS)
@@ -218,8 +253,8 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
 
     weather = c.weather(top.get("weather", "ClearNoon"), ("weather",))
     traffic = c.mapping(top.get("traffic", {}), ("traffic",), TRAFFIC_KEYS)
-    vehicles = c.integer(traffic.get("vehicles", 0), ("traffic", "vehicles"), 0)
-    walkers = c.integer(traffic.get("walkers", 0), ("traffic", "walkers"), 0)
+    vehicles = c.traffic(traffic.get("vehicles", 0), ("traffic", "vehicles"))
+    walkers = c.traffic(traffic.get("walkers", 0), ("traffic", "walkers"))
     record = c.mapping(top.get("record", {}), ("record",), RECORD_KEYS)
     additional = c.boolean(record.get("additional_data", False), ("record", "additional_data"))
     limits = c.mapping(top.get("limits", {}), ("limits",), LIMIT_KEYS)
@@ -400,8 +435,9 @@ def _routes(
                         f"route {d.id}, scenario {scenario.get('name')}: {exc}; "
                         "scenarios: false leaves the file's scenarios out",
                     ) from None
+            map_key: KeyPath = ("map",)
             if d.town is not None and maps is not None:
-                route_map = maps(d.town, (*key, "file"))
+                route_map, map_key = maps(d.town, (*key, "file")), ("maps", d.town)
             elif map_path is not None:
                 route_map = map_path
             else:
@@ -410,7 +446,7 @@ def _routes(
                     f"route {d.id} of town {d.town!r}: give maps: (a folder or a table) or map:",
                 )
             route_weather = _route_weather(weather, d)
-            out.append(RouteSpec(d, route_map, route_weather, annotations))
+            out.append(RouteSpec(d, route_map, route_weather, annotations, (*key, "file"), map_key))
         return out
     if not isinstance(value, list) or not value:
         raise c.fail(key, f"expected a list of routes or {{file: ...}}, found {_kind(value)}")
@@ -445,7 +481,7 @@ def _routes(
             route_weather = c.weather(route["weather"], (*where, "weather"))
         scenarios = tuple(_scenarios(c, route.get("scenarios", []), (*where, "scenarios")))
         definition = RouteDefinition(route_id, None, xyz, (), scenarios, str(c.doc.path))
-        out.append(RouteSpec(definition, map_path, route_weather))
+        out.append(RouteSpec(definition, map_path, route_weather, None, where, ("map",)))
     return out
 
 

@@ -50,12 +50,16 @@ class LinedYaml:
 def load_lined_yaml(path: str | Path) -> LinedYaml:
     """Reads one YAML document from `path` (ConfigError on a syntax error or duplicate key)."""
     path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: a folder, expected a YAML config file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()

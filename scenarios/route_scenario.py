@@ -119,9 +119,7 @@ def plan_scenarios(
     return kept
 
 
-def _off_route(
-    entry: Mapping[str, Any], trigger: Transform, plan: Sequence, with_z: bool
-) -> str:
+def _off_route(entry: Mapping[str, Any], trigger: Transform, plan: Sequence, with_z: bool) -> str:
     t = trigger.location  # (+ 0.0 below: -0.0 prints as 0)
     if with_z:
         nearest = min(plan, key=lambda p: p[0].location.distance(t))[0]

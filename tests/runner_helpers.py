@@ -39,3 +39,11 @@ def results_without_wall_times(path: Path) -> dict:
     for record in [*checkpoint["records"], checkpoint["global_record"]]:
         record["meta"].pop("duration_system", None)
     return data
+
+
+def manifest_less_output(path: Path) -> tuple[str, str]:
+    """A manifest's text without its `output:` line (the run directory it was written to,
+    which differs between two run directories), and that line."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    (output,) = [line for line in lines if line.startswith("  output: ")]
+    return "".join(line for line in lines if line is not output), output

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from runner_helpers import REPO, results_without_wall_times, write_config
+from runner_helpers import REPO, manifest_less_output, results_without_wall_times, write_config
 
 from recorder import PacketId, open_log
 from recorder.logfile.reader import LogReader
@@ -67,9 +67,11 @@ def test_same_config_same_bytes_under_another_hash_seed(first_run):
     assert results_without_wall_times(folder / "a" / "results.json") == (
         results_without_wall_times(folder / "b" / "results.json")
     )
-    assert (folder / "a" / "manifest.yaml").read_bytes() == (
-        folder / "b" / "manifest.yaml"
-    ).read_bytes()
+    # the same manifests, each naming the run directory it was written to (-o)
+    text_a, output_a = manifest_less_output(folder / "a" / "manifest.yaml")
+    text_b, output_b = manifest_less_output(folder / "b" / "manifest.yaml")
+    assert text_a == text_b
+    assert (output_a, output_b) == (f"  output: {folder / 'a'}\n", f"  output: {folder / 'b'}\n")
 
 
 def test_check_says_identical(first_run, capsys):
@@ -136,7 +138,7 @@ def test_check_names_a_one_ulp_change(first_run, tmp_path, capsys):
     assert f"frame 40, packet Position, actor {hero}, field location.x" in out
 
 
-def test_agent_crash_fails_its_route_and_the_next_runs(tmp_path):
+def test_agent_crash_fails_its_route_and_the_next_runs(tmp_path, capsys):
     config = write_config(
         tmp_path,
         name="crash",
@@ -145,9 +147,20 @@ def test_agent_crash_fails_its_route_and_the_next_runs(tmp_path):
         limits={"route_seconds": 4.0},
     )
     out = tmp_path / "out"
-    assert main(["run", str(config), "-o", str(out)]) == 0
+    assert main(["run", str(config), "-o", str(out)]) == 1  # every route ran, one failed
+    err = capsys.readouterr().err
     records = results_without_wall_times(out / "results.json")["_checkpoint"]["records"]
     assert records[0]["status"] == "Failed - Agent crashed"
+    # the failure's traceback, once on stderr and in the record's meta.exception, ends at
+    # the agent's raise (tests/agents/crash_agent.py, line 24)
+    agent_file = REPO / "tests" / "agents" / "crash_agent.py"
+    raised = f'File "{agent_file}", line 24, in run_step'
+    exception = records[0]["meta"]["exception"]
+    assert exception["failure"] == "agent_runtime"
+    assert exception["message"] == "agent raised RuntimeError: agent fell over at frame 50"
+    assert raised in exception["traceback"]
+    assert err.count(raised) == 1 and err.count("Traceback (most recent call last)") == 1
+    assert "exception" not in records[1]["meta"]  # a route that ran to its limit
     assert records[1]["route_id"] == "RouteScenario_1_rep0"
     assert records[1]["status"] == "Failed"  # stopped by the 4 s limit, short of its end
     # the crashed route's log is whole: 50 ticks, the last one the tick to frame 50
@@ -156,3 +169,19 @@ def test_agent_crash_fails_its_route_and_the_next_runs(tmp_path):
     # the second route ran to the 4 s limit: 80 ticks of 0.05 s
     assert len(open_log(out / "RouteScenario_1_rep0.log").frames) == 80
     assert [c.divergence for c in check_run(out)] == [None, None]
+
+
+def test_ctrl_c_says_how_to_resume(tmp_path, monkeypatch, capsys):
+    import runner.execution.driver
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner.execution.driver, "evaluate", interrupted)
+    config = write_config(tmp_path, name="stopped")
+    out = tmp_path / "out"
+    assert main(["run", str(config), "-o", str(out)]) == 130
+    assert capsys.readouterr().err == (
+        f"lockstep: interrupted; what finished is kept in {out}: "
+        f"`lockstep run {config} -o {out} --resume` goes on from there\n"
+    )

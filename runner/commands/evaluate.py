@@ -1,4 +1,11 @@
-"""`lockstep run CONFIG` (evaluate a config into a run directory) and `lockstep check RUN_DIR`."""
+"""`lockstep run CONFIG` (evaluate a config into a run directory), `lockstep validate CONFIG`
+(every problem a run would meet, before any route starts) and `lockstep check RUN_DIR`.
+
+`lockstep run` exits 0 when every route ran to its end (whatever its score), 1 when a
+route failed for the agent or the simulation (each failure's traceback is printed once
+and kept in results.json, the route record's `meta.exception`), 2 for bad input (the
+config, its maps, route files or agent: nothing runs) and 130 when interrupted.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,10 @@ from pathlib import Path
 from typing import TextIO
 
 __all__ = ["ProgressBar", "register", "score_table"]
+
+EXIT_FAILED = 1  # a route failed for the agent or the simulation
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 BAR_WIDTH = 24
 
@@ -38,6 +49,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ray://head:10001); without ADDRESS a local Ray instance",
     )
     run.set_defaults(func=_run)
+
+    validate = subparsers.add_parser(
+        "validate",
+        help="check a config, its maps, routes, scenarios and agent before running it",
+    )
+    validate.add_argument("config", help="the evaluation config (YAML)")
+    validate.add_argument("--routes-subset", help='route ids to check, e.g. "0-2,5"')
+    validate.set_defaults(func=_validate)
 
     check = subparsers.add_parser(
         "check", help="re-simulate a run directory and compare its logs byte for byte"
@@ -87,6 +106,7 @@ class ProgressBar:
         if self.live and self._shown:
             self.stream.write("\n")
             self.stream.flush()
+            self._shown = False
 
 
 def _duration(seconds: float) -> str:
@@ -99,14 +119,15 @@ def _duration(seconds: float) -> str:
 
 
 def score_table(records: list[dict], global_record: dict | None) -> str:
-    """The results as a text table: one row per route repetition, then the means."""
-    head = f"{'route':<28} {'status':<34} {'route %':>8} {'penalty':>8} {'score':>8}"
+    """The results as a text table: one row per route repetition (its infractions by
+    results.json's names, with their counts), then the means."""
+    head = f"{'route':<28} {'status':<34} {'route %':>8} {'penalty':>8} {'score':>8}  infractions"
     lines = [head, "-" * len(head)]
     for r in records:
         s = r["scores"]
         lines.append(
             f"{r['route_id']:<28} {r['status']:<34} {s['score_route']:>8.2f} "
-            f"{s['score_penalty']:>8.3f} {s['score_composed']:>8.2f}"
+            f"{s['score_penalty']:>8.3f} {s['score_composed']:>8.2f}  {_infractions(r)}"
         )
     if global_record:
         m = global_record["scores_mean"]
@@ -118,13 +139,52 @@ def score_table(records: list[dict], global_record: dict | None) -> str:
     return "\n".join(lines)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _infractions(record: dict) -> str:
+    """`red_light 2, collisions_pedestrian 1`: each kind of infraction the route had."""
+    counts = [(k, len(v)) for k, v in (record.get("infractions") or {}).items() if v]
+    return ", ".join(f"{kind} {count}" for kind, count in counts) or "-"
+
+
+def _validated(args: argparse.Namespace):
+    """The config, checked whole (runner.validation); its warnings printed. None when it
+    has errors, each printed on its own line."""
     from runner.config import load_config
-    from runner.execution.driver import evaluate
-    from runner.statistics import ResultsFile
+    from runner.validation import validate
 
     config = load_config(args.config, routes_subset=args.routes_subset)
+    found = validate(config)
+    for line in found.warnings:
+        print(f"lockstep: warning: {line}", file=sys.stderr)
+    for line in found.errors:
+        print(f"lockstep: error: {line}", file=sys.stderr)
+    return config if found.ok else None
+
+
+def _validate(args: argparse.Namespace) -> int:
+    config = _validated(args)
+    if config is None:
+        return EXIT_BAD_INPUT
+    maps = sorted({r.map_path.name for r in config.routes})
+    print(
+        f"{config.path}: valid: {len(config.routes)} routes x {config.repetitions} "
+        f"repetitions on {', '.join(maps)}, agent {config.agent_entry}"
+    )
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from runner.execution.driver import evaluate
+    from runner.statistics import Failure, ResultsFile
+
+    config = _validated(args)
+    if config is None:
+        return EXIT_BAD_INPUT
     out_dir = Path(args.output).resolve() if args.output else config.output
+    if out_dir != config.output:  # the manifest keeps the run directory actually used
+        data = {**config.data, "output": str(out_dir)}
+        config = dataclasses.replace(config, output=out_dir, data=data)
     scheduler = _scheduler(args)
     progress = ProgressBar(sys.stderr)
     began = time.perf_counter()
@@ -132,18 +192,32 @@ def _run(args: argparse.Namespace) -> int:
         results = evaluate(
             config, out_dir, resume=args.resume, scheduler=scheduler, on_progress=progress
         )
+    except KeyboardInterrupt:
+        progress.close()  # the line ends before the message
+        print(
+            f"lockstep: interrupted; what finished is kept in {out_dir}: "
+            f"`lockstep run {args.config} -o {out_dir} --resume` goes on from there",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     finally:
         progress.close()
     wall = time.perf_counter() - began
+    failed = [r for r in results if r.failure is not Failure.NONE]
     for result in results:
         if result.message:
             print(f"{result.route_id}: {result.message}", file=sys.stderr)
+        if result.failure is not Failure.NONE and result.traceback:
+            print(result.traceback.rstrip("\n"), file=sys.stderr)
     data = ResultsFile(out_dir / "results.json").load()
     checkpoint = data.get("_checkpoint", {})
     print(score_table(checkpoint.get("records", []), checkpoint.get("global_record")))
     print(f"run directory: {out_dir}")
     if results:
         print(f"{len(results)} route repetitions in {wall:.1f} s ({_where(scheduler)})")
+    progress_done, total = checkpoint.get("progress") or [0, 0]
+    if failed or data.get("entry_status") == "Crashed" or progress_done < total:
+        return EXIT_FAILED
     return 0
 
 

@@ -262,7 +262,16 @@ class _Merger:
             session.route_loaded(_scored_route(result))
         if result.sensor_icons is not None:
             session.agent_ready(result.sensor_icons)
-        session.route_finished(entry, result.failure, result.wall_seconds, result.game_seconds)
+        exception = None
+        if result.failure is not Failure.NONE:
+            exception = {
+                "failure": result.failure.value,
+                "message": result.message,
+                "traceback": result.traceback,
+            }
+        session.route_finished(
+            entry, result.failure, result.wall_seconds, result.game_seconds, exception
+        )
         if not result.worker_died:
             self.routes_meta[entry.route_id] = _route_meta(config, entry, result)
             self._manifest_pending = True

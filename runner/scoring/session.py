@@ -100,9 +100,12 @@ class EvaluationSession:
         failure: Failure = Failure.NONE,
         duration_system: float = 0.0,
         duration_game: float = 0.0,
+        exception: dict | None = None,
     ) -> dict | None:
         """Score the route (unless its stop failed), save the progress, write the file.
-        Returns the route's record, None when nothing was scored."""
+        `exception` (what raised, its message and traceback) goes into the record's
+        `meta.exception`, a key the leaderboard's readers ignore. Returns the route's
+        record, None when nothing was scored."""
         record = None
         if failure is Failure.STOP_FAILED:
             self.crashed = True
@@ -112,6 +115,8 @@ class EvaluationSession:
             record = self.stats.compute_route_statistics(
                 entry.index, duration_system, duration_game, message
             )
+            if exception is not None:
+                record["meta"]["exception"] = exception
             if self._scenario_set:
                 self.stats.remove_scenario()
                 self._scenario_set = False

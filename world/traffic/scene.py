@@ -4,7 +4,9 @@
 (world.traffic.autopilot.manager.street_spawn_points, drawn with a generator spawned
 from the seed) on the traffic manager, and walkers at random navigation points
 with started AI controllers heading to random destinations. The traffic
-manager and the pedestrians are seeded from the same seed.
+manager and the pedestrians are seeded from the same seed. A map holds at most
+`traffic_capacity(map)` of each (its street spawn points, its sidewalk points): more
+asked spawns that many, and the walkers' spawn attempts are bounded by it.
 
 `TrafficMonitor` watches a run tick by tick and counts what must not happen:
 vehicles off the road, vehicles entering a junction while the light whose box
@@ -25,8 +27,9 @@ from world.actors.vehicle_state import TrafficLightState
 from world.geometry import Transform
 from world.map.lane_enums import LaneType
 from world.traffic.autopilot.manager import street_spawn_points
+from world.traffic.walkers.navigation import WalkerNavigation
 
-__all__ = ["TrafficMonitor", "TrafficScene", "populate_traffic"]
+__all__ = ["TrafficMonitor", "TrafficScene", "populate_traffic", "traffic_capacity"]
 
 CAR_BLUEPRINT = "vehicle.lincoln.mkz_2017"
 WALKER_BLUEPRINT = "walker.pedestrian.0001"
@@ -39,6 +42,13 @@ class TrafficScene:
     vehicles: list = field(default_factory=list)
     walkers: list = field(default_factory=list)
     controllers: list = field(default_factory=list)
+
+
+def traffic_capacity(world_map) -> tuple[int, int]:
+    """(vehicles, walkers) the map holds at most: its street spawn points, and the points of
+    its sidewalks (about 2 m apart) that walkers spawn at."""
+    sidewalk = WalkerNavigation.of_map(world_map).sidewalk
+    return len(street_spawn_points(world_map)), len(sidewalk)
 
 
 def populate_traffic(
@@ -64,7 +74,9 @@ def populate_traffic(
         world.set_pedestrians_cross_factor(cross_factor)
         person = library.find(WALKER_BLUEPRINT)
         brain = library.find("controller.ai.walker")
-        for _ in range(4 * walkers):
+        # four draws for each walker the sidewalks can hold: a bound however many are asked
+        places = len(WalkerNavigation.of_map(world.get_map()).sidewalk)
+        for _ in range(4 * min(walkers, places)):
             if len(scene.walkers) >= walkers:
                 break
             loc = world.get_random_location_from_navigation()

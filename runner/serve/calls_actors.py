@@ -15,6 +15,7 @@ from world import (
     Actor,
     AttachmentType,
     BlueprintError,
+    Location,
     TrafficLight,
     TrafficLightState,
     TrafficSign,
@@ -26,6 +27,7 @@ from world import (
     VehicleWheelLocation,
     Walker,
     WalkerBoneControlIn,
+    WalkerControl,
 )
 
 __all__ = ["METHODS", "SPAWN_COLLISION", "spawn"]
@@ -150,9 +152,13 @@ def set_walker_state(session: Any, actor_id: Any, transform: Any, speed: Any) ->
 
 
 def walker_state(walker: Walker, transform: Transform, speed: Any) -> None:
-    from world import WalkerControl
-
-    walker.set_transform(transform)
+    """CARLA's ApplyWalkerState: the transform's location is on the ground (where the
+    client's navigation puts its walkers), the walker's body stands on it; it walks along
+    the transform's heading at `speed`."""
+    box = walker.bounding_box
+    rest = max(box.extent.z - box.location.z, 0.0)  # the body's origin above its feet
+    loc = transform.location
+    walker.set_transform(Transform(Location(loc.x, loc.y, loc.z + rest), transform.rotation))
     forward = transform.rotation.get_forward_vector()
     walker.apply_control(WalkerControl(forward, shapes.number(speed, "walker state: speed")))
 
@@ -199,10 +205,15 @@ def disable_actor_constant_velocity(session: Any, actor_id: Any) -> None:
 
 
 def set_actor_collisions(session: Any, actor_id: Any, enabled: Any) -> None:
-    """lockstep's bodies always collide: turning collisions on is a no-op, off is refused."""
-    session.actor(actor_id, "set_actor_collisions")
+    """lockstep's bodies always collide: turning collisions off (CARLA's client does it to
+    the walkers its AI controllers walk) is accepted and said once on the log."""
+    actor = session.actor(actor_id, "set_actor_collisions")
     if not shapes.boolean(enabled, "set_actor_collisions: enabled"):
-        raise CallError("set_actor_collisions: lockstep cannot turn an actor's collisions off")
+        session.say_once(
+            "set_actor_collisions",
+            f"set_actor_collisions(False) on {actor.type_id} {actor.id} and later ones: "
+            "accepted, but lockstep's bodies always collide",
+        )
 
 
 # vehicles ---------------------------------------------------------------------------------

@@ -115,12 +115,27 @@ def get_map_data(session: Any) -> str:
 
 
 def get_required_files(session: Any, folder: Any = "") -> list[str]:
-    shapes.text(folder, "get_required_files: folder")
-    return []
+    """The files CARLA's client caches: in "Nav", the pedestrians' navigation mesh (made
+    from the map, runner.serve.navmesh); nothing else (the client builds its map and its
+    traffic manager's map from the OpenDRIVE text)."""
+    if shapes.text(folder, "get_required_files: folder") != "Nav":
+        return []
+    found = session.navigation()
+    return [] if found is None else [found[0]]
+
+
+def request_file(session: Any, name: Any) -> bytes:
+    """A file named by get_required_files, and no other."""
+    name = shapes.text(name, "request_file: name")
+    found = session.navigation()
+    if found is None or name != found[0]:
+        raise CallError(f"request_file: lockstep serve has no file {name!r}")
+    return found[1]
 
 
 def get_navigation_mesh(session: Any) -> bytes:
-    return b""
+    found = session.navigation()
+    return b"" if found is None else found[1]
 
 
 def get_weather_parameters(session: Any) -> list[float]:
@@ -264,6 +279,7 @@ METHODS: dict[str, Method] = {
     "get_map_info": Method(get_map_info),
     "get_map_data": Method(get_map_data),
     "get_required_files": Method(get_required_files),
+    "request_file": Method(request_file),
     "get_navigation_mesh": Method(get_navigation_mesh),
     "get_weather_parameters": Method(get_weather_parameters),
     "set_weather_parameters": Method(set_weather_parameters, VOID_RESULT),

@@ -43,7 +43,6 @@ UNSERVED: dict[str, str] = {
     name: VALUE
     for name in (
         "get_names_of_all_objects",
-        "request_file",
         "get_imui_gravity",
         "console_command",
         "is_actor_enabled_for_ros",

@@ -15,6 +15,7 @@ in-process script would. The session adds what only a server has:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from runner.serve import shapes
 from runner.serve.calls_actors import trigger_volume
 from runner.serve.episode_state import MAP_CHANGE, EpisodeStateWriter
 from runner.serve.errors import CallError
+from runner.serve.navmesh import build_navmesh
 from runner.serve.stream import WORLD_STREAM, StreamHub, token
 from world import Actor
 
@@ -67,7 +69,7 @@ class Session:
         self.traffic_managers: dict[int, tuple[str, int, Any]] = {}
         self.seeded_managers: dict[int, set[int]] = {}  # world id -> ports seeded
         self.caller: Any = None  # the connection whose call is being answered
-        self._said_variable_step = False
+        self._said: set[str] = set()
         self.seed = 0  # lockstep's own choices: the pedestrians' generator
 
     # the world and its episode ------------------------------------------------------------
@@ -95,6 +97,23 @@ class Session:
         world.apply_settings(settings)
         world.set_pedestrians_seed(self.seed)
 
+    def navigation(self) -> tuple[str, bytes] | None:
+        """(file name, bytes) of the map's pedestrian navigation mesh for CARLA's client, or
+        None for a map without sidewalks. The name carries the bytes' digest, so a client's
+        cache never serves another map's mesh under it."""
+        world_map = self.world.get_map()
+
+        def build() -> tuple[str, bytes] | None:
+            mesh = build_navmesh(world_map)
+            if mesh is None:
+                self.log(f"{world_map.name}: no sidewalks for CARLA's walker navigation")
+                return None
+            data = mesh.to_bytes()
+            digest = hashlib.sha256(data).hexdigest()[:16]
+            return f"lockstep/Nav/{world_map.name}-{digest}.bin", data
+
+        return world_map.derived("serve: navigation file", build)
+
     def map_name(self) -> str:
         return self.world.get_map().name
 
@@ -119,13 +138,18 @@ class Session:
             return 0.0
         return float(self.world.get_settings().fixed_delta_seconds)
 
+    def say_once(self, key: str, message: str) -> None:
+        """Logs `message` the first time `key` comes up in this session."""
+        if key not in self._said:
+            self._said.add(key)
+            self.log(message)
+
     def say_variable_step(self) -> None:
-        if not self._said_variable_step:
-            self._said_variable_step = True
-            self.log(
-                f"a variable step was asked: the world steps {DEFAULT_DELTA} s at a time "
-                "(lockstep steps in fixed ticks)"
-            )
+        self.say_once(
+            "variable step",
+            f"a variable step was asked: the world steps {DEFAULT_DELTA} s at a time "
+            "(lockstep steps in fixed ticks)",
+        )
 
     def tick(self) -> int:
         """One step of the world; its snapshot goes out on the world stream."""

@@ -158,3 +158,37 @@ def test_the_dispatcher_answers_in_the_form_each_call_expects():
     reply = msgpack.unpackb(dispatch(Request(5, "one", False, [])))
     assert reply == [1, 5, None, [[1, 1]]]
     assert dispatch(Request(None, "one", False, [])) is None  # a notification: no reply
+
+
+def test_rendering_sensors_data_have_carla_s_stream_layouts():
+    from runner.serve.sensor_streams import serialise
+    from world.sensors.images import Image
+    from world.sensors.point_clouds import LidarMeasurement, RadarMeasurement
+
+    where = Transform(Location(1.0, 2.0, 3.0), Rotation(-10.0, 90.0, 0.0))
+    head = struct.Struct("<QQd6f")
+    pixels = bytes(range(8))  # two BGRA pixels
+    image = Image(7, 0.35, where, width=2, height=1, fov=90.0, buffer=bytearray(pixels))
+    out = serialise(image, "rgb", lambda actor: [])
+    assert head.unpack_from(out) == (13, 7, 0.35, 1.0, 2.0, 3.0, -10.0, 90.0, 0.0)
+    assert out[48:] == struct.pack("<IIf", 2, 1, 90.0) + pixels  # ImageSerializer
+    depth = serialise(image, "depth", lambda actor: [])
+    assert head.unpack_from(depth)[0] == 1 and depth[48:] == out[48:]
+    points = struct.pack("<4f4f4f", 1, 2, 3, 0.5, 4, 5, 6, 0.25, 7, 8, 9, 1.0)
+    lidar = LidarMeasurement(
+        8,
+        0.4,
+        where,
+        buffer=bytearray(points),
+        channels=2,
+        horizontal_angle=1.5,
+        point_counts=(2, 1),
+    )
+    out = serialise(lidar, "lidar", lambda actor: [])
+    assert head.unpack_from(out)[0] == 11
+    # LidarSerializer: the angle (f32), the channel count, the points per channel, the points
+    assert out[48:] == struct.pack("<fIII", 1.5, 2, 2, 1) + points
+    detections = struct.pack("<4f", -1.0, 0.1, 0.2, 30.0)
+    radar = RadarMeasurement(9, 0.45, where, buffer=bytearray(detections))
+    out = serialise(radar, "radar", lambda actor: [])
+    assert head.unpack_from(out)[0] == 9 and out[48:] == detections

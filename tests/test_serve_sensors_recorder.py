@@ -190,3 +190,39 @@ def test_replay_file_plays_a_log_through_the_client(server, tmp_path):
     out = output(run_client(tmp_path, server.port, REPLAY, str(log)))
     assert out.startswith(f"Replaying File: {log}\n")
     assert out.splitlines()[-1] == "cars ['vehicle.lincoln.mkz_2017', 'vehicle.tesla.model3']"
+
+
+DRAW = """
+import sys, carla
+client = carla.Client("127.0.0.1", int(sys.argv[1]))
+client.set_timeout(20.0)
+world = client.reload_world()
+client.start_recorder(sys.argv[2])
+debug = world.debug
+debug.draw_point(carla.Location(1, 2, 3), 0.25, carla.Color(0, 255, 0), 2.0)
+debug.draw_line(carla.Location(0, 0, 1), carla.Location(10, 0, 1), 0.5, carla.Color(0, 0, 255), 2.0)
+red = carla.Color(255, 0, 0)
+debug.draw_arrow(carla.Location(0, 0, 1), carla.Location(0, 5, 1), 0.1, 0.3, red, 2.0)
+box = carla.BoundingBox(carla.Location(5, 5, 1), carla.Vector3D(2, 1, 0.5))
+debug.draw_box(box, carla.Rotation(yaw=30), 0.05, carla.Color(255, 255, 0), 2.0)
+debug.draw_string(carla.Location(1, 1, 2), "crossing", False, carla.Color(255, 255, 255), 2.0)
+for _ in range(3):
+    world.tick()
+client.stop_recorder()
+"""
+
+
+def test_debug_drawings_of_a_client_reach_the_recording_s_sidecar(server, tmp_path):
+    from recorder.debug_sidecar import read_sidecar, sidecar_path
+
+    log = tmp_path / "draw.log"
+    output(run_client(tmp_path, server.port, DRAW, str(log)))
+    drawn = read_sidecar(sidecar_path(log))
+    assert [d.kind for d in drawn] == ["point", "line", "arrow", "box", "string"]
+    assert drawn[0].points == ((1.0, 2.0, 3.0),) and drawn[0].color == (0, 255, 0, 255)
+    assert drawn[0].thickness == 0.25
+    assert drawn[1].points == ((0.0, 0.0, 1.0), (10.0, 0.0, 1.0)) and drawn[1].thickness == 0.5
+    assert drawn[2].arrow_size == pytest.approx(0.3)
+    assert drawn[3].extent == (2.0, 1.0, 0.5) and drawn[3].yaw == 30.0
+    assert drawn[4].text == "crossing"
+    assert "does not serve" not in server.log()

@@ -192,3 +192,39 @@ def test_rendering_sensors_data_have_carla_s_stream_layouts():
     radar = RadarMeasurement(9, 0.45, where, buffer=bytearray(detections))
     out = serialise(radar, "radar", lambda actor: [])
     assert head.unpack_from(out)[0] == 9 and out[48:] == detections
+
+
+def test_debug_shapes_from_the_wire_are_the_world_s_drawings():
+    from runner.serve.calls_episode import clear_debug_shape, draw_debug_shape
+    from world.debug import ShapeKind
+
+    class Session:
+        world = _world()
+
+    session = Session()
+    red, green = [255, 0, 0], [0, 255, 0]
+    # DebugShape [[kind, primitive], color, life time, persistent lines]; kinds in CARLA's
+    # variant order: Point, Line, Arrow, Box, String, then the HUD forms of the first four
+    draw_debug_shape(session, [[0, [[1.0, 2.0, 3.0], 0.2]], red, 5.0, True])
+    draw_debug_shape(session, [[1, [[0, 0, 0], [10, 0, 0], 0.3]], green, -1.0, False])
+    draw_debug_shape(session, [[2, [[[0, 0, 0], [0, 5, 0], 0.1], 0.4]], red, 1.0, True])
+    box = [[[5, 5, 1], [2, 1, 0.5], [0, 0, 0]], [0, 45, 0], 0.05]
+    draw_debug_shape(session, [[3, box], green, 2.0, True])
+    draw_debug_shape(session, [[4, [[1, 1, 1], "hello", True]], red, 3.0, True])
+    draw_debug_shape(session, [[6, [[0, 0, 0], [1, 1, 1], 0.1]], red, 1.0, True])
+    shapes = session.world.debug.shapes
+    assert [s.kind for s in shapes] == [
+        ShapeKind.Point,
+        ShapeKind.Line,
+        ShapeKind.Arrow,
+        ShapeKind.Box,
+        ShapeKind.String,
+        ShapeKind.Line,
+    ]
+    assert tuple(shapes[0].points[0]) == (1.0, 2.0, 3.0) and shapes[0].life_time == 5.0
+    assert shapes[1].color == (0, 255, 0, 255) and shapes[1].persistent is False
+    assert shapes[2].arrow_size == pytest.approx(0.4)
+    assert shapes[3].rotation.yaw == 45.0 and tuple(shapes[3].box_extent) == (2.0, 1.0, 0.5)
+    assert shapes[4].text == "hello" and shapes[5].hud is True
+    clear_debug_shape(session)
+    assert [s.kind for s in session.world.debug.shapes] == [ShapeKind.String]

@@ -16,7 +16,8 @@ from runner.serve import shapes
 from runner.serve.dispatch import VOID_RESULT, Method
 from runner.serve.errors import CallError
 from runner.serve.stream import WORLD_STREAM
-from world import CityObjectLabel
+from world import BoundingBox, CityObjectLabel, Color
+from world.debug import ShapeKind
 
 __all__ = ["METHODS"]
 
@@ -222,6 +223,62 @@ def update_day_night_cycle(session: Any, client: Any, active: Any) -> None:
     return None
 
 
+# debug drawings --------------------------------------------------------------------------
+_SHAPES = ("point", "line", "arrow", "box", "string")  # CARLA's DebugShape variant order
+
+
+def draw_debug_shape(session: Any, shape: Any) -> None:
+    """A DebugShape [primitive, color, life time, persistent] drawn with the world's
+    DebugHelper (kept as data, world.debug); indices 5-8 are the HUD forms of 0-3."""
+    if not isinstance(shape, list) or not shape or not isinstance(shape[0], list):
+        raise CallError("draw_debug_shape: expected [[kind, primitive], color, life, persistent]")
+    kind = shapes.integer(shape[0][0], "draw_debug_shape: kind", high=9)
+    primitive = shape[0][1] if len(shape[0]) > 1 and isinstance(shape[0][1], list) else []
+    rgb = shape[1] if len(shape) > 1 and isinstance(shape[1], list) else [255, 0, 0]
+    color = Color(*[shapes.integer(c, "draw_debug_shape: color", high=256) for c in rgb[:3]])
+    life = shapes.number(shape[2] if len(shape) > 2 else None, "draw_debug_shape: life", -1.0)
+    persistent = shapes.boolean(shape[3] if len(shape) > 3 else None, "persistent", True)
+    debug, hud = session.world.debug, kind >= 5
+    name = _SHAPES[kind - 5 if hud else kind]
+    p = (primitive + [None] * 3)[:3]
+    keep = {} if hud else {"persistent_lines": persistent}
+    where = f"draw_debug_shape: {name}"
+    if name == "point":
+        draw = debug.draw_hud_point if hud else debug.draw_point
+        draw(shapes.location_in(p[0], where), shapes.number(p[1], where, 0.1), color, life, **keep)
+    elif name == "line":
+        draw = debug.draw_hud_line if hud else debug.draw_line
+        begin, end = shapes.location_in(p[0], where), shapes.location_in(p[1], where)
+        draw(begin, end, shapes.number(p[2], where, 0.1), color, life, **keep)
+    elif name == "arrow":
+        line = (p[0] if isinstance(p[0], list) else []) + [None] * 3
+        draw = debug.draw_hud_arrow if hud else debug.draw_arrow
+        begin, end = shapes.location_in(line[0], where), shapes.location_in(line[1], where)
+        thickness = shapes.number(line[2], where, 0.1)
+        draw(begin, end, thickness, shapes.number(p[1], where, 0.1), color, life, **keep)
+    elif name == "box":
+        box = (p[0] if isinstance(p[0], list) else []) + [None] * 3
+        bounds = BoundingBox(shapes.location_in(box[0], where), shapes.vector_in(box[1], where))
+        rotation = shapes.transform_in([[0, 0, 0], p[1] or [0, 0, 0]], where).rotation
+        draw = debug.draw_hud_box if hud else debug.draw_box
+        draw(bounds, rotation, shapes.number(p[2], where, 0.1), color, life, **keep)
+    else:
+        text = shapes.text(p[1], where)
+        shadow = shapes.boolean(p[2], where)
+        debug.draw_string(shapes.location_in(p[0], where), text, shadow, color, life, persistent)
+
+
+def clear_debug_shape(session: Any) -> None:
+    """Forgets every drawing but the texts (CARLA's clear of its shapes)."""
+    debug = session.world.debug
+    debug.shapes[:] = [s for s in debug.shapes if s.kind == ShapeKind.String]
+
+
+def clear_debug_string(session: Any) -> None:
+    debug = session.world.debug
+    debug.shapes[:] = [s for s in debug.shapes if s.kind != ShapeKind.String]
+
+
 # traffic managers' registry ---------------------------------------------------------------
 def _port(value: Any, function: str) -> int:
     return shapes.integer(value, f"{function}: port", high=1 << 16)
@@ -292,6 +349,9 @@ METHODS: dict[str, Method] = {
     "query_lights_state": Method(query_lights_state),
     "update_lights_state": Method(update_lights_state, VOID_RESULT),
     "update_day_night_cycle": Method(update_day_night_cycle, VOID_RESULT),
+    "draw_debug_shape": Method(draw_debug_shape, VOID_RESULT),
+    "clear_debug_shape": Method(clear_debug_shape, VOID_RESULT),
+    "clear_debug_string": Method(clear_debug_string, VOID_RESULT),
     "is_traffic_manager_running": Method(is_traffic_manager_running),
     "get_traffic_manager_running": Method(get_traffic_manager_running),
     "add_traffic_manager_running": Method(add_traffic_manager_running),

@@ -52,6 +52,13 @@ class Dispatcher:
         self.methods = methods
         self.unserved = unserved
         self.log = log
+        self._said: set[str] = set()
+
+    def _say_once(self, name: str, message: str) -> None:
+        """A call that is not served is said once (a script may send it every tick)."""
+        if name not in self._said:
+            self._said.add(name)
+            self.log(message)
 
     def __call__(self, item: Request | BadRequest) -> bytes | None:
         if isinstance(item, BadRequest):
@@ -66,9 +73,9 @@ class Dispatcher:
         if method is None:
             if name in self.unserved:
                 message = f"lockstep serve does not serve {name!r} (a CARLA call lockstep lacks)"
-                self.log(message)
+                self._say_once(name, message)
                 return _failure(self.unserved[name], message)
-            self.log(f"unknown method {name!r}")
+            self._say_once(name, f"unknown method {name!r}")
             return None, f"unknown method {name!r}"
         try:
             method.signature.bind(self.session, *args)

@@ -162,6 +162,8 @@ class StreamConnection(Connection):
     def close(self, reason: str | None) -> None:
         if not self.closed and self.stream_id is not None:
             self.server.session.streams.unsubscribe(self.stream_id, self)
+        if reason and "reset by peer" in reason:
+            reason = None  # CARLA's client resets a stream when it stops listening
         super().close(reason)
 
 

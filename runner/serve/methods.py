@@ -35,9 +35,6 @@ UNSERVED: dict[str, str] = {
         "enable_chrono_physics",
         "restore_physx_physics",
         "enable_gbuffers",
-        "draw_debug_shape",
-        "clear_debug_shape",
-        "clear_debug_string",
     )
 } | {
     name: VALUE

@@ -170,7 +170,7 @@ class Session:
         client waits for one before `get_world()` returns in asynchronous mode)."""
         world = self.world
         assert self._writer is not None and world is self._world
-        return self._writer.message(self.episode_id, self._pending_flags)
+        return self._writer.message(self.episode_id)  # its map is new to it anyway
 
     def client_left(self, connection: Any) -> None:
         """A client connection closed: the traffic managers it ran went with it."""

@@ -13,6 +13,7 @@ unexpected exception is logged in one line and answered as an error.
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,14 +28,21 @@ VALUE, VOID_RESULT, BARE = "value", "void", "bare"
 
 @dataclass(frozen=True, slots=True)
 class Method:
-    """A served call: `function(session, *args)` and its result form."""
+    """A served call: `function(session, *args)` and its result form; `least` and `most`
+    are how many arguments it takes (worked out once from its signature)."""
 
     function: Callable[..., Any]
     result: str = VALUE
-    signature: inspect.Signature = field(init=False, compare=False)
+    least: int = field(init=False, compare=False)
+    most: float = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "signature", inspect.signature(self.function))
+        parameters = list(inspect.signature(self.function).parameters.values())[1:]
+        positional = [p for p in parameters if p.kind is not inspect.Parameter.VAR_POSITIONAL]
+        required = [p for p in positional if p.default is inspect.Parameter.empty]
+        variadic = len(positional) < len(parameters)
+        object.__setattr__(self, "least", len(required))
+        object.__setattr__(self, "most", math.inf if variadic else len(positional))
 
 
 class Dispatcher:
@@ -77,10 +85,13 @@ class Dispatcher:
                 return _failure(self.unserved[name], message)
             self._say_once(name, f"unknown method {name!r}")
             return None, f"unknown method {name!r}"
-        try:
-            method.signature.bind(self.session, *args)
-        except TypeError:
-            count = len(method.signature.parameters) - 1
+        if not method.least <= len(args) <= method.most:
+            if method.least == method.most:
+                count = str(method.least)
+            elif method.most == math.inf:
+                count = f"{method.least} or more"
+            else:
+                count = f"{method.least} to {method.most}"
             message = f"{name}: expected {count} arguments, found {len(args)}"
             self.log(message)
             return _failure(method.result, message)

@@ -213,7 +213,7 @@ client.stop_recorder()
 
 
 def test_debug_drawings_of_a_client_reach_the_recording_s_sidecar(server, tmp_path):
-    from recorder.debug_sidecar import read_sidecar, sidecar_path
+    from recorder.logfile.debug_sidecar import read_sidecar, sidecar_path
 
     log = tmp_path / "draw.log"
     output(run_client(tmp_path, server.port, DRAW, str(log)))

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runner.carla.client import DEFAULT_DELTA, Client
-from runner.serve import shapes
+from runner.serve import sensor_streams, shapes
 from runner.serve.calls_actors import trigger_volume
 from runner.serve.episode_state import MAP_CHANGE, EpisodeStateWriter
 from runner.serve.errors import CallError
@@ -118,15 +118,17 @@ class Session:
         return self.world.get_map().name
 
     def load(self, loader: Callable[[], Any], reset_settings: bool) -> None:
-        """Runs `loader` (which makes the client's world anew) and streams the new episode's
-        first snapshot, so a waiting client sees the episode change at once. Resetting the
-        settings brings back the mode the server started in."""
+        """Runs `loader` (which makes the client's world anew); resetting the settings brings
+        back the mode the server started in. The new episode's first snapshot goes out with
+        its first step (the client's tick_cue, or the asynchronous clock), not at once: CARLA's
+        client drops its old episode right after the call returns, and a snapshot arriving
+        on the old episode's stream then can crash it."""
         loader()
         for stream_id in list(self._listening):
             self._stream_closed(stream_id)
         if reset_settings:
             self.synchronous, self.asked_delta = self._initial_mode
-        self.publish_world()
+        self.world  # noqa: B018 - the new episode, its id and settings
 
     # the clock ----------------------------------------------------------------------------
     def step_seconds(self) -> float | None:
@@ -260,15 +262,13 @@ class Session:
     def _stream_opened(self, stream_id: int) -> None:
         if stream_id == WORLD_STREAM:
             return
-        from runner.serve.sensor_streams import start_listening
-
         world = self.world
         sensor = world.get_actor(stream_id & ((1 << _ACTOR_BITS) - 1))
         if sensor is None or self.sensor_stream(sensor.id) != stream_id:
             return
         if not sensor.type_id.startswith("sensor."):
             return
-        if start_listening(self, sensor, stream_id):
+        if sensor_streams.start_listening(self, sensor, stream_id):
             self._listening[stream_id] = sensor
 
     def _stream_closed(self, stream_id: int) -> None:

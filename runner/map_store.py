@@ -5,7 +5,7 @@ Building a map, its planner and what the other wings work out from the map alone
 lights' layout, the lane paths, the sidewalk graph, the ground indexes: `Map.derived` and
 the map's own lazy parts) is most of a route's set-up and the same in every process. So
 after a route the process pickles the map and planner into the kernels' folder
-(world.physics.compiled_cache, beside the compiled kernels), once more whenever the map
+(world.kernels.compiled_cache, beside the compiled kernels), once more whenever the map
 holds more derived data than the file; the next process loads them in a few hundredths of
 a second. A file is named by the map file's bytes (sha256) and a stamp of lockstep's code
 that makes these objects (the path, size and modification time of every module of world/,
@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from runner.planner import GlobalRoutePlanner
+from world.kernels.compiled_cache import cache_dir
 from world.map.map import Map
-from world.physics.compiled_cache import cache_dir
 
 __all__ = ["clear", "code_stamp", "keep", "map_and_planner", "stored_path"]
 

@@ -4,9 +4,9 @@ The warm-up calls each system once on a small generated town: the map's queries,
 physics tick with a car and a walker, the traffic lights, the traffic manager's autopilot
 and the walkers' AI, then a 20-second evaluation (the autopilot agent, the criteria, the
 recorder with additional data). In a process running numba's JIT that compiles every kernel
-into numba's cache (world.physics.compiled_cache); then a fresh process runs it again with
+into numba's cache (world.kernels.compiled_cache); then a fresh process runs it again with
 numba's kernels loaded from the cache, so exactly the kernels Python calls hold a signature,
-and builds them into the ahead-of-time module (world.physics.ahead_of_time), which later
+and builds them into the ahead-of-time module (world.kernels.ahead_of_time), which later
 processes run without numba. A process that already runs the module just exercises it.
 """
 
@@ -91,7 +91,7 @@ class WarmupReport:
 def kernel_dispatchers() -> dict[str, object]:
     """numba's dispatcher of every kernel defined so far, by qualified name (in a process
     running numba's JIT)."""
-    from world.physics.compiled import kernels
+    from world.kernels.compiled import kernels
 
     return {name: kernel.bound for name, kernel in sorted(kernels().items())}
 
@@ -226,14 +226,14 @@ def _evaluate(town_text: str) -> None:
 def warm_up() -> WarmupReport:
     """Compiles (or loads) every kernel the systems call; says which; builds the
     ahead-of-time module when this process runs numba's JIT."""
-    from world.physics.compiled import (
+    from world.kernels.compiled import (
         MODE_VARIABLE,
         ahead_of_time_path,
         kernels,
         manifest,
         running_ahead_of_time,
     )
-    from world.physics.compiled_cache import cache_dir
+    from world.kernels.compiled_cache import cache_dir
 
     start = time.perf_counter()
     _exercise()
@@ -271,14 +271,14 @@ def workload_digest() -> str:
 
 
 def _module_kernels() -> int:
-    from world.physics.compiled import manifest
+    from world.kernels.compiled import manifest
 
     return len((manifest() or {}).get("kernels", {}))
 
 
 def _build_in_fresh_process(report: WarmupReport) -> None:
     """Runs `python -m runner.warmup --build` (numba's JIT, kernels from its cache)."""
-    from world.physics.compiled import MODE_VARIABLE
+    from world.kernels.compiled import MODE_VARIABLE
 
     env = {**os.environ, MODE_VARIABLE: "jit"}
     done = subprocess.run(
@@ -299,7 +299,7 @@ def _build_in_fresh_process(report: WarmupReport) -> None:
 
 def _build() -> int:
     """The build process: the workload once more, then the module of the kernels it called."""
-    from world.physics.ahead_of_time import AheadOfTimeError, build_module, called_kernels
+    from world.kernels.ahead_of_time import AheadOfTimeError, build_module, called_kernels
 
     _exercise()
     try:

@@ -1,7 +1,7 @@
 """The one fixture that finds ../shared (or $LOCKSTEP_SHARED); without it tests skip, saying why.
 
 Every test, and every process a test starts, checks each call of an ahead-of-time compiled
-kernel against the types it was built for (world.physics.compiled): a call that would read
+kernel against the types it was built for (world.kernels.compiled): a call that would read
 an array as another dtype fails the test instead of computing on wrong bytes.
 """
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.render_scenes import box, quad
 from world import elementary as el
-from world.physics.compiled import running_ahead_of_time
+from world.kernels.compiled import running_ahead_of_time
 from world.render import MeshIndex, PinholeCamera, SceneView, cast_rays, visibility
 from world.scene.mesh import Mesh
 

@@ -1,4 +1,4 @@
-"""The ahead-of-time kernels (world.physics.compiled): a process running them imports no
+"""The ahead-of-time kernels (world.kernels.compiled): a process running them imports no
 numba, computes the bits numba's JIT computes, refuses arguments of other types when checked,
 and still runs a kernel the module lacks, through numba.
 
@@ -18,7 +18,7 @@ import pytest
 from runner_helpers import write_config
 
 from runner.log_compare import compare_logs
-from world.physics.compiled import ahead_of_time_path
+from world.kernels.compiled import ahead_of_time_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ import sys
 from pathlib import Path
 from runner.config import load_config
 from runner.execution.driver import evaluate
-from world.physics.compiled import running_ahead_of_time
+from world.kernels.compiled import running_ahead_of_time
 (outcome,) = evaluate(load_config(Path(sys.argv[1])), Path(sys.argv[2]))
 print(running_ahead_of_time(), "numba" in sys.modules, outcome.ticks)
 """
@@ -92,7 +92,7 @@ def test_a_call_with_other_types_is_refused_when_checked(built: Path) -> None:
     code = (
         "import numpy as np\n"
         "from world import elementary as el\n"
-        "from world.physics.compiled import KernelTypeError\n"
+        "from world.kernels.compiled import KernelTypeError\n"
         "out = np.empty(3)\n"
         "el._unary_loop(0, np.zeros(3), out)\n"  # the types it was built for: runs
         "try:\n"
@@ -115,7 +115,7 @@ def test_a_kernel_the_module_lacks_runs_through_numba(built: Path) -> None:
     code = (
         "import sys\n"
         "from world import elementary as el\n"
-        "from world.physics.compiled import running_ahead_of_time\n"
+        "from world.kernels.compiled import running_ahead_of_time\n"
         "before = 'numba' in sys.modules\n"
         "angles = [0.0, 0.3, 1.0, 2.5, -4.0, 1e5]\n"
         "pairs = [el._sin_cos(a) for a in angles]\n"
@@ -130,7 +130,7 @@ def test_a_kernel_the_module_lacks_runs_through_numba(built: Path) -> None:
 def test_numba_s_jit_is_used_when_asked() -> None:
     done = _python(
         "import sys\nimport world.physics.tick\n"
-        "from world.physics.compiled import running_ahead_of_time\n"
+        "from world.kernels.compiled import running_ahead_of_time\n"
         "print(running_ahead_of_time(), 'numba' in sys.modules)\n",
         LOCKSTEP_KERNELS="jit",
     )

@@ -1,6 +1,6 @@
 """Where the compiled kernels are kept: the first writable base, a folder per digest.
 
-The rules (world.physics.compiled_cache): a user's NUMBA_CACHE_DIR, else the package's
+The rules (world.kernels.compiled_cache): a user's NUMBA_CACHE_DIR, else the package's
 own __pycache__, else $XDG_CACHE_HOME/lockstep or $HOME/.cache/lockstep, else the temp
 dir's lockstep-<uid>; always inside `numba-<digest>`; older digests removed; numba's
 config set in this process, never the environment.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from world.physics import compiled_cache
-from world.physics.compiled_cache import (
+from world.kernels import compiled_cache
+from world.kernels.compiled_cache import (
     COMPILE_NOTICE,
     KernelCacheError,
     cache_bases,
@@ -144,7 +144,7 @@ def test_a_users_numba_cache_dir_is_the_base_and_the_environment_is_left_alone(
         "import os\n"
         "from numba.core import config\n"
         "import world.physics.tick\n"
-        "from world.physics.compiled_cache import cache_dir, kernel_sources_digest\n"
+        "from world.kernels.compiled_cache import cache_dir, kernel_sources_digest\n"
         "print(config.CACHE_DIR, cache_dir(), os.environ['NUMBA_CACHE_DIR'], "
         "kernel_sources_digest())\n"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from world.physics.compiled_cache import (
+from world.kernels.compiled_cache import (
     KERNEL_MODULES,
     kernel_source_files,
     kernel_sources_digest,
@@ -14,7 +14,7 @@ from world.physics.compiled_cache import (
 def _package(root: Path) -> Path:
     (root / "sub").mkdir(parents=True)
     (root / "kernels.py").write_text(
-        "from world.physics.compiled import njit\n\n\n@njit\ndef f():\n    return 1\n"
+        "from world.kernels.compiled import njit\n\n\n@njit\ndef f():\n    return 1\n"
     )
     (root / "sub" / "more.py").write_text("import numba\n")
     (root / "plain.py").write_text("X = 1\n")
@@ -32,7 +32,7 @@ def test_an_edit_of_a_module_with_lockstep_kernels_changes_the_digest(tmp_path: 
     package = _package(tmp_path / "pkg")
     before = kernel_sources_digest([package])
     (package / "kernels.py").write_text(
-        "from world.physics.compiled import njit\n\n\n@njit\ndef f():\n    return 2\n"
+        "from world.kernels.compiled import njit\n\n\n@njit\ndef f():\n    return 2\n"
     )
     assert kernel_sources_digest([package]) != before
 
@@ -58,7 +58,7 @@ def test_the_digest_covers_the_kernels_of_every_wing_and_the_recorder() -> None:
         "world/elementary.py",
         "world/physics/tick.py",
         "world/physics/vehicle_dynamics.py",
-        "world/physics/ahead_of_time.py",
+        "world/kernels/ahead_of_time.py",
         "world/map/lane_index.py",
         "world/map/ground_query.py",
         "world/traffic/autopilot/kernels.py",
@@ -69,7 +69,7 @@ def test_the_digest_covers_the_kernels_of_every_wing_and_the_recorder() -> None:
         "recorder/live/packing_intrinsics.py",
     ):
         assert kernel in names
-    assert "world/physics/compiled.py" not in names  # the decorator compiles nothing itself
+    assert "world/kernels/compiled.py" not in names  # the decorator compiles nothing itself
 
 
 def test_the_listed_kernel_modules_are_the_ones_a_scan_finds() -> None:

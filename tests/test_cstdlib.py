@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from world.physics.cstdlib import c_atof, c_atoi, c_fnmatch
+from world.kernels.cstdlib import c_atof, c_atoi, c_fnmatch
 
 
 @pytest.mark.parametrize(

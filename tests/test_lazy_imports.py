@@ -116,13 +116,13 @@ def _kernel_modules() -> list[Path]:
         path
         for root in (WORLD, ROOT / "recorder")
         for path in sorted(root.rglob("*.py"))
-        if "from world.physics.compiled import" in path.read_text() and "@njit" in path.read_text()
+        if "from world.kernels.compiled import" in path.read_text() and "@njit" in path.read_text()
     ]
 
 
 def test_kernels_take_lockstep_s_decorator_and_no_module_imports_numba_itself() -> None:
     """A process running the ahead-of-time kernels imports no numba: kernel modules take
-    `njit` from world.physics.compiled, and the only module importing numba at its top is
+    `njit` from world.kernels.compiled, and the only module importing numba at its top is
     the recorder's intrinsics, imported only where numba compiles."""
     names = {p.relative_to(ROOT).as_posix() for p in _kernel_modules()}
     # facts of the tree, so a walk that finds nothing cannot pass

@@ -46,7 +46,7 @@ TICK = (
     DRIVE
     + """
 from runner.warmup import kernel_dispatchers
-from world.physics.compiled_cache import cache_dir
+from world.kernels.compiled_cache import cache_dir
 seconds = time.perf_counter() - start
 found = kernel_dispatchers()
 kernels = found.values()
@@ -191,7 +191,7 @@ def test_the_read_only_install_queries_and_ticks(installed: Path, shared: Path) 
 AHEAD = (
     DRIVE
     + """
-from world.physics.compiled import running_ahead_of_time
+from world.kernels.compiled import running_ahead_of_time
 print(json.dumps({"ahead": running_ahead_of_time(), "numba": "numba" in sys.modules,
                   "speed": car.get_velocity().length()}))
 """

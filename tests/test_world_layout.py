@@ -1,8 +1,10 @@
 """world/'s layout: one sub-package per concern, and imports that flow one way between them.
 
-The wings' rules (each wing's __init__ says them too): map/ imports only the plain types
-at the top of world/ and itself; physics/ never imports traffic/, sensors/ or world.py.
-Every import counts, those inside functions and TYPE_CHECKING blocks too.
+The wings' rules (each wing's __init__ says them too): kernels/ (the compiled kernels'
+machinery) sits below every wing and imports nothing of the world but its errors; map/
+imports only the plain types at the top of world/, kernels/ and itself; physics/ never
+imports traffic/, sensors/ or world.py. Every import counts, those inside functions and
+TYPE_CHECKING blocks too.
 """
 
 from __future__ import annotations
@@ -34,10 +36,7 @@ PLAIN_TYPES = {
     "world.errors",
     "world.file_kinds",
 }
-# imported by every wing's kernels: lockstep's decorator and the kernels' folder (each
-# imports nothing of the world but its errors)
-KERNEL_MODULES = {"world.physics.compiled", "world.physics.compiled_cache"}
-WINGS = {"map", "actors", "physics", "traffic", "sensors", "scene", "render"}
+WINGS = {"kernels", "map", "actors", "physics", "traffic", "sensors", "scene", "render"}
 
 
 def _module_name(path: Path) -> str:
@@ -91,6 +90,16 @@ def test_the_walk_sees_the_arrows_that_are_there() -> None:
     assert ("world.map.map", "world.map.lane_index") in arrows
     assert ("world.physics.tick", "world.map.ground_query") in arrows
     assert ("world.traffic.autopilot.manager", "world.traffic.autopilot.fleet") in arrows
+    assert ("world.map.ground", "world.kernels.compiled") in arrows
+
+
+def test_the_kernels_wing_imports_only_the_errors() -> None:
+    bad = [
+        (s, t)
+        for s, t in _arrows()
+        if _wing(s) == "kernels" and _wing(t) != "kernels" and t != "world.errors"
+    ]
+    assert bad == []
 
 
 def test_the_map_imports_no_other_wing() -> None:
@@ -98,9 +107,9 @@ def test_the_map_imports_no_other_wing() -> None:
         (s, t)
         for s, t in _arrows()
         if _wing(s) == "map"
-        and _wing(t) != "map"
+        and _wing(t) not in {"map", "kernels"}
         and t not in PLAIN_TYPES
-        and t not in {"world", *KERNEL_MODULES}
+        and t != "world"
     ]
     assert bad == []
 
@@ -130,17 +139,16 @@ def test_the_scene_imports_only_the_map_and_the_actors() -> None:
         (s, t)
         for s, t in _arrows()
         if _wing(s) == "scene"
-        and t not in KERNEL_MODULES
         and (_wing(t) in {"physics", "traffic", "sensors"} or t in {"world.world", "world.handles"})
     ]
     assert bad == []
 
 
 def test_the_renderer_builds_on_the_scene_s_mesh_alone() -> None:
-    allowed = {"world.scene.mesh", "world.elementary", "world.errors", *KERNEL_MODULES}
+    allowed = {"world.scene.mesh", "world.elementary", "world.errors"}
     bad = [
         (s, t)
         for s, t in _arrows()
-        if _wing(s) == "render" and _wing(t) != "render" and t not in allowed
+        if _wing(s) == "render" and _wing(t) not in {"render", "kernels"} and t not in allowed
     ]
     assert bad == []

@@ -3,7 +3,7 @@
 The names below load on first use (PEP 562): `import world.errors` or `import world.geometry`
 costs no numba and no compiled kernel, so the log tools and `lockstep --help` start fast;
 `from world import World` loads the world's modules then. Each module that defines kernels
-takes its decorator from world.physics.compiled (the ahead-of-time module's functions, or
+takes its decorator from world.kernels.compiled (the ahead-of-time module's functions, or
 numba's JIT).
 """
 

@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = [
     "acos",

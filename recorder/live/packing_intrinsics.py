@@ -2,7 +2,7 @@
 address as a pointer, memcpy and pwrite, and pack_frame's argument types.
 
 They exist only where numba compiles: a process running the ahead-of-time kernels
-(world.physics.compiled) never imports this module, nor numba.
+(world.kernels.compiled) never imports this module, nor numba.
 """
 
 from __future__ import annotations

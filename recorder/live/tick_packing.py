@@ -26,7 +26,7 @@ Rotations are brought into CARLA's stored form with the same IEEE operations as
 `recorder.logfile.rotation.recorder_rotation` (fmod, add, compare), so both give the same bits.
 The records are packed little-endian, unaligned, as the log holds them: the stores are
 the machine's own, so this module refuses a big-endian machine. Compiled like the world's
-kernels (world.physics.compiled, no fastmath); imported only when a Recorder starts, so
+kernels (world.kernels.compiled, no fastmath); imported only when a Recorder starts, so
 `import recorder` compiles nothing.
 """
 
@@ -53,7 +53,7 @@ from recorder.logfile.writer import (
     PACKET_HEAD_SIZE,
     STREAM_SLOTS,
 )
-from world.physics.compiled import from_numba, njit, running_ahead_of_time
+from world.kernels.compiled import from_numba, njit, running_ahead_of_time
 
 __all__ = [
     "CHANGED",

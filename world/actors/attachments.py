@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from world import elementary as el
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 from world.state import ActorTable
 
 __all__ = ["compose", "relative_pose", "update_attached"]

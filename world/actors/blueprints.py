@@ -4,14 +4,14 @@ Behaviour follows LibCarla's client/ActorAttribute.cpp, ActorBlueprint.cpp and
 BlueprintLibrary.cpp (CARLA 0.9.13-0.9.15):
 
 * an attribute keeps its value as text; `as_int` / `as_float` read it as C's
-  `atoi` / `atof` do (see `world.physics.cstdlib`), `as_bool` accepts "true"/"false" in
+  `atoi` / `atof` do (see `world.kernels.cstdlib`), `as_bool` accepts "true"/"false" in
   any case, `as_color` splits "R,G,B"; reading as the wrong type is an error;
 * `set_attribute` refuses a read-only attribute and a value its type cannot read
   (a bool is lower-cased first). Like CARLA's client it does not refuse a value
   outside the recommended list; `restrict_to_recommended` tells when CARLA's
   server would;
 * `filter(pattern)` keeps the blueprints whose id or one of whose tags matches
-  the shell wildcard, as C's `fnmatch(pattern, text, 0)` (`world.physics.cstdlib.c_fnmatch`);
+  the shell wildcard, as C's `fnmatch(pattern, text, 0)` (`world.kernels.cstdlib.c_fnmatch`);
 * `filter_by_attribute(name, value)` keeps those whose attribute offers `value`
   among its recommended values, or has it as value when it recommends none.
 
@@ -32,7 +32,7 @@ import numpy as np
 from world.actors.blueprint_catalog import CATALOG, AttributeDefinition, BlueprintDefinition
 from world.enums import CarlaEnum
 from world.errors import BlueprintError
-from world.physics.cstdlib import c_atof, c_atoi, c_fnmatch
+from world.kernels.cstdlib import c_atof, c_atoi, c_fnmatch
 
 __all__ = [
     "ActorAttribute",

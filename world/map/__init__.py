@@ -5,8 +5,7 @@ Holds the OpenDRIVE reader and writer (opendrive/), the town generator (towngen/
 index, the road graph, the ground query, geolocation and the road-less `FlatMap`.
 
 May import: the plain value types at the top of world/ (geometry, enums, errors), its
-own modules and world.physics.compiled with compiled_cache (the kernels' decorator and
-their folder, which import nothing of the world but its errors). Never actors/,
-physics/, traffic/, sensors/ or world.py: everything else builds on the map, so the map
-builds on nothing of theirs.
+own modules and the kernels wing (world.kernels: the kernels' decorator and their folder,
+below every wing). Never actors/, physics/, traffic/, sensors/ or world.py: everything
+else builds on the map, so the map builds on nothing of theirs.
 """

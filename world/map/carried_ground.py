@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from world.kernels.compiled import njit
 from world.map.lane_index import SegmentGrid
-from world.physics.compiled import njit
 
 __all__ = [
     "CARRIED_CELL",

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = ["GroundPlanes", "ground_height", "planes_through", "sample_ground"]
 

@@ -29,8 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from world import elementary as el
+from world.kernels.compiled import njit
 from world.map.lane_index import SegmentGrid
-from world.physics.compiled import njit
 
 __all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = ["LaneSegments", "SegmentGrid"]
 

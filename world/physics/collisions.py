@@ -21,7 +21,7 @@ import numpy as np
 
 from world import elementary as el
 from world.geometry import Vector3D
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = [
     "RESTITUTION",

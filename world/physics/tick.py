@@ -21,11 +21,11 @@ import numpy as np
 
 from world.actors.attachments import update_attached
 from world.actors.vehicle_state import ActorType
+from world.kernels.compiled import njit
 from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into
 from world.map.ground import GroundPlanes, planes_through, sample_ground
 from world.map.ground_query import NO_SURFACES, SurfaceArrays, highest_into
 from world.physics import collisions, vehicle_dynamics, walker_motion
-from world.physics.compiled import njit
 from world.physics.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.physics.walker_motion import WalkerColumns
 from world.state import ActorTable, VehicleTable, WalkerTable

@@ -19,8 +19,8 @@ import numpy as np
 
 from world import elementary as el
 from world.errors import WorldError
+from world.kernels.compiled import njit
 from world.map.ground import GroundPlanes, ground_height
-from world.physics.compiled import njit
 from world.physics.control import VehiclePhysicsControl
 from world.state import VehicleTable
 

@@ -16,8 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from world import elementary as el
+from world.kernels.compiled import njit
 from world.map.ground import GroundPlanes, ground_height
-from world.physics.compiled import njit
 from world.physics.vehicle_dynamics import CONTACT_TOLERANCE, GRAVITY, RAD_TO_DEG, BodyColumns
 
 __all__ = ["JUMP_SPEED", "Crowd", "WalkerColumns", "crowd", "substep"]

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = ["cast_index", "face_coordinates", "sort_rays"]
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from world.errors import BlueprintError
-from world.physics.cstdlib import c_atof
+from world.kernels.cstdlib import c_atof
 
 __all__ = ["RANGES", "AttributeRange", "check_attributes"]
 

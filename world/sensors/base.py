@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from world.physics.cstdlib import c_atof
+from world.kernels.cstdlib import c_atof
 from world.sensors.data import SensorData
 
 __all__ = ["SensorBehaviour", "SensorContext", "attribute_bool", "attribute_float"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 from world.physics.vehicle_dynamics import piecewise
 
 __all__ = ["longitudinal", "lookahead_distance", "pursuit_tangents", "steer_commands"]

@@ -8,7 +8,7 @@ the same; it only skips the temporary arrays and the work that a cheaper test al
 out. Cosines, sines and arc tangents are world.elementary's scalar kernels (the same bits
 as its array forms, el.cos_v ..., compiled from the same code); the paths' segment headings
 are taken once per map. These kernels call world.traffic.autopilot.control's and
-world.physics.vehicle_dynamics' functions; world.physics.compiled_cache keeps their compiled
+world.physics.vehicle_dynamics' functions; world.kernels.compiled_cache keeps their compiled
 code from going stale when those change.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from world import elementary as el
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 from world.traffic.autopilot.control import (
     _clip,
     longitudinal,

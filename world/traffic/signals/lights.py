@@ -21,7 +21,7 @@ import numpy as np
 
 from world.actors.vehicle_state import TrafficLightState
 from world.errors import WorldError
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = [
     "DEFAULT_STAGE_TIMES",

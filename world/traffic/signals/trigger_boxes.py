@@ -25,7 +25,7 @@ import numpy as np
 
 from world import elementary as el
 from world.geometry import Transform, Vector3D, rotation_matrices
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = [
     "LIGHT_BOX_EXTENT",

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from world import elementary as el
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = ["DEAD", "STEERED", "route", "steer"]
 

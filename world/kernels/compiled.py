@@ -2,8 +2,8 @@
 
 Every kernel of world/ and recorder/ is decorated with this module's `njit` (numba's
 options). `lockstep warmup` builds one extension module of every kernel that Python calls
-(world.physics.ahead_of_time, numba's pycc) into the kernels' folder
-(world.physics.compiled_cache). A process that finds it there binds each of those kernels
+(world.kernels.ahead_of_time, numba's pycc) into the kernels' folder
+(world.kernels.compiled_cache). A process that finds it there binds each of those kernels
 to the module's function and never imports numba: numba's import and the loading of its
 cached kernels cost about a second of every process's start. Without the module (not built
 yet, or LOCKSTEP_KERNELS=jit), `njit` is numba's own and kernels compile (or load from
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from world.errors import WorldError
-from world.physics import compiled_cache
+from world.kernels import compiled_cache
 
 __all__ = [
     "CHECK_VARIABLE",

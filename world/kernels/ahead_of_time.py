@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from world.errors import WorldError
-from world.physics import compiled, compiled_cache
+from world.kernels import compiled, compiled_cache
 
 __all__ = ["AheadOfTimeError", "build_module", "called_kernels"]
 

@@ -1,7 +1,7 @@
 """Where lockstep's compiled kernels are kept: one folder per version of their sources.
 
-The folder holds the ahead-of-time module of the kernels (world.physics.ahead_of_time) and
-numba's own cache of the kernels it compiles at run time (world.physics.compiled). numba's
+The folder holds the ahead-of-time module of the kernels (world.kernels.ahead_of_time) and
+numba's own cache of the kernels it compiles at run time (world.kernels.compiled). numba's
 cache notices only edits of the file that defines a cached function, yet a compiled kernel
 holds the code of every kernel it calls from other files (the physics tick calls the
 vehicles', walkers', collisions' and ground query's; the autopilot's plan calls its control
@@ -54,7 +54,7 @@ _PACKAGES = (_ROOT / "world", _ROOT / "recorder")
 _FOLDER = re.compile(r"numba-[0-9a-f]{16}")
 # a module defining kernels takes lockstep's decorator; a few import numba itself
 _DEFINES_KERNELS = re.compile(
-    rb"^\s*(?:from world\.physics\.compiled import "
+    rb"^\s*(?:from world\.kernels\.compiled import "
     rb"|from numba(?:\.[\w.]+)? import |import numba\b)",
     re.MULTILINE,
 )
@@ -66,11 +66,11 @@ _NOT_KERNELS = {"compiled_cache.py", "compiled.py"}
 KERNEL_MODULES = (
     "world/actors/attachments.py",
     "world/elementary.py",
+    "world/kernels/ahead_of_time.py",
     "world/map/carried_ground.py",
     "world/map/ground.py",
     "world/map/ground_query.py",
     "world/map/lane_index.py",
-    "world/physics/ahead_of_time.py",
     "world/physics/collisions.py",
     "world/physics/tick.py",
     "world/physics/vehicle_dynamics.py",

@@ -1,0 +1,9 @@
+"""The kernels wing: the machinery every wing's compiled kernels stand on, below every wing.
+
+Holds lockstep's kernel decorator (compiled: the ahead-of-time module's functions or
+numba's JIT), the build of the ahead-of-time module (ahead_of_time), the folder the
+kernels are kept in (compiled_cache) and glibc's atoi/atof/fnmatch (cstdlib), which the
+blueprints and sensors read attributes with.
+
+May import: world.errors only. Every other wing may import it; it imports none of them.
+"""

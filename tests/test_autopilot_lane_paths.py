@@ -31,7 +31,7 @@ def test_two_worlds_share_the_geometry_and_mark_their_own_lights():
     first, second = _fleet_paths(World(town)), _fleet_paths(World(town))
     shared = LanePaths.of_map(town)
     for paths in (first, second):
-        assert paths.points is shared.points and paths.conflicts is shared.conflicts
+        assert paths.points is shared.points and paths.conflict_flat is shared.conflict_flat
         assert paths.light is not shared.light
     assert (shared.light == -1).all() and not shared.give_way.any()
     assert (first.light >= 0).any() and first.give_way.any()
@@ -88,5 +88,35 @@ def test_closest_approaches_are_the_least_point_distances():
             q = members[y]
             b = paths.points[paths.first[q] : paths.first[q] + paths.count[q], :2]
             assert gaps[x, y] == np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1))
-    crossing = paths.conflicts[np.ix_(members, members)]
+    crossing = paths.conflict_matrix(members)
     assert crossing.any() and not crossing.all()
+
+
+def test_conflicts_are_kept_per_junction_and_follow_the_rule():
+    # the rule, pair by pair over all the map's paths: two paths of one junction conflict
+    # when some point of one comes within CONFLICT_DISTANCE of a point of the other and they
+    # leave from no common lane; paths of two junctions, or outside any, never do
+    paths = LanePaths.of_map(Map.from_file(TOWN_SMALL))
+    n = len(paths)
+    junction_paths = np.flatnonzero(paths.junction >= 0).tolist()
+    seen = 0
+    for p in junction_paths:
+        a = paths.points[paths.first[p] : paths.first[p] + paths.count[p], :2]
+        for q in junction_paths:
+            b = paths.points[paths.first[q] : paths.first[q] + paths.count[q], :2]
+            near = (
+                p != q
+                and paths.junction[p] == paths.junction[q]
+                and len(a) > 0
+                and len(b) > 0
+                and np.min(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1)) < 2.5
+                and not set(paths.predecessors[p]) & set(paths.predecessors[q])
+            )
+            assert paths.conflict(p, q) == near
+            seen += near
+    assert seen > 0
+    outside = int(np.flatnonzero(paths.junction < 0)[0])
+    assert not any(paths.conflict(outside, q) for q in range(n))
+    # one small matrix per junction: the table holds the sum of their squares, not n * n
+    sizes = np.bincount(paths.junction[paths.junction >= 0])
+    assert len(paths.conflict_flat) == int((sizes * sizes).sum()) < n * n // 4

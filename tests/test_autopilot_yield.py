@@ -54,7 +54,7 @@ def _scene(light: TrafficLightState = TrafficLightState.Green):
 
 
 def _any_conflict(paths, approach: int, junction_lane: int) -> bool:
-    return any(paths.conflicts[junction_lane, s] for s in paths.successors[approach])
+    return any(paths.conflict(junction_lane, s) for s in paths.successors[approach])
 
 
 def _parked(world, pose: Transform):
@@ -147,7 +147,7 @@ def test_yields_to_an_ego_driving_toward_the_junction_on_a_conflicting_approach(
     world, tm, paths, lane, approach, right = _scene()
     other = lane[("10", 0, 1)]
     straight = next(s for s in paths.successors[other] if abs(paths.turn_angle(s)) < 10.0)
-    assert paths.conflicts[right, straight]
+    assert paths.conflict(right, straight)
     ego = _moving(world, _pose(paths, other, paths.length[other] - 20.0), 4.0)
     result = _drive(world, tm, paths, approach, right, ego, ticks=2 * TICKS)
     assert result.yielded_at is not None and result.ego_entered_at is not None
@@ -212,7 +212,7 @@ def test_waits_for_an_ego_stopped_inside_the_junction_on_a_conflicting_lane():
     # stopped or not, it makes the car wait.
     world, tm, paths, lane, approach, right = _scene()
     other = lane[("10", 0, 1)]
-    crossing = next(s for s in paths.successors[other] if paths.conflicts[right, s])
+    crossing = next(s for s in paths.successors[other] if paths.conflict(right, s))
     turn = paths.points[paths.first[right] : paths.first[right] + paths.count[right], :2]
     arcs = np.linspace(0.25, 0.75, 21) * paths.length[crossing]
     points, _ = paths.at(np.full(len(arcs), crossing), arcs)

@@ -463,7 +463,7 @@ class AutopilotFleet:
             lp.junction,
             lp.light,
             lp.give_way,
-            lp.conflicts,
+            (lp.junction_member, lp.junction_size, lp.conflict_first, lp.conflict_flat),
             lp.neighbour,
             lp.width,
             lp.point_junction,

@@ -550,7 +550,7 @@ def junction_stops(
     path_junction,
     path_light,
     path_give_way,
-    conflicts,
+    conflict_table,
     light_state,
     front,
     speed,
@@ -633,41 +633,123 @@ def junction_stops(
             reason[v] = 3
             held[v] = True
         near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
-    # the vehicles that can make another give way: those inside a junction, and those near
-    # an entry that no light or sign holds
-    in_rows = np.flatnonzero(inside)
-    free_rows = np.flatnonzero(near & ~held)
+    # the vehicles that can make another give way, each listed under its junction: those
+    # inside a junction, those near an entry that no light or sign holds, and the vehicles
+    # outside the fleet inside or approaching one (paths of two junctions never conflict,
+    # so a vehicle looks only at its own junction's lists)
+    groups = len(conflict_table[1])
+    in_key = np.full(n, -1, dtype=np.int64)
+    free_key = np.full(n, -1, dtype=np.int64)
+    for u in range(n):
+        if inside[u]:
+            in_key[u] = path_junction[route[u, 0]]
+        if near[u] and not held[u]:
+            free_key[u] = path_junction[entry_path[u]]
+    in_first, in_items = _grouped(in_key, groups)
+    free_first, free_items = _grouped(free_key, groups)
+    other_first, other_items = _others_by_junction(
+        other_inside, other_entry_from, path_junction, successor_first, successor_flat, groups
+    )
     for v in range(n):
         if not near[v]:
             continue
+        e = entry_path[v]
+        j = path_junction[e]
         gives_way = False
         key = d_entry[v] + 1e-6 * v
-        for u in in_rows:
-            if conflicts[entry_path[v], route[u, 0]]:
+        for i in range(in_first[j], in_first[j + 1]):
+            if _conflict(path_junction, conflict_table, e, route[in_items[i], 0]):
                 gives_way = True
                 break
-        for u in free_rows:
+        for i in range(free_first[j], free_first[j + 1]):
             if gives_way:
                 break
-            if d_entry[u] + 1e-6 * u < key and conflicts[entry_path[v], entry_path[u]]:
+            u = free_items[i]
+            if d_entry[u] + 1e-6 * u < key and _conflict(path_junction, conflict_table, e, entry_path[u]):
                 gives_way = True
-        for o in range(len(other_inside)):
+        for i in range(other_first[j], other_first[j + 1]):
             if gives_way:
                 break
+            o = other_items[i]
             q = other_inside[o]
             if q >= 0:
-                gives_way = conflicts[entry_path[v], q]
+                gives_way = _conflict(path_junction, conflict_table, e, q)
             elif other_free[o] and other_d_entry[o] < d_entry[v]:
                 a = other_entry_from[o]
-                for i in range(successor_first[a], successor_first[a + 1]):
-                    s = successor_flat[i]
-                    if path_junction[s] >= 0 and conflicts[entry_path[v], s]:
+                for k in range(successor_first[a], successor_first[a + 1]):
+                    s = successor_flat[k]
+                    if path_junction[s] >= 0 and _conflict(path_junction, conflict_table, e, s):
                         gives_way = True
         line = d_entry[v] - front[v] - stop_line
         if gives_way and line < stop[v]:
             stop[v] = line
             reason[v] = 4
     return stop, reason, target, inside
+
+
+@njit(cache=True, inline="always")
+def _conflict(path_junction, conflict_table, p, q):
+    """Whether junction paths p and q cross or merge (LanePaths.conflict): an entry of their
+    junction's matrix; never for paths of two junctions or outside any. `conflict_table`:
+    LanePaths' junction_member, junction_size, conflict_first, conflict_flat."""
+    j = path_junction[p]
+    if j < 0 or path_junction[q] != j:
+        return False
+    member, size, first, flat = conflict_table
+    return flat[first[j] + member[p] * size[j] + member[q]]
+
+
+@njit(cache=True)
+def _grouped(keys, groups):
+    """The indices with a key (>= 0, < groups) listed by key, ascending within each: the
+    key's indices are items[first[key] : first[key + 1]] (one counting sort)."""
+    first = np.zeros(groups + 1, dtype=np.int64)
+    for k in keys:
+        if k >= 0:
+            first[k + 1] += 1
+    for g in range(groups):
+        first[g + 1] += first[g]
+    fill = first[:-1].copy()
+    items = np.empty(first[groups], dtype=np.int64)
+    for i in range(len(keys)):
+        k = keys[i]
+        if k >= 0:
+            items[fill[k]] = i
+            fill[k] += 1
+    return first, items
+
+
+@njit(cache=True)
+def _others_by_junction(inside, entry_from, path_junction, successor_first, successor_flat, groups):
+    """The vehicles outside the fleet (other_vehicles' `inside` and `entry_from`) listed
+    under the junction they are inside, or under each junction a successor of the lane they
+    approach from lies in (_grouped's form)."""
+    m = len(inside)
+    count = 0
+    for o in range(m):
+        if inside[o] >= 0:
+            count += 1
+        elif entry_from[o] >= 0:
+            count += successor_first[entry_from[o] + 1] - successor_first[entry_from[o]]
+    keys = np.full(count, -1, dtype=np.int64)
+    items = np.empty(count, dtype=np.int64)
+    at = 0
+    for o in range(m):
+        if inside[o] >= 0:
+            keys[at], items[at] = path_junction[inside[o]], o
+            at += 1
+        elif entry_from[o] >= 0:
+            a = entry_from[o]
+            last = -1
+            for i in range(successor_first[a], successor_first[a + 1]):
+                j = path_junction[successor_flat[i]]
+                if j >= 0 and j != last:  # (each junction once: the lane's exits share it)
+                    keys[at] = j
+                    last = j
+                items[at] = o
+                at += 1
+    first, order = _grouped(keys, groups)
+    return first, items[order]
 
 
 @njit(cache=True)
@@ -1175,7 +1257,7 @@ def plan_fleet(
     path_junction,
     path_light,
     path_give_way,
-    conflicts,
+    conflict_table,
     neighbour,
     width,
     point_junction,
@@ -1287,7 +1369,7 @@ def plan_fleet(
         path_junction,
         path_light,
         path_give_way,
-        conflicts,
+        conflict_table,
         light_state,
         front,
         speed,

@@ -9,7 +9,8 @@ arc length runs on across lanes (`base[p]` is where lane path p starts), so
 Each path also knows its successors (driving lanes only, in the Map's order),
 its junction (-1 outside), the traffic light whose box lies on it (-1: none),
 for junction paths, which other paths of the same junction cross or merge
-into it (`conflicts`, a boolean matrix over paths), and the paths beside it in
+into it (`conflict(p, q)`; kept per junction, a small matrix over its own paths, so the
+table grows with the junctions, not with the square of the paths), and the paths beside it in
 its direction (`neighbour`: right, left). `nearest` finds the lane path under poses
 (the autopilot's relocalisation and its lanes of the vehicles it does not drive).
 
@@ -127,7 +128,8 @@ class LanePaths:
             for s in succ:
                 self.predecessors[s].append(p)
         self._mark_signals(world_map, light_boxes, sign_boxes)
-        self.conflicts = self._conflicts()
+        self.junction_member, self.conflict_first, self.conflict_flat = self._conflicts()
+        self.junction_size = np.bincount(self.junction[self.junction >= 0]).astype(np.int64)
         self.neighbour = self._neighbours(graph)
 
     def _mark_signals(self, world_map, light_boxes, sign_boxes) -> None:
@@ -232,24 +234,51 @@ class LanePaths:
             int(window),
         )
 
-    def _conflicts(self) -> np.ndarray:
+    def _conflicts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Junction paths of one junction whose centres pass within CONFLICT_DISTANCE, unless
-        they leave from the same lane (the one behind then simply follows)."""
-        n = len(self.keys)
-        out = np.zeros((n, n), dtype=bool)
-        in_junction = np.flatnonzero(self.junction >= 0)
-        for junction in np.unique(self.junction[in_junction]).tolist():
-            members = in_junction[self.junction[in_junction] == junction].tolist()
-            members = [p for p in members if self.count[p]]  # no points: crosses nothing
-            gaps = self._closest_approaches(members)
-            for x, p in enumerate(members):
-                for y in range(x + 1, len(members)):
+        they leave from the same lane (the one behind then simply follows), as one square
+        matrix per junction over its paths (in path order): each path's index among its
+        junction's paths (`junction_member`, -1 outside a junction), where junction j's
+        matrix starts in the flat table (`conflict_first[j]`; its side is the number of the
+        junction's paths, `junction_size[j]`) and the flat table of every junction's matrix,
+        row by row."""
+        n_junctions = int(self.junction.max(initial=-1)) + 1
+        member = np.full(len(self.keys), -1, dtype=np.int64)
+        first = np.zeros(n_junctions + 1, dtype=np.int64)
+        blocks = []
+        for junction in range(n_junctions):
+            members = np.flatnonzero(self.junction == junction).tolist()
+            member[members] = np.arange(len(members))
+            block = np.zeros((len(members), len(members)), dtype=bool)
+            crossing = [x for x, p in enumerate(members) if self.count[p]]  # no points: none
+            gaps = self._closest_approaches([members[x] for x in crossing])
+            for a, x in enumerate(crossing):
+                p = members[x]
+                for b in range(a + 1, len(crossing)):
+                    y = crossing[b]
                     q = members[y]
                     if set(self.predecessors[p]) & set(self.predecessors[q]):
                         continue
-                    if gaps[x, y] < CONFLICT_DISTANCE:
-                        out[p, q] = out[q, p] = True
-        return out
+                    if gaps[a, b] < CONFLICT_DISTANCE:
+                        block[x, y] = block[y, x] = True
+            blocks.append(block.ravel())
+            first[junction + 1] = first[junction] + block.size
+        flat = np.concatenate(blocks) if blocks else np.zeros(0, dtype=bool)
+        return member, first, flat
+
+    def conflict(self, p: int, q: int) -> bool:
+        """Whether junction paths p and q cross or merge (see _conflicts); False for paths of
+        two junctions or outside any."""
+        junction = int(self.junction[p])
+        if junction < 0 or int(self.junction[q]) != junction:
+            return False
+        start = self.conflict_first[junction]
+        side = int(self.junction_size[junction])
+        return bool(self.conflict_flat[start + self.junction_member[p] * side + self.junction_member[q]])
+
+    def conflict_matrix(self, paths: list[int]) -> np.ndarray:
+        """conflict(p, q) for every pair of `paths`, as a boolean matrix."""
+        return np.array([[self.conflict(p, q) for q in paths] for p in paths], dtype=bool)
 
     def _closest_approaches(self, members: list[int]) -> np.ndarray:
         """(M, M), above the diagonal: the least distance between a point of path

@@ -72,6 +72,7 @@ KERNEL_MODULES = (
     "world/map/ground_query.py",
     "world/map/lane_index.py",
     "world/physics/collisions.py",
+    "world/physics/grid.py",
     "world/physics/tick.py",
     "world/physics/vehicle_dynamics.py",
     "world/physics/walker_motion.py",

@@ -22,6 +22,7 @@ import numpy as np
 from world import elementary as el
 from world.geometry import Vector3D
 from world.kernels.compiled import njit
+from world.physics.grid import box_grid, cell_span
 
 __all__ = [
     "RESTITUTION",
@@ -37,6 +38,7 @@ __all__ = [
 DEG_TO_RAD = math.pi / 180.0  # as numpy's radians
 
 RESTITUTION = 0.2
+BROAD_PHASE_CELL = 16.0  # m: the broad phase's grid cells are at least this wide
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,13 @@ def footprints(
 @njit(cache=True)
 def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
     """Index pairs (i < j), sorted, of boxes (rows of `_footprint_rows`) whose axis-aligned
-    bounds, grown by `margin` (each box's), overlap: a sort and sweep on x."""
+    bounds, grown by `margin` (each box's), overlap (closed intervals in x, y and z).
+
+    A uniform grid of the bounds (world.physics.grid.box_grid, each box in every cell it
+    overlaps) gives each pair to test in the cells both boxes share; a pair that overlaps is
+    kept in one cell only, the one holding the low corner of the overlap, so each comes
+    once. Per box the work is the few boxes of its cells, not every box of the world as a
+    sweep along x was (the cars of one north-south street all share an x range)."""
     n = len(boxes)
     lo, hi = np.empty((n, 3)), np.empty((n, 3))
     for m in range(n):
@@ -110,18 +118,26 @@ def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
         lo[m, 0], hi[m, 0] = boxes[m, 0] - half_x, boxes[m, 0] + half_x
         lo[m, 1], hi[m, 1] = boxes[m, 1] - half_y, boxes[m, 1] + half_y
         lo[m, 2], hi[m, 2] = boxes[m, 6] - margin[m], boxes[m, 7] + margin[m]
-    order = np.argsort(lo[:, 0], kind="mergesort")
+    frame, first, items = box_grid(lo, hi, BROAD_PHASE_CELL)
+    ny = int(frame[4])
     keys = []
-    for p in range(n):
-        a = order[p]
-        for q in range(p + 1, n):
-            b = order[q]
-            if lo[b, 0] > hi[a, 0]:
-                break
-            y_overlap = lo[a, 1] <= hi[b, 1] and lo[b, 1] <= hi[a, 1]
-            if y_overlap and lo[a, 2] <= hi[b, 2] and lo[b, 2] <= hi[a, 2]:
-                keys.append(min(a, b) * n + max(a, b))
-    ordered = np.sort(np.array(keys))
+    for cell in range(len(first) - 1):
+        for p in range(first[cell], first[cell + 1]):
+            a = items[p]
+            for q in range(p + 1, first[cell + 1]):
+                b = items[q]
+                if not (lo[a, 0] <= hi[b, 0] and lo[b, 0] <= hi[a, 0]):
+                    continue
+                if not (lo[a, 1] <= hi[b, 1] and lo[b, 1] <= hi[a, 1]):
+                    continue
+                if not (lo[a, 2] <= hi[b, 2] and lo[b, 2] <= hi[a, 2]):
+                    continue
+                corner_x, corner_y = max(lo[a, 0], lo[b, 0]), max(lo[a, 1], lo[b, 1])
+                i0, _ = cell_span(frame, corner_x, corner_x, 0)
+                j0, _ = cell_span(frame, corner_y, corner_y, 1)
+                if i0 * ny + j0 == cell:
+                    keys.append(a * n + b)  # a < b: items ascend within a cell
+    ordered = np.sort(np.array(keys, dtype=np.int64))
     return ordered // n, ordered % n
 
 

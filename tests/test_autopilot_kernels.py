@@ -23,6 +23,7 @@ from world.traffic.autopilot.fleet import (
     OTHER_CONSTANTS,
     PATH_MARGIN,
     PATH_STEP,
+    PLAN_CONSTANTS,
     SAMPLE_DISTANCES,
 )
 from world.traffic.autopilot.kernels import (
@@ -112,18 +113,18 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
     world, fleet, _, d, pts, tangents, _ = traffic
     a = world._actors
     rows = fleet.actor
-    bodies, xy, yaw, is_vehicle, is_walker, box_x, ext = body_arrays(
+    found = body_arrays(
         a.alive, a.body, a.static_collider, a.n, a.pos, a.rot, a.kind, a.box_loc, a.extent, 1, 2
     )
+    bodies, xy, yaw, box_x, ext = found.rows, found.xy, found.yaw, found.box_x, found.ext
     pos = a.pos[rows]
     rad = np.radians(a.rot[rows, 1])
     cos_yaw, sin_yaw = el.cos_v(rad), el.sin_v(rad)
     half_width = a.extent[rows, 1]
-    no_ignore = np.zeros(len(rows), dtype=bool)
+    no_ignore = np.zeros((len(rows), 4), dtype=bool)
     got = obstacle_distances(
-        rows, pos, cos_yaw, sin_yaw, half_width, no_ignore, no_ignore, bodies, xy, yaw,
-        is_vehicle, is_walker, box_x, ext, np.zeros((0, 0), dtype=bool), pts, tangents, d,
-        BEHIND_REACH, COARSE_STRIDE, COARSE_REACH, PATH_MARGIN,
+        rows, pos, cos_yaw, sin_yaw, a.rot[rows, 1], half_width, no_ignore,
+        np.zeros(len(rows)), found, pts, tangents, d, PLAN_CONSTANTS,
     )  # fmt: skip
     body_rad = np.radians(yaw)
     body_cos, body_sin = el.cos_v(body_rad), el.sin_v(body_rad)

@@ -14,10 +14,13 @@ code from going stale when those change.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from world import elementary as el
 from world.kernels.compiled import njit
+from world.physics.grid import cell_span, point_grid
 from world.traffic.autopilot.control import (
     _clip,
     longitudinal,
@@ -45,6 +48,25 @@ __all__ = [
     "speed_targets",
     "vehicle_columns",
 ]
+
+
+BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
+
+
+class Bodies(NamedTuple):
+    """The live bodies and props the obstacle and lane searches look at, in row order
+    (body_arrays), and a grid of their centres (world.physics.grid.point_grid)."""
+
+    rows: np.ndarray  # actor rows
+    xy: np.ndarray  # (B, 2)
+    yaw: np.ndarray  # degrees
+    is_vehicle: np.ndarray
+    is_walker: np.ndarray
+    box_x: np.ndarray  # box centre x in the actor's frame
+    ext: np.ndarray  # half extents x y (B, 2)
+    frame: np.ndarray  # the grid: x0, y0, cell, nx, ny
+    first: np.ndarray
+    items: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -411,42 +433,24 @@ def other_vehicles(
 
 @njit(cache=True)
 def obstacle_distances(
-    rows,
-    row_xy,
-    row_cos,
-    row_sin,
-    half_width,
-    ignore_vehicles,
-    ignore_walkers,
-    bodies,
-    body_xy,
-    body_yaw,
-    body_is_vehicle,
-    body_is_walker,
-    box_x,
-    body_ext,
-    crossing,
-    pts,
-    tangents,
-    d,
-    behind_reach,
-    coarse_stride,
-    coarse_reach,
-    path_margin,
-):
+    rows, row_xy, row_cos, row_sin, yaw, half_width, ignore, override, bodies, pts, tangents,
+    d, c,
+):  # fmt: skip
     """Distance along each vehicle's sampled path to the first body whose footprint, grown by
     the vehicle's half width (plus margin) across the path, covers it; inf when none.
-    `crossing` (N, B) marks pairs to skip (empty when no vehicle pushes on)."""
+    `ignore` (N, 4): the vehicles' ignore flags (vehicles and walkers: columns 2 and 3); a
+    vehicle pushing on (`override` > 0) skips vehicles heading more than the crossing angle
+    away from its `yaw`. `bodies`: body_arrays' Bodies; `c`: autopilot.PLAN_CONSTANTS."""
+    crossing_angle, behind_reach, coarse_stride = c[3], c[4], int(c[5])
+    coarse_reach, path_margin = c[6], c[7]
     n, m = d.shape
     out = np.full(n, np.inf)
-    use_crossing = crossing.shape[0] > 0
     coarse_sq = coarse_reach * coarse_reach
     # a body passing the coarse test lies within coarse_reach of a coarse sample in x and in
     # y, so only bodies in the samples' box grown by that much (and a rounding margin) are
-    # visited: by x through the bodies sorted on x, then by y
+    # visited: those of the grid's cells over that box, then by x and y
     box = coarse_reach + 0.01
-    order = np.argsort(body_xy[:, 0])
-    xs = body_xy[order, 0]
+    body_xy, body_yaw, ny = bodies.xy, bodies.yaw, int(bodies.frame[4])
     # the bodies' heading cosines and sines, taken when a body first needs the exact test
     body_cos = np.empty(len(body_yaw))
     body_sin = np.empty(len(body_yaw))
@@ -460,68 +464,87 @@ def obstacle_distances(
         for s in range(0, m, coarse_stride):
             x0, x1 = min(x0, pts[v, s, 0]), max(x1, pts[v, s, 0])
             y0, y1 = min(y0, pts[v, s, 1]), max(y1, pts[v, s, 1])
-        first = np.searchsorted(xs, x0 - box)
-        last = np.searchsorted(xs, x1 + box, side="right")
-        for o in range(first, last):
-            b = order[o]
-            if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
-                continue
-            if bodies[b] == rows[v]:
-                continue
-            dx = body_xy[b, 0] - row_xy[v, 0]
-            dy = body_xy[b, 1] - row_xy[v, 1]
-            if not dx * dx + dy * dy < reach_sq:
-                continue
-            if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
-                continue
-            if ignore_vehicles[v] and body_is_vehicle[b]:
-                continue
-            if ignore_walkers[v] and body_is_walker[b]:
-                continue
-            if use_crossing and crossing[v, b]:
-                continue
-            near = False
-            for s in range(0, m, coarse_stride):
-                cx = pts[v, s, 0] - body_xy[b, 0]
-                cy = pts[v, s, 1] - body_xy[b, 1]
-                if cx * cx + cy * cy < coarse_sq:
-                    near = True
-                    break
-            if not near:
-                continue
-            if not have_trig[b]:
-                rad = np.radians(body_yaw[b])
-                body_cos[b], body_sin[b] = el.cos(rad), el.sin(rad)
-                have_trig[b] = True
-            c, sn = body_cos[b], body_sin[b]
-            ext_x, ext_y = body_ext[b, 0], body_ext[b, 1]
-            ox0 = body_xy[b, 0] + c * box_x[b]
-            oy0 = body_xy[b, 1] + sn * box_x[b]
-            # a sample further from the box centre than the grown box's corner (with room for
-            # rounding) cannot be inside it
-            corner_x, corner_y = ext_x + grow, ext_y + grow
-            corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
-            for s in range(m):
-                rx = pts[v, s, 0] - ox0
-                ry = pts[v, s, 1] - oy0
-                if rx * rx + ry * ry > corner_sq:
-                    continue
-                t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
-                gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-                if gap <= 0.0:
-                    at = d[v, s]
-                    if s > 0:
-                        # the gap of the sample before, outside the box (it did not stop)
-                        rx = pts[v, s - 1, 0] - ox0
-                        ry = pts[v, s - 1, 1] - oy0
-                        t0, t1 = tangents[v, s - 1, 0], tangents[v, s - 1, 1]
-                        prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-                        frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
-                        at = d[v, s - 1] + frac * (at - d[v, s - 1])
+        i0, i1 = cell_span(bodies.frame, x0 - box, x1 + box, 0)
+        j0, j1 = cell_span(bodies.frame, y0 - box, y1 + box, 1)
+        for cell_x in range(i0, i1 + 1):
+            for cell_y in range(j0, j1 + 1):
+                cell = cell_x * ny + cell_y
+                for q in range(bodies.first[cell], bodies.first[cell + 1]):
+                    b = bodies.items[q]
+                    if body_xy[b, 0] < x0 - box or body_xy[b, 0] > x1 + box:
+                        continue
+                    if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
+                        continue
+                    if bodies.rows[b] == rows[v]:
+                        continue
+                    dx = body_xy[b, 0] - row_xy[v, 0]
+                    dy = body_xy[b, 1] - row_xy[v, 1]
+                    if not dx * dx + dy * dy < reach_sq:
+                        continue
+                    if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
+                        continue
+                    if ignore[v, 2] and bodies.is_vehicle[b]:
+                        continue
+                    if ignore[v, 3] and bodies.is_walker[b]:
+                        continue
+                    if override[v] > 0.0 and bodies.is_vehicle[b]:
+                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
+                        if turn > crossing_angle:
+                            continue
+                    near = False
+                    for s in range(0, m, coarse_stride):
+                        cx = pts[v, s, 0] - body_xy[b, 0]
+                        cy = pts[v, s, 1] - body_xy[b, 1]
+                        if cx * cx + cy * cy < coarse_sq:
+                            near = True
+                            break
+                    if not near:
+                        continue
+                    if not have_trig[b]:
+                        rad = np.radians(body_yaw[b])
+                        body_cos[b], body_sin[b] = el.cos(rad), el.sin(rad)
+                        have_trig[b] = True
+                    at = _first_contact(
+                        pts, tangents, d, v, body_xy[b, 0], body_xy[b, 1], body_cos[b],
+                        body_sin[b], bodies.box_x[b], bodies.ext[b, 0], bodies.ext[b, 1], grow,
+                    )  # fmt: skip
                     if at < out[v]:
                         out[v] = at
-                    break
     return out
+
+
+@njit(cache=True, inline="always")
+def _first_contact(pts, tangents, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow):
+    """How far along vehicle v's samples its path first enters a body's box (centre bx, by;
+    heading cosine c, sine sn; box centre box_x ahead of it; half extents ext_x, ext_y)
+    grown across the path by `grow`: the first sample inside, moved back by the gaps of it
+    and the sample before; inf when none is inside."""
+    m = d.shape[1]
+    ox0 = bx + c * box_x
+    oy0 = by + sn * box_x
+    # a sample further from the box centre than the grown box's corner (with room for
+    # rounding) cannot be inside it
+    corner_x, corner_y = ext_x + grow, ext_y + grow
+    corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
+    for s in range(m):
+        rx = pts[v, s, 0] - ox0
+        ry = pts[v, s, 1] - oy0
+        if rx * rx + ry * ry > corner_sq:
+            continue
+        t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
+        gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+        if gap <= 0.0:
+            at = d[v, s]
+            if s > 0:
+                # the gap of the sample before, outside the box (it did not stop)
+                rx = pts[v, s - 1, 0] - ox0
+                ry = pts[v, s - 1, 1] - oy0
+                t0, t1 = tangents[v, s - 1, 0], tangents[v, s - 1, 1]
+                prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+                frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
+                at = d[v, s - 1] + frac * (at - d[v, s - 1])
+            return at
+    return np.inf
 
 
 @njit(cache=True, inline="always")
@@ -913,8 +936,9 @@ def past_path_ends(route, arc, length):
 @njit(cache=True)
 def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent, vehicle, walker):
     """The first m actor rows that are alive bodies or props, in row order, for the obstacle
-    search: rows, x y (B, 2), yaw (degrees), is-vehicle and is-walker flags, box centre x in
-    the actor's frame, half extents x y (B, 2)."""
+    and lane searches, as Bodies: rows, x y (B, 2), yaw (degrees), is-vehicle and is-walker
+    flags, box centre x in the actor's frame, half extents x y (B, 2) and the grid of their
+    centres."""
     rows = np.empty(m, dtype=np.int64)
     count = 0
     for r in range(m):
@@ -938,7 +962,8 @@ def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent
         box_x[b] = box_loc[r, 0]
         ext[b, 0] = extent[r, 0]
         ext[b, 1] = extent[r, 1]
-    return rows, xy, yaw, is_vehicle, is_walker, box_x, ext
+    frame, first, items = point_grid(xy[:, 0], xy[:, 1], count, BODY_CELL)
+    return Bodies(rows, xy, yaw, is_vehicle, is_walker, box_x, ext, frame, first, items)
 
 
 @njit(cache=True)
@@ -986,10 +1011,6 @@ def lane_changes(
     count,
     width,
     bodies,
-    body_xy,
-    body_ext,
-    is_vehicle,
-    is_walker,
     half_width,
     others,
     other_path,
@@ -1035,6 +1056,11 @@ def lane_changes(
     claim_lo = np.empty(n)
     claim_hi = np.empty(n)
     found = 0
+    # the vehicles on each lane path by arc, made when a vehicle first may change
+    lane_first = lane_items = other_first = other_items = np.zeros(0, dtype=np.int64)
+    reach_across = 0.0  # the widest body's half width, for the grid's search
+    for b in range(len(bodies.rows)):
+        reach_across = max(reach_across, bodies.ext[b, 1])
     for v in range(n):
         if not auto[v] or reason[v] != obstacle_reason:
             continue
@@ -1047,18 +1073,22 @@ def lane_changes(
             gap = max(spacing_time * speed[v], spacing)
             if dx * dx + dy * dy <= gap * gap:
                 continue
-        lead = -1
-        lead_gap = np.inf
-        for u in range(n):
-            if u != v and route[u, 0] == p and arc[u] > arc[v] and arc[u] - arc[v] < lead_gap:
-                lead, lead_gap = u, arc[u] - arc[v]
+        if len(lane_first) == 0:  # the first vehicle that may change: the lanes' orders
+            lane_first, lane_items = _by_arc(route[:, 0], arc, len(length))
+            other_first, other_items = _by_arc(other_path, other_arc, len(length))
+        lead, lead_gap = _next_on_lane(lane_first, lane_items, arc, p, arc[v])
         other = -1
-        for o in range(len(others)):
-            r = others[o]
-            if other_path[o] != p or not other_arc[o] > arc[v] or other_arc[o] - arc[v] >= lead_gap:
+        for i in range(_after(other_first, other_items, other_arc, p, arc[v]), other_first[p + 1]):
+            # the nearest one ahead that reaches the path's centre line, nearer than the
+            # fleet's leader (the lowest index on a tie, as a scan in index order finds it)
+            o = other_items[i]
+            gap = other_arc[o] - arc[v]
+            if gap >= lead_gap and not (other >= 0 and gap == lead_gap):
+                break
+            if other >= 0 and (gap > lead_gap or o > other):
                 continue
-            if other_lateral[o] - extent[r, 1] <= half_width[v] + margin:
-                other, lead_gap = o, other_arc[o] - arc[v]
+            if other_lateral[o] - extent[others[o], 1] <= half_width[v] + margin:
+                other, lead_gap = o, gap
         if other >= 0:
             r = others[other]
             lead_speed = el.hypot(a_vel[r, 0], a_vel[r, 1])
@@ -1096,7 +1126,7 @@ def lane_changes(
             if free:
                 free = _lane_free(
                     t, lo, hi, rows[v], points, cum, base, first, count, width, bodies,
-                    body_xy, body_ext, is_vehicle, is_walker,
+                    reach_across,
                 )  # fmt: skip
             if free:
                 changers[found] = v
@@ -1127,27 +1157,95 @@ def _near_entry(p, ahead, room, length, path_junction, successor_first, successo
 
 
 @njit(cache=True)
-def _lane_free(
-    t, lo, hi, own, points, cum, base, first, count, width, bodies, body_xy, body_ext,
-    is_vehicle, is_walker,
-):  # fmt: skip
+def _lane_free(t, lo, hi, own, points, cum, base, first, count, width, bodies, reach_across):
     """Whether no vehicle or walker (but the actor row `own`) has its centre within half the
-    lane's width plus its own half width of a point of path t between arcs lo and hi."""
+    lane's width plus its own half width of a point of path t between arcs lo and hi. The
+    bodies looked at are those of the grid's cells over the points' box grown by the widest
+    lane's half and the widest body's half width (`reach_across`)."""
     start = _last_at_most(cum, base[t] + lo, first[t], first[t] + count[t])
     start = max(start, first[t])
     end = first[t] + count[t]
-    for b in range(len(bodies)):
-        if bodies[b] == own or not (is_vehicle[b] or is_walker[b]):
-            continue
-        for i in range(start, end):
-            if cum[i] - base[t] > hi:
-                break
-            dx = points[i, 0] - body_xy[b, 0]
-            dy = points[i, 1] - body_xy[b, 1]
-            near = 0.5 * width[i] + body_ext[b, 1]
-            if dx * dx + dy * dy < near * near:
-                return False
+    stop = start
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    grow = 0.0
+    while stop < end and not cum[stop] - base[t] > hi:
+        x0, x1 = min(x0, points[stop, 0]), max(x1, points[stop, 0])
+        y0, y1 = min(y0, points[stop, 1]), max(y1, points[stop, 1])
+        grow = max(grow, 0.5 * width[stop])
+        stop += 1
+    grow += reach_across
+    i0, i1 = cell_span(bodies.frame, x0 - grow, x1 + grow, 0)
+    j0, j1 = cell_span(bodies.frame, y0 - grow, y1 + grow, 1)
+    ny = int(bodies.frame[4])
+    for cell_x in range(i0, i1 + 1):
+        for cell_y in range(j0, j1 + 1):
+            cell = cell_x * ny + cell_y
+            for q in range(bodies.first[cell], bodies.first[cell + 1]):
+                b = bodies.items[q]
+                if bodies.rows[b] == own or not (bodies.is_vehicle[b] or bodies.is_walker[b]):
+                    continue
+                for i in range(start, stop):
+                    dx = points[i, 0] - bodies.xy[b, 0]
+                    dy = points[i, 1] - bodies.xy[b, 1]
+                    near = 0.5 * width[i] + bodies.ext[b, 1]
+                    if dx * dx + dy * dy < near * near:
+                        return False
     return True
+
+
+@njit(cache=True)
+def _by_arc(path, arc, paths):
+    """The items (path[i] >= 0 and a number arc[i]) listed by path, each path's by arc and
+    then index: path p's are items[first[p] : first[p + 1]] (a counting sort by path, then
+    an insertion sort of each path's few)."""
+    keys = path.copy()
+    for i in range(len(arc)):
+        if not arc[i] == arc[i]:
+            keys[i] = -1  # NaN: never ahead of anything
+    first, items = _grouped(keys, paths)
+    for p in range(paths):
+        for a in range(first[p] + 1, first[p + 1]):
+            item = items[a]
+            b = a
+            while b > first[p] and arc[items[b - 1]] > arc[item]:
+                items[b] = items[b - 1]
+                b -= 1
+            items[b] = item
+    return first, items
+
+
+@njit(cache=True, inline="always")
+def _after(first, items, arc, p, here):
+    """The position of path p's first item with an arc beyond `here` (_by_arc's lists)."""
+    lo, hi = first[p], first[p + 1]
+    if not here == here:
+        return hi
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arc[items[mid]] <= here:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _next_on_lane(first, items, arc, p, here):
+    """The item of path p nearest ahead of `here` (its arc beyond it) and its distance: the
+    least difference arc - here, the lowest index among items at that difference, as a scan
+    of every item in index order finds it; (-1, inf) when none."""
+    at = _after(first, items, arc, p, here)
+    end = first[p + 1]
+    if at == end:
+        return -1, np.inf
+    best = items[at]
+    gap = arc[best] - here
+    at += 1
+    while at < end and arc[items[at]] - here == gap:
+        best = min(best, items[at])
+        at += 1
+    return best, gap
 
 
 # -- the tick in three compiled calls (AutopilotFleet.tick) ---------------------------------
@@ -1314,8 +1412,7 @@ def plan_fleet(
     `c` holds the constants of autopilot.PLAN_CONSTANTS, `junction_c`, `control_c`, `lane_c`
     and `other_c` those of junction_stops, speed_controls, lane_changes and other_vehicles,
     `light_bits` apply_controls'."""
-    lateral_accel, comfort, step, crossing_angle = c[0], c[1], c[2], c[3]
-    behind_reach, coarse_stride, coarse_reach, margin = c[4], int(c[5]), c[6], c[7]
+    lateral_accel, comfort, step = c[0], c[1], c[2]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
     n, m = len(rows), len(distances)
     start, lengths = route_starts(route, arc, length)
@@ -1387,56 +1484,14 @@ def plan_fleet(
         junction_c,
     )
 
-    bodies, body_xy, body_yaw, is_vehicle, is_walker, box_x, body_ext = body_arrays(
-        alive,
-        body,
-        static_collider,
-        n_actors,
-        a_pos,
-        a_rot,
-        a_kind,
-        box_loc,
-        extent,
-        vehicle_kind,
-        walker_kind,
-    )
-    nb = len(bodies)
-    if nb == 0:
-        obstacle = np.full(n, np.inf)
-    else:
-        # vehicles pushing on ignore vehicles heading more than crossing_angle away
-        crossing = np.zeros((0, 0), dtype=np.bool_)
-        if (override > 0.0).any():
-            crossing = np.zeros((n, nb), dtype=np.bool_)
-            for v in range(n):
-                if override[v] > 0.0:
-                    for b in range(nb):
-                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
-                        crossing[v, b] = is_vehicle[b] and turn > crossing_angle
-        obstacle = obstacle_distances(
-            rows,
-            pos,
-            cos_yaw,
-            sin_yaw,
-            half_width,
-            ignore[:, 2],
-            ignore[:, 3],
-            bodies,
-            body_xy,
-            body_yaw,
-            is_vehicle,
-            is_walker,
-            box_x,
-            body_ext,
-            crossing,
-            pts,
-            tangents,
-            d,
-            behind_reach,
-            coarse_stride,
-            coarse_reach,
-            margin,
-        )
+    bodies = body_arrays(
+        alive, body, static_collider, n_actors, a_pos, a_rot, a_kind, box_loc, extent,
+        vehicle_kind, walker_kind,
+    )  # fmt: skip
+    obstacle = obstacle_distances(
+        rows, pos, cos_yaw, sin_yaw, yaw, half_width, ignore, override, bodies, pts, tangents, d,
+        c,
+    )  # fmt: skip
     throttle, brake, new_integral, new_reason, new_hold, new_override = speed_controls(
         obstacle,
         front,
@@ -1456,8 +1511,8 @@ def plan_fleet(
     )
     found_changers, found_paths = lane_changes(
         auto, changed_at, new_reason, speed, wish, front, rows, pos, route, arc, path_junction,
-        length, neighbour, points, cum, base, first, count, width, bodies, body_xy, body_ext,
-        is_vehicle, is_walker, half_width, others, other_path, other_arc, other_lateral, a_vel,
+        length, neighbour, points, cum, base, first, count, width, bodies, half_width, others,
+        other_path, other_arc, other_lateral, a_vel,
         extent, a_vrow, tl_state, successor_first, successor_flat, lane_c,
     )  # fmt: skip
     wheel_angle = np.empty(n)

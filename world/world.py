@@ -476,11 +476,15 @@ class World:
         return None
 
     def get_actors(self, actor_ids: Sequence[int] | None = None) -> ActorList:
+        """Every live actor in id order; given `actor_ids`, the live ones among them in the
+        order asked (an id asked twice comes twice), as CARLA's client answers
+        (CachedActorList::GetActorsById walks the ids given): its generate_traffic.py pairs
+        each walker with its controller by that order."""
         a = self._actors
         if actor_ids is None:
             rows = np.flatnonzero(a.alive[: a.n]).tolist()
             return ActorList([self._handle(r + 1) for r in rows])
-        found = (self.get_actor(i) for i in sorted(set(int(i) for i in actor_ids)))
+        found = (self.get_actor(int(i)) for i in actor_ids)
         return ActorList([actor for actor in found if actor is not None])
 
     def register_static_actor(

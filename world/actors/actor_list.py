@@ -1,4 +1,5 @@
-"""ActorList: the actors `World.get_actors()` returns, in id order (CARLA's carla.ActorList)."""
+"""ActorList: the actors `World.get_actors()` returns (CARLA's carla.ActorList), in the order
+it was given: id order for every actor, the order of the ids asked for a list of ids."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ __all__ = ["ActorList"]
 
 
 class ActorList:
-    """A list of actor handles sorted by id; `filter` keeps those whose type_id matches."""
+    """A list of actor handles in the order given; `filter` keeps those whose type_id matches,
+    in that order."""
 
     def __init__(self, actors: Sequence[Actor]) -> None:
-        self._actors = sorted(actors, key=lambda a: a.id)
+        self._actors = list(actors)
 
     def filter(self, wildcard_pattern: str) -> ActorList:
         """The actors whose type_id matches the shell wildcard (fnmatch, case-sensitive)."""

@@ -39,10 +39,22 @@ def test_centre_stays_inside_its_section():
     assert trigger_s(5.0, -1, False, 5.0, 5.00001, 3.0) == pytest.approx(5.000005, abs=1e-12)
 
 
+def overlap_table(boxes: OrientedBoxes, rows: np.ndarray, *columns) -> np.ndarray:
+    """`boxes.overlapping`'s pairs as an (N, B) table; the pairs come sorted, each once."""
+    n, b = boxes.overlapping(rows, *columns)
+    keys = n * len(boxes) + b
+    assert (np.diff(keys) > 0).all()
+    table = np.zeros((len(rows), len(boxes)), dtype=bool)
+    table[n, b] = True
+    return table
+
+
 def actor_boxes(boxes: OrientedBoxes, *actors) -> np.ndarray:
-    """`boxes.overlapping` for actors given as (pos, (pitch, yaw, roll), box_loc, extent)."""
+    """The overlap table for actors given as (pos, (pitch, yaw, roll), box_loc, extent)."""
     pos, rot, loc, ext = (np.array([a[k] for a in actors], dtype=np.float64) for k in range(4))
-    return boxes.overlapping(np.arange(len(actors)), pos, rot, loc, ext, np.ones(len(actors), bool))
+    return overlap_table(
+        boxes, np.arange(len(actors)), pos, rot, loc, ext, np.ones(len(actors), bool)
+    )
 
 
 def point(x, y, z):
@@ -192,7 +204,7 @@ def test_grid_and_kernel_agree_with_a_plain_separating_axis_test():
     ext = rng.uniform(0.0, 3.0, (n_actors, 3))
     assert 3 * boxes._grid[2] < 30.0 < 4 * boxes._grid[2]
     alive = np.ones(n_actors, dtype=bool)
-    got = boxes.overlapping(np.arange(n_actors), pos, rot, loc, ext, alive)
+    got = overlap_table(boxes, np.arange(n_actors), pos, rot, loc, ext, alive)
     box_axes = rotation_matrices(angles[:, 0], angles[:, 1], angles[:, 2])
     actor_axes = rotation_matrices(rot[:, 0], rot[:, 1], rot[:, 2])
     actor_centres = pos + np.einsum("nij,nj->ni", actor_axes, loc)
@@ -216,14 +228,14 @@ def test_grid_and_kernel_agree_with_a_plain_separating_axis_test():
 def test_no_boxes_or_no_actors():
     none = OrientedBoxes([])
     columns = (*np.zeros((4, 3, 3)), np.ones(3, dtype=bool))
-    assert none.overlapping(np.arange(3), *columns).shape == (3, 0)
+    assert overlap_table(none, np.arange(3), *columns).shape == (3, 0)
     boxes = OrientedBoxes([LANE_BOX])
-    assert boxes.overlapping(np.zeros(0, dtype=int), *columns).shape == (0, 1)
+    assert overlap_table(boxes, np.zeros(0, dtype=int), *columns).shape == (0, 1)
 
 
 def test_a_dead_actor_overlaps_nothing():
     # Two points at the lane box's centre, the second's row marked dead.
     boxes = OrientedBoxes([LANE_BOX])
     zeros = np.zeros((2, 3))
-    inside = boxes.overlapping(np.arange(2), zeros, zeros, zeros, zeros, np.array([True, False]))
+    inside = overlap_table(boxes, np.arange(2), zeros, zeros, zeros, zeros, np.array([True, False]))
     assert inside[:, 0].tolist() == [True, False]

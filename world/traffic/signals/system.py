@@ -25,7 +25,7 @@ import numpy as np
 from world.actors.vehicle_state import TrafficLightState
 from world.traffic.signals.lights import TrafficLightGroups
 from world.traffic.signals.signs import GiveWaySign, SignTimers
-from world.traffic.signals.trigger_boxes import OrientedBoxes
+from world.traffic.signals.trigger_boxes import OrientedBoxes, box_changes
 
 __all__ = ["BOX_CHECK", "BOX_EFFECT", "BOX_LIGHT", "BOX_SPEED", "TrafficSystem"]
 
@@ -58,17 +58,17 @@ class TrafficSystem:
         top = int(max(self.light_rows.max(initial=-1), self.sign_rows.max(initial=-1)))
         self.light_of_row = np.full(top + 2, -1, dtype=np.int64)
         self.light_of_row[self.light_rows] = np.arange(len(self.light_rows))
-        self._inside = np.zeros((0, len(boxes)), dtype=bool)
+        self._inside = np.zeros(0, dtype=np.int64)  # vehicle row * boxes + box, sorted
         self._light_boxes_held: dict[tuple[int, int], int] = {}
 
     # -- tick steps -----------------------------------------------------------------------
 
     def tick_sign_timers(self, world, dt: float) -> None:
-        self._vehicles = world._vehicles
+        self._vehicles = world.state_tables().vehicles
         self.timers.tick(dt)
 
     def tick_lights(self, world, dt: float) -> None:
-        self.push_light_states(world._vehicles, self.groups.tick(dt))
+        self.push_light_states(world.state_tables().vehicles, self.groups.tick(dt))
 
     def push_light_states(self, vehicles, changed: np.ndarray) -> None:
         """Gives the vehicles held by the changed lights (mask over lights) their new state."""
@@ -82,31 +82,30 @@ class TrafficSystem:
 
     def tick_boxes(self, world, dt: float) -> None:
         """Tests every vehicle's box against every box and tells the owners."""
-        vehicles, actors = world._vehicles, world._actors
+        actors, vehicles, _ = world.state_tables()
         self._vehicles = vehicles
         n = vehicles.n
         if len(self.boxes) == 0:
             return
         rows = vehicles.actor[:n]
-        inside = self.boxes.overlapping(
+        vehicle, box = self.boxes.overlapping(
             rows, actors.pos, actors.rot, actors.box_loc, actors.extent, actors.alive
         )
-        if len(self._inside) < n:
-            grown = np.zeros((n, len(self.boxes)), dtype=bool)
-            grown[: len(self._inside)] = self._inside
-            self._inside = grown
-        changed = inside != self._inside[:n]
-        if not changed.any():
+        inside = vehicle * len(self.boxes) + box  # (vehicle row, box) pairs, sorted
+        if np.array_equal(inside, self._inside):
             return
-        moved = np.flatnonzero(changed.any(axis=1))
-        was = self._inside[moved]
-        self._inside[:n] = inside
-        for k, vehicle in enumerate(moved.tolist()):
-            flips = np.flatnonzero(changed[vehicle])
-            for box in flips[was[k, flips]].tolist():
-                self._leave(vehicle, box)
-            for box in flips[~was[k, flips]].tolist():
-                self._enter(vehicle, box)
+        left, entered = box_changes(self._inside, inside)
+        self._inside = inside
+        boxes = len(self.boxes)
+        moved = np.union1d(left // boxes, entered // boxes)
+        left_at = np.searchsorted(left // boxes, moved)
+        entered_at = np.searchsorted(entered // boxes, moved)
+        for k, vehicle_row in enumerate(moved.tolist()):
+            # a vehicle's leaves before its entries, each in box order
+            for key in left[left_at[k] : np.searchsorted(left, (vehicle_row + 1) * boxes)]:
+                self._leave(vehicle_row, int(key) % boxes)
+            for key in entered[entered_at[k] : np.searchsorted(entered, (vehicle_row + 1) * boxes)]:
+                self._enter(vehicle_row, int(key) % boxes)
 
     # -- box events -----------------------------------------------------------------------
 

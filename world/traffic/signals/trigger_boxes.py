@@ -33,6 +33,7 @@ __all__ = [
     "SECTION_MARGIN",
     "OrientedBoxes",
     "TriggerBox",
+    "box_changes",
     "lane_travels_with_s",
     "trigger_s",
 ]
@@ -140,68 +141,75 @@ class OrientedBoxes:
         box_loc: np.ndarray,
         extent: np.ndarray,
         alive: np.ndarray,
-    ) -> np.ndarray:
-        """(N, B) bool: whether the box of actor row rows[n] overlaps box b (touching counts).
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs (n, b) where the box of actor row rows[n] overlaps box b (touching
+        counts), as two arrays sorted by n, then b: the few boxes each actor is in, not an
+        (N, B) table (the work stays that of the actors and the boxes near them).
 
         `pos` (m), `rot` (pitch, yaw, roll in degrees), `box_loc` (the box centre in the
         actor's frame), `extent` (half-extents) and `alive` are the actor table's columns,
         read at `rows`; a dead actor overlaps nothing. A zero extent makes the box a point:
         then it is the point's containment."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-        inside = np.zeros((len(rows), len(self.boxes)), dtype=bool)
-        if len(rows) and len(self.boxes):
-            _overlapping(
-                rows,
-                *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
-                np.ascontiguousarray(alive, dtype=np.bool_),
-                self._grid,
-                self._ny,
-                self._starts,
-                self._members,
-                self._first,
-                self.centre,
-                self.axes,
-                self.extent,
-                self._radius,
-                inside,
-            )
-        return inside
+        if not (len(rows) and len(self.boxes)):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        actors = (
+            *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
+            np.ascontiguousarray(alive, dtype=np.bool_),
+        )
+        grid = (self._grid, self._ny, self._starts, self._members, self._first)
+        shapes = (self.centre, self.axes, self.extent, self._radius)
+        return _overlapping(rows, actors, grid, shapes)
 
 
 @njit(cache=True)
-def _overlapping(
-    rows: np.ndarray,
-    pos: np.ndarray,
-    rot: np.ndarray,
-    box_loc: np.ndarray,
-    extent: np.ndarray,
-    alive: np.ndarray,
-    grid: np.ndarray,
-    ny: int,
-    starts: np.ndarray,
-    members: np.ndarray,
-    first: np.ndarray,
-    centre: np.ndarray,
-    axes: np.ndarray,
-    half: np.ndarray,
-    radius: np.ndarray,
-    inside: np.ndarray,
-) -> None:
-    """Marks in `inside` (N, B) the boxes each live actor's box overlaps.
+def box_changes(before: np.ndarray, after: np.ndarray) -> tuple:
+    """The keys (sorted, no repeats) in `before` and not in `after` (left), and in `after`
+    and not in `before` (entered): one merge of the two sorted arrays."""
+    left = np.empty(len(before), dtype=np.int64)
+    entered = np.empty(len(after), dtype=np.int64)
+    i = j = n_left = n_entered = 0
+    while i < len(before) or j < len(after):
+        if j == len(after) or (i < len(before) and before[i] < after[j]):
+            left[n_left] = before[i]
+            n_left += 1
+            i += 1
+        elif i == len(before) or after[j] < before[i]:
+            entered[n_entered] = after[j]
+            n_entered += 1
+            j += 1
+        else:
+            i += 1
+            j += 1
+    return left[:n_left], entered[:n_entered]
 
-    Per actor: the grid cells that its bounding sphere about its origin (|box_loc| + |extent|,
-    whatever its rotation) touches; in each, the boxes met there first (a box listed in
-    several cells is tested once, in the first cell both cover) whose bounding sphere reaches
-    that one. Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes =
-    R's columns); its bounding sphere about that centre must reach the box itself, and then
-    the separating axes decide."""
-    corner_x, corner_y, cell = grid[0], grid[1], grid[2]
+
+@njit(cache=True)
+def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) -> tuple:
+    """The pairs (n, b), sorted, where the box of live actor row rows[n] overlaps box b.
+
+    `actors`: the actor table's pos, rot, box_loc, extent and alive; `grid`: the boxes'
+    plan-view grid (corner x, y and cell; ny; the cells' starts and members; each box's first
+    cell); `shapes`: the boxes' centres, axes, half extents and bounding radii. Per actor:
+    the grid cells that its bounding sphere about its origin (|box_loc| + |extent|, whatever
+    its rotation) touches; in each, the boxes met there first (a box listed in several cells
+    is tested once, in the first cell both cover) whose bounding sphere reaches that one.
+    Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes = R's
+    columns); its bounding sphere about that centre must reach the box itself, and then the
+    separating axes decide."""
+    pos, rot, box_loc, extent, alive = actors
+    corner, ny, starts, members, first = grid
+    centre, axes, half, radius = shapes
+    corner_x, corner_y, cell = corner[0], corner[1], corner[2]
     nx = (len(starts) - 1) // ny
     r_actor = np.empty((3, 3))
     at = np.empty(3)
     rel = np.empty((3, 3))
     mag = np.empty((3, 3))
     t = np.empty(3)
+    out_n = np.empty(len(rows) + 16, dtype=np.int64)
+    out_b = np.empty(len(rows) + 16, dtype=np.int64)
+    count = 0
     for n in range(len(rows)):
         row = rows[n]
         if not alive[row]:
@@ -214,6 +222,7 @@ def _overlapping(
         lo_y = np.int64(np.floor((pos[row, 1] - about_origin - corner_y) / cell))
         hi_y = np.int64(np.floor((pos[row, 1] + about_origin - corner_y) / cell))
         placed = False
+        mine = count  # this actor's boxes start here
         for ix in range(max(lo_x, 0), min(hi_x, nx - 1) + 1):
             for iy in range(max(lo_y, 0), min(hi_y, ny - 1) + 1):
                 f = ix * ny + iy
@@ -237,9 +246,20 @@ def _overlapping(
                     d2 = at[2] - centre[b, 2]
                     if not _sphere_reaches_box(d0, d1, d2, reach, axes[b], half[b]):
                         continue
-                    inside[n, b] = not _separated(
-                        d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t
-                    )
+                    if _separated(d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t):
+                        continue
+                    if count == len(out_n):
+                        out_n = np.concatenate((out_n, np.empty(count, dtype=np.int64)))
+                        out_b = np.concatenate((out_b, np.empty(count, dtype=np.int64)))
+                    # this actor's boxes in ascending order (cells visit them in any order)
+                    k = count
+                    while k > mine and out_b[k - 1] > b:
+                        out_b[k] = out_b[k - 1]
+                        k -= 1
+                    out_b[k] = b
+                    out_n[count] = n
+                    count += 1
+    return out_n[:count], out_b[:count]
 
 
 @njit(cache=True)

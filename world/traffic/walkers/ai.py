@@ -34,7 +34,6 @@ __all__ = [
     "DEFAULT_CROSS_FACTOR",
     "DEFAULT_WALKER_SPEED",
     "WalkerAISystem",
-    "walker_ai_of",
 ]
 
 DEFAULT_WALKER_SPEED = 1.4  # m/s
@@ -47,16 +46,10 @@ WALKER_RADIUS = 0.3  # m
 WALKER_LOOK_AHEAD = 1.0  # s: walkers turn around each other when this much walking would meet
 WALKER_MARGIN = 0.1  # m kept between two walkers' circles as they pass
 DEFAULT_PEDESTRIANS_SEED = 0
-
-
-def walker_ai_of(world) -> WalkerAISystem:
-    """The world's pedestrian system, made (and put in the tick) on first use."""
-    system = world.__dict__.get("_walker_ai")
-    if system is None:
-        system = WalkerAISystem(world)
-        world._walker_ai = system
-        world.add_tick_system("traffic_manager", lambda w, dt: system.tick(dt))
-    return system
+# the steering's constants, in the order world.traffic.walkers.kernels.steer reads them
+WALKER_CONSTANTS = np.array(
+    [ARRIVE_RADIUS, VEHICLE_REACH, STEP_AHEAD, WALKER_RADIUS, WALKER_LOOK_AHEAD, WALKER_MARGIN]
+)
 
 
 class WalkerAISystem:
@@ -128,7 +121,7 @@ class WalkerAISystem:
         self.cross = np.append(self.cross, bool(rng.random() < self.cross_factor))
         self.progress = np.append(self.progress, 0)
         self.rngs.append(rng)
-        here = self.world._actors.pos[walker_row]
+        here = self.world.state_tables().actors.pos[walker_row]
         self.routes.append(here[None].copy())
         self._dirty = True
 
@@ -136,8 +129,8 @@ class WalkerAISystem:
         i = self.slot(controller_row)
         if i < 0:
             return
-        w = self.world._walkers
-        wrow = int(self.world._actors.wrow[self.walker[i]])
+        w = self.world.state_tables().walkers
+        wrow = int(self.world.state_tables().actors.wrow[self.walker[i]])
         w.speed[wrow] = 0.0
         self._keep(np.arange(len(self.controller)) != i)
 
@@ -151,7 +144,7 @@ class WalkerAISystem:
 
     def go_to(self, i: int, goal: np.ndarray) -> None:
         nav = self.navigation
-        here = self.world._actors.pos[self.walker[i]]
+        here = self.world.state_tables().actors.pos[self.walker[i]]
         self.routes[i] = nav.points[nav.route(here, goal, bool(self.cross[i]))]
         self.progress[i] = 0
         self._dirty = True
@@ -167,35 +160,26 @@ class WalkerAISystem:
         its calls."""
         if not len(self.controller):
             return
-        a, w = self.world._actors, self.world._walkers
+        a, _, w = self.world.state_tables()
         first_pass = 0
         while True:
             self._flatten()
             status = steer(
-                a.alive,
-                a.pos,
-                a.rot,
-                a.extent,
-                a.vrow,
-                a.wrow,
+                (a.alive, a.pos, a.rot, a.extent, a.vrow, a.wrow),
                 a.n,
-                self.controller,
-                self.walker,
-                self._flat,
-                self._offset,
-                self._length,
-                self.progress,
-                self.speed,
-                w.direction,
-                w.speed,
+                (
+                    self.controller,
+                    self.walker,
+                    self._flat,
+                    self._offset,
+                    self._length,
+                    self.progress,
+                    self.speed,
+                ),
+                (w.direction, w.speed),
                 first_pass,
                 ARRIVAL_PASSES,
-                ARRIVE_RADIUS,
-                VEHICLE_REACH,
-                STEP_AHEAD,
-                WALKER_RADIUS,
-                WALKER_LOOK_AHEAD,
-                WALKER_MARGIN,
+                WALKER_CONSTANTS,
             )
             if status == STEERED:
                 return

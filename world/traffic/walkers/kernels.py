@@ -21,50 +21,42 @@ import numpy as np
 
 from world import elementary as el
 from world.kernels.compiled import njit
+from world.physics.grid import cell_span, point_grid
 
 __all__ = ["DEAD", "STEERED", "route", "steer"]
 
+NEIGHBOUR_CELL = 8.0  # m: the walkers' and vehicles' grids have cells at least this wide
 STEERED = -1  # `steer` wrote every walker's control
 DEAD = -2  # `steer` found a controller or walker destroyed: drop it, then call again
 
 
 @njit(cache=True)
-def steer(
-    alive,
-    pos,
-    rot,
-    extent,
-    vrow,
-    wrow,
-    n,
-    controller,
-    walker,
-    flat,
-    offset,
-    length,
-    progress,
-    speed,
-    direction_out,
-    speed_out,
-    first_pass,
-    passes,
-    arrive_radius,
-    reach,
-    step_ahead,
-    radius,
-    look_ahead,
-    margin,
-):
+def steer(actors, n, walkers, outputs, first_pass, passes, c):
     """Steers the walkers (actor rows `walker`, routes `flat[offset:offset+length]`) and
     writes their WalkerControl (table rows `wrow[walker]`).
 
-    Arrival passes `first_pass`..`passes`-1: a walker within `arrive_radius` of its route
-    point moves on to the next (`progress`, in place). Returns STEERED when done, DEAD (only
-    when first_pass is 0) if a controller or walker is not alive, or the pass at which a
-    walker is past its route's end: give it a new route and call again from that pass.
-    Walkers turn around each other (`look_ahead` s, circles of 2 `radius` + `margin`) before
-    they turn along vehicles' sides.
+    `actors`: the actor table's alive, pos, rot, extent, vrow and wrow (the first `n` rows
+    in use); `walkers`: the started walkers' controller and walker rows, their flat routes
+    (flat, offset, length), progress (written) and speed; `outputs`: the walker table's
+    direction and speed columns; `c`: ai.WALKER_CONSTANTS (arrive radius, vehicle reach,
+    step ahead, walker radius, look-ahead, margin). Arrival passes `first_pass`..`passes`-1:
+    a walker within the arrive radius of its route point moves on to the next (`progress`,
+    in place). Returns STEERED when done, DEAD (only when first_pass is 0) if a controller
+    or walker is not alive, or the pass at which a walker is past its route's end: give it
+    a new route and call again from that pass. Walkers turn around each other (look-ahead s,
+    circles of 2 radius + margin) before they turn along vehicles' sides.
     """
+    alive, pos, rot, extent, vrow, wrow = actors
+    controller, walker, flat, offset, length, progress, speed = walkers
+    direction_out, speed_out = outputs
+    arrive_radius, reach, step_ahead, radius, look_ahead, margin = (
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+    )
     m = len(walker)
     if first_pass == 0:
         for i in range(m):
@@ -123,10 +115,15 @@ def _around_walkers(pos, walker, unit, walks, speed, out, look_ahead, clearance)
         if walks[i]:
             fastest = max(fastest, speed[i])
     near = 2.0 * fastest * look_ahead + clearance  # no pair farther apart on x or y can meet
+    frame, first, items = point_grid(x, y, m, NEIGHBOUR_CELL)
+    found = np.empty(m, dtype=np.int64)
     for i in range(m):
         if not walks[i]:
             continue
-        for j in range(m):
+        # the walkers within `near` on x and y (the grid's cells around), in walker order
+        count = _near_items(frame, first, items, x, y, x[i], y[i], near, found)
+        for f in range(count):
+            j = found[f]
             bx = x[j] - x[i]
             by = y[j] - y[i]
             if j == i or abs(bx) > near or abs(by) > near:
@@ -167,10 +164,15 @@ def _around_vehicles(
     car_x, car_y = np.empty(count), np.empty(count)
     for j in range(count):
         car_x[j], car_y[j] = pos[cars[j], 0], pos[cars[j], 1]
+    frame, first, items = point_grid(car_x, car_y, count, NEIGHBOUR_CELL)
+    found = np.empty(count, dtype=np.int64)
     reach_sq = reach * reach
     for i in range(len(walker)):
         wx, wy = pos[walker[i], 0], pos[walker[i], 1]
-        for j in range(count):
+        # the vehicles within `reach` on x and y (the grid's cells around), in vehicle order
+        near = _near_items(frame, first, items, car_x, car_y, wx, wy, reach, found)
+        for f in range(near):
+            j = found[f]
             dx = wx - car_x[j]
             dy = wy - car_y[j]
             if not dx * dx + dy * dy < reach_sq:
@@ -194,6 +196,27 @@ def _around_vehicles(
                 lx, ly = -ay, ax
             size = math.sqrt(lx * lx + ly * ly)
             out[i, 0], out[i, 1] = lx / size, ly / size
+
+
+@njit(cache=True)
+def _near_items(frame, first, items, x, y, at_x, at_y, near, found):
+    """Writes into `found` the items of a point grid (world.physics.grid) within `near` of
+    (at_x, at_y) on x and on y, ascending, and returns how many: those of the cells around,
+    sorted (a scan of every item in index order meets them in that order)."""
+    i0, i1 = cell_span(frame, at_x - near, at_x + near, 0)
+    j0, j1 = cell_span(frame, at_y - near, at_y + near, 1)
+    ny = int(frame[4])
+    count = 0
+    for i in range(i0, i1 + 1):
+        for j in range(j0, j1 + 1):
+            cell = i * ny + j
+            for q in range(first[cell], first[cell + 1]):
+                k = items[q]
+                if abs(x[k] - at_x) <= near and abs(y[k] - at_y) <= near:
+                    found[count] = k
+                    count += 1
+    found[:count].sort()
+    return count
 
 
 @njit(cache=True)

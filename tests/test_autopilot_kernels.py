@@ -27,6 +27,8 @@ from world.traffic.autopilot.fleet import (
     SAMPLE_DISTANCES,
 )
 from world.traffic.autopilot.kernels import (
+    ActorColumns,
+    LaneArrays,
     body_arrays,
     curve_speed_cap,
     obstacle_distances,
@@ -92,6 +94,12 @@ def test_curve_cap_from_segment_headings_is_numpys(traffic):
     assert (got < target).any()  # some vehicles are in curves
 
 
+def _actor_columns(a) -> ActorColumns:
+    return ActorColumns(
+        a.alive, a.body, a.static_collider, a.kind, a.vrow, a.pos, a.rot, a.vel, a.extent, a.box_loc
+    )
+
+
 def _box_gaps(pts, tangents, origin, c, s, ext, grow):
     """numpy form of the gap of every sample (M,) to one body's grown box."""
     r = pts[:, :2] - origin
@@ -113,9 +121,7 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
     world, fleet, _, d, pts, tangents, _ = traffic
     a = world._actors
     rows = fleet.actor
-    found = body_arrays(
-        a.alive, a.body, a.static_collider, a.n, a.pos, a.rot, a.kind, a.box_loc, a.extent, 1, 2
-    )
+    found = body_arrays(_actor_columns(a), a.n, 1, 2)
     bodies, xy, yaw, box_x, ext = found.rows, found.xy, found.yaw, found.box_x, found.ext
     pos = a.pos[rows]
     rad = np.radians(a.rot[rows, 1])
@@ -199,12 +205,7 @@ def test_other_vehicles_lists_only_vehicles_outside_the_fleet(traffic):
     # approaching one from its lane or further back), free only when moving (0.5 m/s or more)
     world, fleet, *_ = traffic
     a, lp = world._actors, fleet.paths
-    args = (
-        a.alive, a.n, a.vrow, a.pos, a.rot, a.vel, lp.points,
-        lp.point_junction, lp.point_heading, lp.first, lp.count, lp.cum, lp.base, lp.grid_first,
-        lp.grid_point, lp.grid_frame, lp.length, lp.junction, lp.successor_first,
-        lp.successor_flat, OTHER_CONSTANTS,
-    )  # fmt: skip
+    args = (_actor_columns(a), a.n, LaneArrays(*lp.arrays()), OTHER_CONSTANTS)
     inside, *_ = other_vehicles(fleet.actor, *args)
     assert len(inside) == 0
     for i in range(len(fleet)):

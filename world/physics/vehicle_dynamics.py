@@ -277,10 +277,7 @@ def _gear_ratio(ratios: np.ndarray, row: int, gear: int) -> float:
 
 @njit
 def _update_gear(
-    gear: int,
-    target: int,
-    timer: float,
-    since: float,
+    state: tuple,
     auto: bool,
     reverse: bool,
     manual_gear: int,
@@ -294,9 +291,11 @@ def _update_gear(
     throttle: float,
     dt: float,
 ) -> tuple:
-    """Runs the automatic gearbox (or the manual gear) one substep; returns the new gear,
-    target gear, shift timer and time since the last change. `up_ratio` and `down_ratio` are
-    those of `gear`, read only when no shift ends (so `gear` is still that gear)."""
+    """Runs the automatic gearbox (or the manual gear) one substep from its `state` (gear,
+    target gear, shift timer, time since the last change); returns the new state.
+    `up_ratio` and `down_ratio` are those of the gear, read only when no shift ends (so the
+    gear is still that gear)."""
+    gear, target, timer, since = state
     shifting = timer > 0.0
     done = False
     if shifting:
@@ -558,10 +557,7 @@ def substep(
 
         max_rpm = veh.max_rpm[k]
         gear, veh.target_gear[k], veh.shift_timer[k], veh.since_shift[k] = _update_gear(
-            veh.gear[k],
-            veh.target_gear[k],
-            veh.shift_timer[k],
-            veh.since_shift[k],
+            (veh.gear[k], veh.target_gear[k], veh.shift_timer[k], veh.since_shift[k]),
             veh.autobox[k] and not veh.manual_gear_shift[k],
             veh.reverse[k],
             veh.control_gear[k],

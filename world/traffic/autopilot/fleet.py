@@ -29,12 +29,20 @@ generator, so a run draws the same numbers whatever else consumes randomness.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from world.actors.vehicle_state import ActorType, TrafficLightState, VehicleLightState
-from world.traffic.autopilot.kernels import localise_fleet, past_path_ends, plan_fleet
+from world.traffic.autopilot.kernels import (
+    ActorColumns,
+    Constants,
+    ControlColumns,
+    FleetSettings,
+    FleetState,
+    Work,
+    localise_fleet,
+    past_path_ends,
+    plan_fleet,
+)
 from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
 
 __all__ = ["AutopilotFleet"]
@@ -146,28 +154,9 @@ LIGHT_BITS = np.array(
 )
 
 
-class _Work(NamedTuple):
-    """The tick's per-vehicle work arrays, written by the kernels in place (made again when the
-    membership changes): localise_fleet's columns and positions, the vehicles past their
-    path's end, and plan_fleet's lane changes."""
-
-    k: np.ndarray  # vehicle rows
-    pos: np.ndarray  # (N, 3)
-    yaw: np.ndarray  # degrees
-    cos_yaw: np.ndarray
-    sin_yaw: np.ndarray
-    speed: np.ndarray  # forward, at least 0
-    front: np.ndarray  # half length
-    half_width: np.ndarray
-    lateral: np.ndarray  # distance off the current path
-    past: np.ndarray  # vehicles past their path's end (the first localise_fleet's count)
-    changers: np.ndarray  # vehicles changing lanes (the first plan_fleet's count)
-    to_paths: np.ndarray  # their new paths
-
-
-def _work(n: int, vrow_type: np.dtype) -> _Work:
+def _work(n: int, vrow_type: np.dtype) -> Work:
     empty, index = np.empty(n), np.empty(n, dtype=np.int64)
-    return _Work(
+    return Work(
         np.empty(n, dtype=vrow_type),
         np.empty((n, 3)),
         *(empty.copy() for _ in range(7)),
@@ -177,12 +166,25 @@ def _work(n: int, vrow_type: np.dtype) -> _Work:
     )
 
 
+CONSTANTS = tuple(
+    Constants(
+        PLAN_CONSTANTS,
+        JUNCTION_CONSTANTS,
+        CONTROL_CONSTANTS,
+        LANE_CHANGE_CONSTANTS,
+        OTHER_CONSTANTS,
+        LIGHT_BITS,
+        SAMPLE_DISTANCES,
+    )
+)
+
+
 class AutopilotFleet:
     """Autopilot state of registered vehicles, one row each, in registration order."""
 
     def __init__(self, world) -> None:
         self.world = world
-        traffic = getattr(world, "_traffic", None)
+        traffic = world.traffic_signals()
         light_boxes, sign_boxes = [], []
         if traffic is not None:
             from world.traffic.signals.system import BOX_EFFECT, BOX_LIGHT
@@ -207,6 +209,7 @@ class AutopilotFleet:
         self.targets: list[list[np.ndarray]] = []
         self.reason = np.zeros(0, dtype=np.int64)
         self.changed_at = np.zeros((0, 2))  # x, y of the last lane change (nan: none yet)
+        self.idle_since = np.zeros(0)  # s: when last seen moving (the manager's stuck rule)
         self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
         self._arguments_key: tuple = ()
         self._arguments: tuple = ()
@@ -223,7 +226,7 @@ class AutopilotFleet:
     def add(self, actor_row: int, rng: np.random.Generator) -> None:
         if self.slot(actor_row) >= 0:
             return
-        a = self.world._actors
+        a = self.world.state_tables().actors
         path, arc = self._localise(a.pos[actor_row], a.rot[actor_row, 1])
         self.actor = np.append(self.actor, actor_row)
         route = np.full((1, ROUTE_SLOTS), -1, dtype=np.int64)
@@ -236,6 +239,7 @@ class AutopilotFleet:
         self.ignore = np.vstack([self.ignore, np.zeros((1, 4), dtype=bool)])
         self.reason = np.append(self.reason, STOP_NONE)
         self.changed_at = np.vstack([self.changed_at, np.full((1, 2), np.nan)])
+        self.idle_since = np.append(self.idle_since, np.nan)
         self.rngs.append(rng)
         self.commands.append([])
         self.targets.append([])
@@ -260,6 +264,7 @@ class AutopilotFleet:
             "ignore",
             "reason",
             "changed_at",
+            "idle_since",
         )
         for name in names:
             setattr(self, name, getattr(self, name)[keep])
@@ -271,7 +276,7 @@ class AutopilotFleet:
 
     def prune(self) -> None:
         """Forgets vehicles that were destroyed."""
-        alive = self.world._actors.alive[self.actor]
+        alive = self.world.state_tables().actors.alive[self.actor]
         if not alive.all():
             self._keep(alive)
 
@@ -291,7 +296,7 @@ class AutopilotFleet:
     def _move_to_lane(self, i: int, target: int) -> None:
         """Vehicle i's route starts again on path `target` (beside its own), where it stands."""
         row = int(self.actor[i])
-        xy = self.world._actors.pos[row, None, :2]
+        xy = self.world.state_tables().actors.pos[row, None, :2]
         lengths = self.paths.length
         here = lengths[int(self.route[i, 0])]
         near = self.arc[i] * lengths[target] / here if here > 0.0 else self.arc[i]
@@ -308,7 +313,7 @@ class AutopilotFleet:
         return int(path[0]), float(arc[0])
 
     def relocate(self, i: int) -> None:
-        a = self.world._actors
+        a = self.world.state_tables().actors
         row = int(self.actor[i])
         path, arc = self._localise(a.pos[row], a.rot[row, 1])
         self.route[i] = -1
@@ -367,22 +372,31 @@ class AutopilotFleet:
 
     # -- the tick --------------------------------------------------------------------------
 
-    def tick(self, tm, dt: float) -> bool:
+    def tick(
+        self,
+        settings: FleetSettings,
+        ignore: np.ndarray,
+        global_pct: float,
+        global_lead: float,
+        dt: float,
+    ) -> bool:
         """One tick of every vehicle in two compiled calls: localise_fleet, then Python for the
         rare events (past a path's end, lost), then plan_fleet, which writes the controls; the
-        lane changes it decides are taken here. False, with nothing done, when a vehicle was
+        lane changes it decides are taken here. `settings` and `ignore` (the ignore chances,
+        (N, 4)) are the manager's per-vehicle settings, `global_pct` and `global_lead` its
+        speed difference and leading distance. False, with nothing done, when a vehicle was
         destroyed (prune first)."""
-        work, localise, plan = self._kernel_arguments(tm)
+        tables = self.world.state_tables()
+        work, localise, plan = self._kernel_arguments(tables, settings)
         past, lost, all_alive = localise_fleet(*localise)
         if not all_alive:
             return False
         if past:
-            self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, tm)
+            self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, ignore)
         if past or lost:
             for i in np.flatnonzero(work.lateral > LOST_DISTANCE).tolist():
                 self.relocate(i)
-        a = self.world._actors
-        changes = plan_fleet(*plan, a.n, dt, float(tm._global_speed_pct), float(tm._global_lead))
+        changes = plan_fleet(*plan, tables.actors.n, dt, float(global_pct), float(global_lead))
         # lane changes decided now take effect from the next tick
         if changes:
             for i, path in zip(
@@ -391,124 +405,67 @@ class AutopilotFleet:
                 self._move_to_lane(i, path)
         return True
 
-    def _kernel_arguments(self, tm) -> tuple[_Work, tuple, tuple]:
+    def _kernel_arguments(self, tables, settings: FleetSettings) -> tuple[Work, tuple, tuple]:
         """The work arrays and the array arguments of localise_fleet and plan_fleet (all but
         the per-tick numbers), made again only when an array among them may have been replaced:
         the membership changed, the manager's per-vehicle settings were made again, a table
-        grew. (Gathering some 80 arguments every tick cost more than a kernel.) The ids in the
-        key are those of arrays the arguments hold, so no other array can take them."""
-        world = self.world
-        a, v = world._actors, world._vehicles
-        traffic = getattr(world, "_traffic", None)
-        light_state = traffic.system.groups.state if traffic is not None else NO_LIGHTS
-        key = (self.version, id(tm._speed_pct), id(a.pos), id(v.throttle), id(light_state))
+        grew. The ids in the key are those of arrays the arguments hold, so no other array
+        can take them."""
+        signals = self.world.traffic_signals()
+        light_state = signals.system.groups.state if signals is not None else NO_LIGHTS
+        key = (
+            self.version,
+            id(settings.speed_pct),
+            id(tables.actors.pos),
+            id(tables.vehicles.throttle),
+            id(light_state),
+        )
         if key != self._arguments_key:
             self._arguments_key = key
-            self._arguments = self._gather_arguments(tm, light_state)
+            self._arguments = self._gather_arguments(tables, settings, light_state)
         return self._arguments
 
-    def _gather_arguments(self, tm, light_state: np.ndarray) -> tuple[_Work, tuple, tuple]:
-        a, v = self.world._actors, self.world._vehicles
-        lp = self.paths
+    def _gather_arguments(
+        self, tables, settings: FleetSettings, light_state: np.ndarray
+    ) -> tuple[Work, tuple, tuple]:
+        """The groups as plain tuples in their NamedTuples' field order (the kernels make
+        them named again)."""
+        a, v = tables.actors, tables.vehicles
         work = _work(len(self.actor), a.vrow.dtype)
-        # k ... half_width: localise_fleet writes them, plan_fleet reads them
-        located = work[: _Work._fields.index("lateral")]
-        localise = (
-            self.actor,
-            a.vrow,
-            a.alive,
-            a.pos,
-            a.rot,
-            a.vel,
-            a.extent,
-            self.route,
-            self.arc,
-            lp.points,
-            lp.cum,
-            lp.base,
-            lp.first,
-            lp.count,
-            lp.length,
-            LOCATE_WINDOW,
-            LOST_DISTANCE,
-            *located,
-            work.lateral,
-            work.past,
+        fleet = tuple(
+            FleetState(
+                self.actor,
+                self.route,
+                self.arc,
+                self.ignore,
+                self.integral,
+                self.hold_time,
+                self.override,
+                self.reason,
+                self.changed_at,
+            )
         )
+        actors = tuple(
+            ActorColumns(
+                a.alive, a.body, a.static_collider, a.kind, a.vrow, a.pos, a.rot, a.vel,
+                a.extent, a.box_loc,
+            )
+        )  # fmt: skip
+        controls = tuple(
+            ControlColumns(
+                v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state,
+                v.steer_kmh, v.steer_factor, v.throttle, v.steer, v.brake, v.hand_brake,
+                v.reverse, v.manual_gear_shift, v.ackermann, v.lights,
+            )
+        )  # fmt: skip
+        lanes = self.paths.arrays()
+        localise = (fleet, tuple(work), lanes, actors, LOCATE_WINDOW, LOST_DISTANCE)
         plan = (
-            self.actor,
-            *located,
-            self.route,
-            self.arc,
-            self.ignore,
-            self.integral,
-            self.hold_time,
-            self.override,
-            self.reason,
-            self.changed_at,
-            SAMPLE_DISTANCES,
-            tm._speed_pct,
-            tm._desired,
-            tm._lead,
-            tm._auto_lane_change,
-            tm._update_lights,
-            lp.points,
-            lp.cum,
-            lp.base,
-            lp.length,
-            lp.first,
-            lp.count,
-            lp.segment_tangent,
-            lp.segment_heading,
-            lp.junction,
-            lp.light,
-            lp.give_way,
-            (lp.junction_member, lp.junction_size, lp.conflict_first, lp.conflict_flat),
-            lp.neighbour,
-            lp.width,
-            lp.point_junction,
-            lp.point_heading,
-            lp.grid_first,
-            lp.grid_point,
-            lp.grid_frame,
-            lp.successor_first,
-            lp.successor_flat,
-            light_state,
-            v.wheelbase,
-            v.cg_front,
-            v.max_steer,
-            v.speed_limit,
-            v.tl_actor,
-            v.tl_state,
-            v.steer_kmh,
-            v.steer_factor,
-            v.throttle,
-            v.steer,
-            v.brake,
-            (v.hand_brake, v.reverse, v.manual_gear_shift, v.ackermann),
-            v.lights,
-            a.alive,
-            a.body,
-            a.static_collider,
-            a.pos,
-            a.rot,
-            a.kind,
-            a.box_loc,
-            a.extent,
-            a.vrow,
-            a.vel,
-            work.changers,
-            work.to_paths,
-            PLAN_CONSTANTS,
-            JUNCTION_CONSTANTS,
-            CONTROL_CONSTANTS,
-            LANE_CHANGE_CONSTANTS,
-            OTHER_CONSTANTS,
-            LIGHT_BITS,
-        )
+            fleet, tuple(settings), tuple(work), lanes, actors, controls, CONSTANTS, light_state
+        )  # fmt: skip
         return work, localise, plan
 
-    def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, tm) -> None:
+    def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, ignore: np.ndarray) -> None:
         """Moves the vehicles idx past their path's end on to the next path (extending their
         routes and drawing their ignores), again while they are past the new path's end too."""
         lp = self.paths
@@ -518,10 +475,9 @@ class AutopilotFleet:
             arc[idx] -= lp.length[self.route[idx, 0]]
             self.route[idx, :-1] = self.route[idx, 1:]
             self.route[idx, -1] = -1
-            percentages = tm._ignore_percentages()
             for i in idx.tolist():
                 self._extend(i)
-                self._draw_ignores(i, percentages[i])
+                self._draw_ignores(i, ignore[i])
             arc[idx], lat[idx] = lp.locate(
                 self.route[idx, 0], np.maximum(arc[idx], 0.0), pos[idx, :2]
             )

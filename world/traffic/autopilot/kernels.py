@@ -30,6 +30,15 @@ from world.traffic.autopilot.control import (
 )
 
 __all__ = [
+    "ActorColumns",
+    "Bodies",
+    "Constants",
+    "ControlColumns",
+    "FleetSettings",
+    "FleetState",
+    "LaneArrays",
+    "OtherVehicles",
+    "Work",
     "apply_controls",
     "body_arrays",
     "junction_stops",
@@ -51,6 +60,142 @@ __all__ = [
 
 
 BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
+
+
+class LaneArrays(NamedTuple):
+    """LanePaths' arrays (world.traffic.autopilot.lane_paths) as the kernels read them."""
+
+    points: np.ndarray
+    cum: np.ndarray
+    base: np.ndarray
+    length: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    segment_tangent: np.ndarray
+    segment_heading: np.ndarray
+    junction: np.ndarray
+    light: np.ndarray
+    give_way: np.ndarray
+    neighbour: np.ndarray
+    width: np.ndarray
+    point_junction: np.ndarray
+    point_heading: np.ndarray
+    grid_first: np.ndarray
+    grid_point: np.ndarray
+    grid_frame: np.ndarray
+    successor_first: np.ndarray
+    successor_flat: np.ndarray
+    junction_member: np.ndarray
+    junction_size: np.ndarray
+    conflict_first: np.ndarray
+    conflict_flat: np.ndarray
+
+
+class ActorColumns(NamedTuple):
+    """The actor table's columns the autopilot reads (world.state.ActorTable)."""
+
+    alive: np.ndarray
+    body: np.ndarray
+    static_collider: np.ndarray
+    kind: np.ndarray
+    vrow: np.ndarray
+    pos: np.ndarray
+    rot: np.ndarray
+    vel: np.ndarray
+    extent: np.ndarray
+    box_loc: np.ndarray
+
+
+class ControlColumns(NamedTuple):
+    """The vehicle table's columns the autopilot reads, and the controls and lights it writes
+    (world.state.VehicleTable)."""
+
+    wheelbase: np.ndarray
+    cg_front: np.ndarray
+    max_steer: np.ndarray
+    speed_limit: np.ndarray
+    tl_actor: np.ndarray
+    tl_state: np.ndarray
+    steer_kmh: np.ndarray
+    steer_factor: np.ndarray
+    throttle: np.ndarray
+    steer: np.ndarray
+    brake: np.ndarray
+    hand_brake: np.ndarray
+    reverse: np.ndarray
+    manual_gear_shift: np.ndarray
+    ackermann: np.ndarray
+    lights: np.ndarray
+
+
+class FleetState(NamedTuple):
+    """Each fleet vehicle's autopilot state (AutopilotFleet's arrays), updated in place."""
+
+    actor: np.ndarray  # actor rows
+    route: np.ndarray  # (N, ROUTE_SLOTS) lane paths
+    arc: np.ndarray  # on the first path
+    ignore: np.ndarray  # (N, 4) lights, signs, vehicles, walkers
+    integral: np.ndarray
+    hold_time: np.ndarray
+    override: np.ndarray
+    reason: np.ndarray
+    changed_at: np.ndarray  # (N, 2)
+
+
+class FleetSettings(NamedTuple):
+    """The manager's per-vehicle settings (nan: the manager's global value)."""
+
+    speed_pct: np.ndarray
+    desired: np.ndarray
+    lead: np.ndarray
+    auto_lane_change: np.ndarray
+    update_lights: np.ndarray
+
+
+class Work(NamedTuple):
+    """The tick's per-vehicle work arrays, written by the kernels in place (made again when
+    the membership changes): localise_fleet's columns and positions, the vehicles past their
+    path's end, and plan_fleet's lane changes."""
+
+    k: np.ndarray  # vehicle rows
+    pos: np.ndarray  # (N, 3)
+    yaw: np.ndarray  # degrees
+    cos_yaw: np.ndarray
+    sin_yaw: np.ndarray
+    speed: np.ndarray  # forward, at least 0
+    front: np.ndarray  # half length
+    half_width: np.ndarray
+    lateral: np.ndarray  # distance off the current path
+    past: np.ndarray  # vehicles past their path's end (the first localise_fleet's count)
+    changers: np.ndarray  # vehicles changing lanes (the first plan_fleet's count)
+    to_paths: np.ndarray  # their new paths
+
+
+class Constants(NamedTuple):
+    """The autopilot's constants (world.traffic.autopilot.fleet): PLAN_CONSTANTS,
+    JUNCTION_CONSTANTS, CONTROL_CONSTANTS, LANE_CHANGE_CONSTANTS, OTHER_CONSTANTS, LIGHT_BITS
+    and SAMPLE_DISTANCES."""
+
+    plan: np.ndarray
+    junction: np.ndarray
+    control: np.ndarray
+    lane_change: np.ndarray
+    other: np.ndarray
+    light_bits: np.ndarray
+    sample_distances: np.ndarray
+
+
+class OtherVehicles(NamedTuple):
+    """The live vehicles outside the fleet as yield partners and leaders (other_vehicles)."""
+
+    inside: np.ndarray  # the junction path each is inside (-1: none)
+    entry_from: np.ndarray  # the lane before the junction it approaches (-1: none)
+    d_entry: np.ndarray  # its centre's distance to that junction's entry along its lanes
+    free: np.ndarray  # moving: a yield partner before the entry
+    rows: np.ndarray  # actor rows
+    path: np.ndarray  # the lane path each was put on (-1: none)
+    arc: np.ndarray
+    lateral: np.ndarray
 
 
 class Bodies(NamedTuple):
@@ -341,30 +486,7 @@ def _nearer(
 
 
 @njit(cache=True)
-def other_vehicles(
-    rows,
-    alive,
-    n_actors,
-    a_vrow,
-    a_pos,
-    a_rot,
-    a_vel,
-    points,
-    point_junction,
-    point_heading,
-    first,
-    count,
-    cum,
-    base,
-    grid_first,
-    grid_point,
-    grid_frame,
-    length,
-    path_junction,
-    successor_first,
-    successor_flat,
-    c,
-):
+def other_vehicles(rows, actors, n_actors, lanes, c):
     """The live vehicles other than the fleet's (`rows`), as yield partners: for each, the
     junction path it is inside (-1: none), the lane path before the junction it approaches
     (-1: none), its centre's distance to that junction's entry along its lanes, and whether
@@ -374,17 +496,20 @@ def other_vehicles(
     one more than c[3] m off it is on no lane. The entry is looked for on its lane
     and, while within c[5] m and its lane has one successor outside a junction, on the next
     lanes. Also their actor rows and the path (-1: on none), arc and lateral distance each
-    was put on, for lane_changes. Empty arrays when there are no such vehicles (no work
-    then)."""
+    was put on, for lane_changes (OtherVehicles). Empty arrays when there are no such
+    vehicles (no work then). `actors`: ActorColumns; `lanes`: LaneArrays."""
     heading_penalty, junction_penalty, window, lost = c[0], c[1], int(c[2]), c[3]
     held_speed, approach = c[4], c[5]
+    a_pos, a_rot, a_vel = actors.pos, actors.rot, actors.vel
+    length, path_junction = lanes.length, lanes.junction
+    successor_first, successor_flat = lanes.successor_first, lanes.successor_flat
     fleet = np.zeros(n_actors, dtype=np.bool_)
     for r in rows:
         fleet[r] = True
     others = np.empty(n_actors, dtype=np.int64)
     m = 0
     for r in range(n_actors):
-        if alive[r] and a_vrow[r] >= 0 and not fleet[r]:
+        if actors.alive[r] and actors.vrow[r] >= 0 and not fleet[r]:
             others[m] = r
             m += 1
     inside = np.full(m, -1, dtype=np.int64)
@@ -392,7 +517,9 @@ def other_vehicles(
     d_entry = np.full(m, np.inf)
     free = np.zeros(m, dtype=np.bool_)
     if m == 0:
-        return inside, entry_from, d_entry, free, others[:0], inside, d_entry, d_entry
+        return OtherVehicles(
+            inside, entry_from, d_entry, free, others[:0], inside, d_entry, d_entry
+        )
     xy = np.empty((m, 2))
     yaw = np.empty(m)
     for o in range(m):
@@ -401,8 +528,9 @@ def other_vehicles(
         xy[o, 1] = a_pos[r, 1]
         yaw[o] = a_rot[r, 1]
     path, arc, lateral = nearest_lanes(
-        points, point_junction, point_heading, first, count, cum, base, grid_first, grid_point,
-        grid_frame, xy, yaw, heading_penalty, junction_penalty, window,
+        lanes.points, lanes.point_junction, lanes.point_heading, lanes.first, lanes.count,
+        lanes.cum, lanes.base, lanes.grid_first, lanes.grid_point, lanes.grid_frame, xy, yaw,
+        heading_penalty, junction_penalty, window,
     )  # fmt: skip
     for o in range(m):
         r = others[o]
@@ -415,7 +543,7 @@ def other_vehicles(
             inside[o] = p
             continue
         ahead = length[p] - arc[o]
-        for _ in range(len(first)):
+        for _ in range(len(length)):
             lo, hi = successor_first[p], successor_first[p + 1]
             enters = False
             for i in range(lo, hi):
@@ -428,7 +556,7 @@ def other_vehicles(
                 break
             p = successor_flat[lo]
             ahead += length[p]
-    return inside, entry_from, d_entry, free, others[:m], path, arc, lateral
+    return OtherVehicles(inside, entry_from, d_entry, free, others[:m], path, arc, lateral)
 
 
 @njit(cache=True)
@@ -567,38 +695,29 @@ def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
 
 @njit(cache=True)
 def junction_stops(
-    route,
-    start,
-    route_end,
-    path_junction,
-    path_light,
-    path_give_way,
-    conflict_table,
-    light_state,
-    front,
-    speed,
-    target,
-    ignore_lights,
-    ignore_signs,
-    sign_actor,
-    sign_state,
-    other_inside,
-    other_entry_from,
-    other_d_entry,
-    other_free,
-    successor_first,
-    successor_flat,
-    c,
-):
+    route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
+    sign_state, others, c,
+):  # fmt: skip
     """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
     whether the vehicle is inside a junction
     for each vehicle, from its route's end, the light and sign before its next junction entry
     and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
-    the half length; `light_state` is empty without traffic lights; `c` holds the constants
-    (see autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`other_*`, from
-    other_vehicles) make one yield when inside the junction on a conflicting path (moving or
-    not), or when free to go (moving) and nearer the entry from a lane any of whose junction
-    successors conflicts (their exit is not known)."""
+    the half length; `light_state` is empty without traffic lights; `ignore` (N, 4): the
+    ignore flags (lights and signs: columns 0 and 1); `c` holds the constants (see
+    autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`others`, OtherVehicles)
+    make one yield when inside the junction on a conflicting path (moving or not), or when
+    free to go (moving) and nearer the entry from a lane any of whose junction successors
+    conflicts (their exit is not known)."""
+    path_junction, path_light, path_give_way = lanes.junction, lanes.light, lanes.give_way
+    successor_first, successor_flat = lanes.successor_first, lanes.successor_flat
+    conflict_table = (
+        lanes.junction_member,
+        lanes.junction_size,
+        lanes.conflict_first,
+        lanes.conflict_flat,
+    )
+    other_inside, other_entry_from = others.inside, others.entry_from
+    other_d_entry, other_free = others.d_entry, others.free
     stop_line, max_decel, slow, crawl_speed, comfort, sign_zone, approach = (
         c[0],
         c[1],
@@ -642,16 +761,16 @@ def junction_stops(
             stoppable = front_to_entry > speed[v] * speed[v] / (2.0 * max_decel)
             stoppable = stoppable or speed[v] < slow
             is_red = state == red or (state == yellow and stoppable)
-            if is_red and not ignore_lights[v] and front_to_entry > -front[v]:
+            if is_red and not ignore[v, 0] and front_to_entry > -front[v]:
                 held[v] = True
                 stop[v] = min(stop[v], front_to_entry - stop_line)
                 reason[v] = 2
         sign = approach_path >= 0 and path_give_way[approach_path]
-        if sign and not ignore_signs[v] and not inside[v]:
+        if sign and not ignore[v, 1] and not inside[v]:
             room = d_entry[v] - sign_zone
             crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
             target[v] = min(target[v], crawl)
-        if sign_actor[v] < 0 and sign_state[v] != green and not ignore_signs[v] and not inside[v]:
+        if sign_actor[v] < 0 and sign_state[v] != green and not ignore[v, 1] and not inside[v]:
             stop[v] = min(stop[v], 0.0)
             reason[v] = 3
             held[v] = True
@@ -688,7 +807,9 @@ def junction_stops(
             if gives_way:
                 break
             u = free_items[i]
-            if d_entry[u] + 1e-6 * u < key and _conflict(path_junction, conflict_table, e, entry_path[u]):
+            if d_entry[u] + 1e-6 * u < key and _conflict(
+                path_junction, conflict_table, e, entry_path[u]
+            ):
                 gives_way = True
         for i in range(other_first[j], other_first[j + 1]):
             if gives_way:
@@ -934,11 +1055,19 @@ def past_path_ends(route, arc, length):
 
 
 @njit(cache=True)
-def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent, vehicle, walker):
-    """The first m actor rows that are alive bodies or props, in row order, for the obstacle
-    and lane searches, as Bodies: rows, x y (B, 2), yaw (degrees), is-vehicle and is-walker
-    flags, box centre x in the actor's frame, half extents x y (B, 2) and the grid of their
-    centres."""
+def body_arrays(actors, m, vehicle, walker):
+    """The first m actor rows (`actors`: ActorColumns) that are alive bodies or props, in row
+    order, for the obstacle and lane searches, as Bodies: rows, x y (B, 2), yaw (degrees),
+    is-vehicle and is-walker flags (kinds `vehicle`, `walker`), box centre x in the actor's
+    frame, half extents x y (B, 2) and the grid of their centres."""
+    alive, body, static_collider, pos, rot = (
+        actors.alive,
+        actors.body,
+        actors.static_collider,
+        actors.pos,
+        actors.rot,
+    )
+    kind, box_loc, extent = actors.kind, actors.box_loc, actors.extent
     rows = np.empty(m, dtype=np.int64)
     count = 0
     for r in range(m):
@@ -967,10 +1096,12 @@ def body_arrays(alive, body, static_collider, m, pos, rot, kind, box_loc, extent
 
 
 @njit(cache=True)
-def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state):
-    """The vehicle table's scalar columns the tick reads for vehicle rows k: wheelbase, rear
-    axle to centre of gravity (wheelbase less CG to front axle), maximum steer angle, speed
-    limit, affecting light's row and state."""
+def vehicle_columns(k, controls):
+    """The vehicle table's scalar columns the tick reads for vehicle rows k (`controls`:
+    ControlColumns): wheelbase, rear axle to centre of gravity (wheelbase less CG to front
+    axle), maximum steer angle, speed limit, affecting light's row and state."""
+    wheelbase, cg_front, max_steer = controls.wheelbase, controls.cg_front, controls.max_steer
+    speed_limit, tl_actor, tl_state = controls.speed_limit, controls.tl_actor, controls.tl_state
     n = len(k)
     base = np.empty(n)
     rear = np.empty(n)
@@ -990,40 +1121,7 @@ def vehicle_columns(k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl
 
 
 @njit(cache=True)
-def lane_changes(
-    auto,
-    changed_at,
-    reason,
-    speed,
-    wish,
-    front,
-    rows,
-    pos,
-    route,
-    arc,
-    path_junction,
-    length,
-    neighbour,
-    points,
-    cum,
-    base,
-    first,
-    count,
-    width,
-    bodies,
-    half_width,
-    others,
-    other_path,
-    other_arc,
-    other_lateral,
-    a_vel,
-    extent,
-    a_vrow,
-    tl_state,
-    successor_first,
-    successor_flat,
-    c,
-):
+def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors, tl_state, c):
     """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
     with `auto` on changes when an obstacle sets its stop point, its nearest leader on the
     same path is ahead within reach, far enough to swerve out behind it (bumper to bumper,
@@ -1035,12 +1133,22 @@ def lane_changes(
     walker centre within half the lane's width plus the body's half width of the lane's
     centre from behind the vehicle to beyond its leader, nor a vehicle changing there now.
     The leader is the nearest of the fleet's vehicles on the path (held by a light, sign or
-    junction: `reason`) and of the vehicles outside it (`others`, actor rows, on the paths
-    and arcs other_vehicles put them on) whose body reaches within the vehicle's half width
-    plus the path margin of the path's centre line (`other_lateral` less its half width);
-    such a one drives at its measured speed and is held while in a red light's box
-    (`tl_state`) or within `room` before a junction entry (_near_entry).
-    `c`: see autopilot.LANE_CHANGE_CONSTANTS."""
+    junction: `reason`) and of the vehicles outside it (`outside`, OtherVehicles, on the
+    paths and arcs other_vehicles put them on) whose body reaches within the vehicle's half
+    width plus the path margin of the path's centre line (its lateral distance less its
+    half width); such a one drives at its measured speed and is held while in a red light's
+    box (`tl_state`) or within `room` before a junction entry (_near_entry). `fleet`:
+    FleetState; `work`: Work; `lanes`: LaneArrays; `actors`: ActorColumns; `c`: see
+    autopilot.LANE_CHANGE_CONSTANTS."""
+    changed_at, rows, route, arc = fleet.changed_at, fleet.actor, fleet.route, fleet.arc
+    speed, front, pos, half_width = work.speed, work.front, work.pos, work.half_width
+    path_junction, length, neighbour = lanes.junction, lanes.length, lanes.neighbour
+    points, cum, base, width = lanes.points, lanes.cum, lanes.base, lanes.width
+    first, count = lanes.first, lanes.count
+    successor_first, successor_flat = lanes.successor_first, lanes.successor_flat
+    others, other_path = outside.rows, outside.path
+    other_arc, other_lateral = outside.arc, outside.lateral
+    a_vel, extent, a_vrow = actors.vel, actors.extent, actors.vrow
     obstacle_reason, light_reason, sign_reason, yield_reason = (
         int(c[0]),
         int(c[1]),
@@ -1201,7 +1309,7 @@ def _by_arc(path, arc, paths):
     an insertion sort of each path's few)."""
     keys = path.copy()
     for i in range(len(arc)):
-        if not arc[i] == arc[i]:
+        if np.isnan(arc[i]):
             keys[i] = -1  # NaN: never ahead of anything
     first, items = _grouped(keys, paths)
     for p in range(paths):
@@ -1219,7 +1327,7 @@ def _by_arc(path, arc, paths):
 def _after(first, items, arc, p, here):
     """The position of path p's first item with an arc beyond `here` (_by_arc's lists)."""
     lo, hi = first[p], first[p + 1]
-    if not here == here:
+    if np.isnan(here):
         return hi
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -1252,170 +1360,82 @@ def _next_on_lane(first, items, arc, p, here):
 
 
 @njit(cache=True)
-def localise_fleet(
-    rows,
-    vrow,
-    a_alive,
-    a_pos,
-    a_rot,
-    a_vel,
-    a_extent,
-    route,
-    arc,
-    points,
-    cum,
-    base,
-    first,
-    count,
-    length,
-    window,
-    lost,
-    k,
-    pos,
-    yaw,
-    cos_yaw,
-    sin_yaw,
-    speed,
-    front,
-    half_width,
-    lateral,
-    past,
-):
+def localise_fleet(fleet_state, work_arrays, lane_arrays, actor_columns, window, lost):
     """The fleet's actor columns the tick reads (vehicle rows `k`, positions, yaws in degrees,
     half lengths `front`, half widths), the heading's cosine and sine, the forward speed (at
     least 0), and each vehicle localised on its current path near its last arc: `arc` and
     `lateral` distance. All written in place into the fleet's work arrays (an array handed
     back from a compiled call costs ~0.8 us to box). `past` gets the vehicles past their
     path's end (past_path_ends). Returns how many are past their end, how many are more than
-    `lost` m off their path, and whether every vehicle is alive (if not, nothing is done)."""
+    `lost` m off their path, and whether every vehicle is alive (if not, nothing is done).
+    The groups come as plain tuples in the field order of FleetState, Work, LaneArrays and
+    ActorColumns (numba types a plain tuple argument in C, a NamedTuple in Python)."""
+    fleet, work = FleetState(*fleet_state), Work(*work_arrays)
+    lanes, actors = LaneArrays(*lane_arrays), ActorColumns(*actor_columns)
+    rows, route, arc = fleet.actor, fleet.route, fleet.arc
+    pos, yaw, front, half_width = work.pos, work.yaw, work.front, work.half_width
+    cos_yaw, sin_yaw, speed = work.cos_yaw, work.sin_yaw, work.speed
     n = len(rows)
     for v in range(n):
-        if not a_alive[rows[v]]:
+        if not actors.alive[rows[v]]:
             return 0, 0, False
     for v in range(n):
         r = rows[v]
-        k[v] = vrow[r]
+        work.k[v] = actors.vrow[r]
         for c in range(3):
-            pos[v, c] = a_pos[r, c]
-        yaw[v] = a_rot[r, 1]
-        front[v] = a_extent[r, 0]
-        half_width[v] = a_extent[r, 1]
+            pos[v, c] = actors.pos[r, c]
+        yaw[v] = actors.rot[r, 1]
+        front[v] = actors.extent[r, 0]
+        half_width[v] = actors.extent[r, 1]
         rad = np.radians(yaw[v])
         cos_yaw[v] = el.cos(rad)
         sin_yaw[v] = el.sin(rad)
-        forward = a_vel[r, 0] * cos_yaw[v] + a_vel[r, 1] * sin_yaw[v]
+        forward = actors.vel[r, 0] * cos_yaw[v] + actors.vel[r, 1] * sin_yaw[v]
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
     new_arc, new_lateral = locate_on_paths(
-        points, cum, base, first, count, route[:, 0], arc, pos, window
-    )
+        lanes.points, lanes.cum, lanes.base, lanes.first, lanes.count, route[:, 0], arc, pos,
+        window,
+    )  # fmt: skip
     lost_count = 0
     for v in range(n):
         arc[v] = new_arc[v]
-        lateral[v] = new_lateral[v]
+        work.lateral[v] = new_lateral[v]
         if new_lateral[v] > lost:
             lost_count += 1
-    ends = past_path_ends(route, arc, length)
-    past[: len(ends)] = ends
+    ends = past_path_ends(route, arc, lanes.length)
+    work.past[: len(ends)] = ends
     return len(ends), lost_count, True
 
 
 @njit(cache=True)
 def plan_fleet(
-    rows,
-    k,
-    pos,
-    yaw,
-    cos_yaw,
-    sin_yaw,
-    speed,
-    front,
-    half_width,
-    route,
-    arc,
-    ignore,
-    integral,
-    hold_time,
-    override,
-    reason,
-    changed_at,
-    distances,
-    speed_pct,
-    desired,
-    lead,
-    auto,
-    update_lights,
-    points,
-    cum,
-    base,
-    length,
-    first,
-    count,
-    segment_tangent,
-    segment_heading,
-    path_junction,
-    path_light,
-    path_give_way,
-    conflict_table,
-    neighbour,
-    width,
-    point_junction,
-    point_heading,
-    grid_first,
-    grid_point,
-    grid_frame,
-    successor_first,
-    successor_flat,
-    light_state,
-    wheelbase,
-    cg_front,
-    max_steer,
-    speed_limit,
-    tl_actor,
-    tl_state,
-    steer_kmh,
-    steer_factor,
-    v_throttle,
-    v_steer,
-    v_brake,
-    v_flags,
-    v_lights,
-    alive,
-    body,
-    static_collider,
-    a_pos,
-    a_rot,
-    a_kind,
-    box_loc,
-    extent,
-    a_vrow,
-    a_vel,
-    changers,
-    to_paths,
-    c,
-    junction_c,
-    control_c,
-    lane_c,
-    other_c,
-    light_bits,
-    n_actors,
-    dt,
-    global_pct,
-    global_lead,
-):
+    fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
+    constant_arrays, light_state, n_actors, dt, global_pct, global_lead,
+):  # fmt: skip
     """Everything of the tick after localisation (localise_fleet's work arrays k ...
-    half_width): the route samples (`distances` ahead of the centre) and the pure-pursuit
-    point, the speed target and its curve cap, the junction rules, the obstacle search, the
-    speed control, the steering (pursuit_tangents' arc tangents) and the controls written
-    into the vehicle table (apply_controls). The fleet's integral, reason, hold and push-on
-    times are updated in place; the vehicles that change lanes (lane_changes, for those with
-    `auto` on) and their new paths go into `changers` and `to_paths`, their number returned.
-    `c` holds the constants of autopilot.PLAN_CONSTANTS, `junction_c`, `control_c`, `lane_c`
-    and `other_c` those of junction_stops, speed_controls, lane_changes and other_vehicles,
-    `light_bits` apply_controls'."""
+    half_width): the route samples (the constants' `sample_distances` ahead of the centre)
+    and the pure-pursuit point, the speed target and its curve cap, the junction rules, the
+    obstacle search, the speed control, the steering (pursuit_tangents' arc tangents) and
+    the controls written into the vehicle table (apply_controls). The fleet's integral,
+    reason, hold and push-on times are updated in place; the vehicles that change lanes
+    (lane_changes, for those with `auto_lane_change` on) and their new paths go into the work
+    arrays `changers` and `to_paths`, their number returned. The groups come as plain tuples
+    in the field order of FleetState, FleetSettings, Work, LaneArrays, ActorColumns,
+    ControlColumns and Constants; `light_state` is the lights' states (empty without
+    lights), `n_actors` the actor rows in use, `global_pct` and `global_lead` the manager's
+    speed difference and leading distance."""
+    fleet, settings = FleetState(*fleet_state), FleetSettings(*setting_arrays)
+    work, lanes = Work(*work_arrays), LaneArrays(*lane_arrays)
+    actors, controls = ActorColumns(*actor_columns), ControlColumns(*control_columns)
+    constants = Constants(*constant_arrays)
+    c = constants.plan
     lateral_accel, comfort, step = c[0], c[1], c[2]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
+    rows, route, arc, ignore = fleet.actor, fleet.route, fleet.arc, fleet.ignore
+    pos, yaw, speed, front = work.pos, work.yaw, work.speed, work.front
+    distances = constants.sample_distances
     n, m = len(rows), len(distances)
-    start, lengths = route_starts(route, arc, length)
+    start, lengths = route_starts(route, arc, lanes.length)
     route_end = np.empty(n)
     d = np.empty((n, m))
     for v in range(n):
@@ -1425,149 +1445,86 @@ def plan_fleet(
         route_end[v] = -arc[v] + total
         d[v] = distances
     pts, tangents, seg = sample_routes(
-        points, cum, base, length, first, count, segment_tangent, route, start, d
-    )
-    axle, rear, _, limit, sign_actor, sign_state = vehicle_columns(
-        k, wheelbase, cg_front, max_steer, speed_limit, tl_actor, tl_state
-    )
+        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count,
+        lanes.segment_tangent, route, start, d,
+    )  # fmt: skip
+    axle, rear, _, limit, sign_actor, sign_state = vehicle_columns(work.k, controls)
     look_d = np.empty((n, 1))
     for v in range(n):
         look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
     look, _, _ = sample_routes(
-        points, cum, base, length, first, count, segment_tangent, route, start, look_d
-    )
-    wheel_tangent = pursuit_tangents(pos, cos_yaw, sin_yaw, rear, look[:, 0], axle)
+        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count,
+        lanes.segment_tangent, route, start, look_d,
+    )  # fmt: skip
+    wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
 
-    wish = speed_targets(limit, speed_pct, global_pct, desired)
+    wish = speed_targets(limit, settings.speed_pct, global_pct, settings.desired)
     target = wish
     heading = np.empty((n, m))
     for v in range(n):
         for s in range(m):
-            heading[v, s] = segment_heading[seg[v, s]]
+            heading[v, s] = lanes.segment_heading[seg[v, s]]
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
-    (
-        other_inside,
-        other_entry_from,
-        other_d_entry,
-        other_free,
-        others,
-        other_path,
-        other_arc,
-        other_lateral,
-    ) = other_vehicles(
-        rows, alive, n_actors, a_vrow, a_pos, a_rot, a_vel, points, point_junction,
-        point_heading, first, count, cum, base, grid_first, grid_point, grid_frame, length,
-        path_junction, successor_first, successor_flat, other_c,
-    )  # fmt: skip
+    others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
     stop, stop_reason, target, inside = junction_stops(
-        route,
-        start,
-        route_end,
-        path_junction,
-        path_light,
-        path_give_way,
-        conflict_table,
-        light_state,
-        front,
-        speed,
-        target,
-        ignore[:, 0],
-        ignore[:, 1],
-        sign_actor,
-        sign_state,
-        other_inside,
-        other_entry_from,
-        other_d_entry,
-        other_free,
-        successor_first,
-        successor_flat,
-        junction_c,
-    )
-
-    bodies = body_arrays(
-        alive, body, static_collider, n_actors, a_pos, a_rot, a_kind, box_loc, extent,
-        vehicle_kind, walker_kind,
+        route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
+        sign_state, others, constants.junction,
     )  # fmt: skip
+    bodies = body_arrays(actors, n_actors, vehicle_kind, walker_kind)
     obstacle = obstacle_distances(
-        rows, pos, cos_yaw, sin_yaw, yaw, half_width, ignore, override, bodies, pts, tangents, d,
-        c,
+        rows, pos, work.cos_yaw, work.sin_yaw, yaw, work.half_width, ignore, fleet.override,
+        bodies, pts, tangents, d, c,
     )  # fmt: skip
     throttle, brake, new_integral, new_reason, new_hold, new_override = speed_controls(
-        obstacle,
-        front,
-        lead,
-        global_lead,
-        stop,
-        stop_reason,
-        target,
-        speed,
-        integral,
-        inside,
-        hold_time,
-        override,
-        dt,
-        stop_obstacle,
-        control_c,
-    )
+        obstacle, front, settings.lead, global_lead, stop, stop_reason, target, speed,
+        fleet.integral, inside, fleet.hold_time, fleet.override, dt, stop_obstacle,
+        constants.control,
+    )  # fmt: skip
     found_changers, found_paths = lane_changes(
-        auto, changed_at, new_reason, speed, wish, front, rows, pos, route, arc, path_junction,
-        length, neighbour, points, cum, base, first, count, width, bodies, half_width, others,
-        other_path, other_arc, other_lateral, a_vel,
-        extent, a_vrow, tl_state, successor_first, successor_flat, lane_c,
+        fleet, new_reason, work, wish, settings.auto_lane_change, lanes, bodies, others, actors,
+        controls.tl_state, constants.lane_change,
     )  # fmt: skip
     wheel_angle = np.empty(n)
     for v in range(n):
         wheel_angle[v] = el.atan(wheel_tangent[v])
     apply_controls(
-        k,
-        wheel_angle,
-        speed,
-        throttle,
-        brake,
-        max_steer,
-        steer_kmh,
-        steer_factor,
-        v_throttle,
-        v_steer,
-        v_brake,
-        v_flags,
-        v_lights,
-        update_lights,
-        light_bits,
-    )
-    integral[:] = new_integral
-    reason[:] = new_reason
-    hold_time[:] = new_hold
-    override[:] = new_override
+        work.k, wheel_angle, speed, throttle, brake, controls, settings.update_lights,
+        constants.light_bits,
+    )  # fmt: skip
+    fleet.integral[:] = new_integral
+    fleet.reason[:] = new_reason
+    fleet.hold_time[:] = new_hold
+    fleet.override[:] = new_override
     changes = len(found_changers)
-    changers[:changes] = found_changers
-    to_paths[:changes] = found_paths
+    work.changers[:changes] = found_changers
+    work.to_paths[:changes] = found_paths
     return changes
 
 
 @njit(cache=True)
-def apply_controls(
-    k,
-    wheel_angle,
-    speed,
-    throttle,
-    brake,
-    max_steer,
-    steer_kmh,
-    steer_factor,
-    v_throttle,
-    v_steer,
-    v_brake,
-    v_flags,
-    v_lights,
-    update_lights,
-    light_bits,
-):
+def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_lights, light_bits):
     """Writes the controls into the vehicle table rows k: throttle, brake and the steer
     command of each front wheel angle (as float32), clears the hand brake, reverse, manual
-    gear shift and Ackermann flags (`v_flags`, four bool columns), and for the vehicles with
-    `update_lights` sets their light bits. `light_bits`: the bits kept (all but brake and
+    gear shift and Ackermann flags, and for the vehicles with `update_lights` sets their
+    light bits (`controls`: ControlColumns). `light_bits`: the bits kept (all but brake and
     blinkers), the bits always on (position, low beam), brake, left and right blinker."""
+    max_steer, steer_kmh, steer_factor = (
+        controls.max_steer,
+        controls.steer_kmh,
+        controls.steer_factor,
+    )
+    v_throttle, v_steer, v_brake, v_lights = (
+        controls.throttle,
+        controls.steer,
+        controls.brake,
+        controls.lights,
+    )
+    v_flags = (
+        controls.hand_brake,
+        controls.reverse,
+        controls.manual_gear_shift,
+        controls.ackermann,
+    )
     n = len(k)
     most = np.empty(n)
     kmh = np.empty((n, steer_kmh.shape[1]))

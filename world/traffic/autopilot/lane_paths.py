@@ -28,6 +28,7 @@ import numpy as np
 from world import elementary as el
 from world.map.lane_enums import LaneType
 from world.traffic.autopilot.kernels import (
+    LaneArrays,
     locate_on_paths,
     nearest_lanes,
     sample_paths,
@@ -68,7 +69,7 @@ class LanePaths:
         light_boxes: list[tuple[np.ndarray, int]] = (),
         sign_boxes: list[tuple[np.ndarray, int]] = (),
     ) -> None:
-        graph = world_map._graph
+        graph = world_map.road_graph
         keys = world_map.lane_keys
         driving = [i for i, k in enumerate(keys) if graph.nodes[k].lane_type & LaneType.Driving]
         self.node_of_path = np.array(driving, dtype=np.int64)
@@ -76,7 +77,7 @@ class LanePaths:
         self.path_of_node[self.node_of_path] = np.arange(len(driving))
         self.keys = [keys[i] for i in driving]
         self.index = {key: p for p, key in enumerate(self.keys)}
-        seg = world_map._segments
+        seg = world_map.lane_segments
         order = np.argsort(seg.node, kind="stable")
         starts = np.searchsorted(seg.node[order], self.node_of_path, side="left")
         ends = np.searchsorted(seg.node[order], self.node_of_path, side="right")
@@ -113,7 +114,7 @@ class LanePaths:
         self.segment_heading = el.atan2_v(self.segment_tangent[:, 1], self.segment_tangent[:, 0])
         self.grid_first, self.grid_point, self.grid_frame = _point_grid(self.points, GRID_CELL)
         self.successors: list[list[int]] = [
-            [int(self.path_of_node[world_map._node_index[n]]) for n in graph.nodes[k].next]
+            [int(self.path_of_node[world_map.lane_index(n)]) for n in graph.nodes[k].next]
             for k in self.keys
         ]
         self.successors = [[s for s in succ if s >= 0] for succ in self.successors]
@@ -168,6 +169,20 @@ class LanePaths:
             if p >= 0:
                 out.append((p, int(owner)))
         return out
+
+    def arrays(self) -> tuple:
+        """The arrays the autopilot's kernels read, as a plain tuple in LaneArrays' field order
+        (world.traffic.autopilot.kernels)."""
+        return tuple(
+            LaneArrays(
+                self.points, self.cum, self.base, self.length, self.first, self.count,
+                self.segment_tangent, self.segment_heading, self.junction, self.light,
+                self.give_way, self.neighbour, self.width, self.point_junction,
+                self.point_heading, self.grid_first, self.grid_point, self.grid_frame,
+                self.successor_first, self.successor_flat, self.junction_member,
+                self.junction_size, self.conflict_first, self.conflict_flat,
+            )
+        )  # fmt: skip
 
     def turn_angle(self, path: int) -> float:
         """Heading change (deg, + = right) from the path's start to its end."""
@@ -274,7 +289,9 @@ class LanePaths:
             return False
         start = self.conflict_first[junction]
         side = int(self.junction_size[junction])
-        return bool(self.conflict_flat[start + self.junction_member[p] * side + self.junction_member[q]])
+        return bool(
+            self.conflict_flat[start + self.junction_member[p] * side + self.junction_member[q]]
+        )
 
     def conflict_matrix(self, paths: list[int]) -> np.ndarray:
         """conflict(p, q) for every pair of `paths`, as a boolean matrix."""
@@ -320,7 +337,7 @@ def _point_grid(points: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray
 
 def _junction_index(world_map, road_id: str) -> int:
     """An integer id for the road's junction (-1 outside any), stable for the document."""
-    junction = world_map._road_junction(road_id)
+    junction = world_map.road_junction(road_id)
     if junction in (None, "-1", ""):
         return -1
     ids = list(world_map.opendrive.junctions)

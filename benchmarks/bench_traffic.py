@@ -43,7 +43,7 @@ def main() -> int:
     scene = populate_traffic(world, args.vehicles, args.walkers, args.seed)
     spent: dict[str, float] = {}
     systems = []
-    for phase, system in world._systems:
+    for phase, system in world.tick_systems:
 
         def timed(w, dt, system=system, phase=phase):
             t0 = time.perf_counter()
@@ -51,15 +51,13 @@ def main() -> int:
             spent[phase] = spent.get(phase, 0.0) + time.perf_counter() - t0
 
         systems.append((phase, timed))
-    world._systems = systems
+    world.tick_systems = systems
     parts: dict[str, float] = {}
-    for name, owner, method in (
-        ("autopilot", world._traffic_managers[8000], "_tick"),
-        ("walkers", world.__dict__.get("_walker_ai"), "tick"),
-    ):
-        if owner is None:
-            continue
-
+    owners = [("autopilot", manager) for manager in world.traffic_managers()]
+    if scene.walkers:
+        owners.append(("walkers", world.walker_ai()))
+    for name, owner in owners:
+        method = "step" if name == "autopilot" else "tick"
         call = getattr(owner, method)
 
         def part(dt, call=call, name=name):
@@ -78,9 +76,10 @@ def main() -> int:
     total = time.perf_counter() - t0
     cpu_rate = args.ticks / (time.process_time() - cpu0)
     rate = args.ticks / total
+    lights = len(world.traffic_signals(required=True).light_ids)
     print(
         f"map {args.map.name}: {len(scene.vehicles)} autopilot vehicles, "
-        f"{len(scene.walkers)} AI walkers, {len(world._traffic.light_ids)} traffic lights"
+        f"{len(scene.walkers)} AI walkers, {lights} traffic lights"
     )
     print(f"{args.ticks} ticks in {total:.2f} s: {rate:.1f} ticks/s ({1000.0 / rate:.2f} ms/tick)")
     print(f"  counting this process's CPU seconds only (one core): {cpu_rate:.1f} ticks/s")

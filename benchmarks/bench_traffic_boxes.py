@@ -49,7 +49,7 @@ def main() -> None:
             points.append(p)
         if len(cars) == 100:
             break
-    traffic = world._traffic
+    traffic = world.traffic_signals(required=True)
     system = traffic.system
     rows = np.array([c.id - 1 for c in cars])
     step = np.array(
@@ -64,7 +64,7 @@ def main() -> None:
     )
     start = time.perf_counter()
     for _ in range(ticks):
-        world._actors.pos[rows] += step
+        world.state_tables().actors.pos[rows] += step
         system.tick_sign_timers(world, 0.05)
         system.tick_lights(world, 0.05)
         system.tick_boxes(world, 0.05)

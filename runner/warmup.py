@@ -251,8 +251,9 @@ def warm_up() -> WarmupReport:
         if not kernel.options.get("cache"):
             continue  # compiled only into the kernels that call it
         dispatcher = kernel.bound
-        hits = sum(dispatcher._cache_hits.values())
-        misses = sum(dispatcher._cache_misses.values())
+        stats = dispatcher.stats  # numba's public counters of cache hits and misses
+        hits = sum(stats.cache_hits.values())
+        misses = sum(stats.cache_misses.values())
         if misses:
             report.compiled.append(name)
         elif hits:

@@ -34,7 +34,7 @@ from world.actors.vehicle_state import (
 from world.errors import WorldError
 from world.geometry import BoundingBox, Location, Rotation, Transform, Vector3D
 from world.physics.control import VehiclePhysicsControl
-from world.traffic.walkers.ai import DEFAULT_WALKER_SPEED, WalkerAISystem, walker_ai_of
+from world.traffic.walkers.ai import DEFAULT_WALKER_SPEED, WalkerAISystem
 
 if TYPE_CHECKING:
     from world.map.waypoint import Waypoint
@@ -410,7 +410,7 @@ class TrafficLight(Actor):
     __slots__ = ()
 
     def _traffic(self) -> WorldTraffic:
-        return self._world._require_traffic()
+        return self._world.traffic_signals(required=True)
 
     @property
     def _index(self) -> int:
@@ -510,12 +510,14 @@ class TrafficSign(Actor):
     __slots__ = ()
 
     def get_opendrive_id(self) -> str:
-        return self._world._require_traffic().sign_opendrive_id(self.id)
+        return self._world.traffic_signals(required=True).sign_opendrive_id(self.id)
 
     @property
     def trigger_volume(self) -> BoundingBox:
         """The sign's first road box, in the sign's frame."""
-        return self._world._require_traffic().trigger_volume(self.id, self.get_transform())
+        return self._world.traffic_signals(required=True).trigger_volume(
+            self.id, self.get_transform()
+        )
 
 
 class Sensor(Actor):
@@ -567,7 +569,7 @@ class WalkerAIController(Actor):
         return parent
 
     def _system(self) -> WalkerAISystem:
-        return walker_ai_of(self._world)
+        return self._world.walker_ai()
 
     def start(self) -> None:
         self._system().start(self._row, self._walker_row())

@@ -103,7 +103,8 @@ def _ground_hits(world_map: Any, start: np.ndarray, end: np.ndarray) -> list[flo
 def _box_hits(world: Any, start: np.ndarray, end: np.ndarray) -> list[tuple[float, int]]:
     """(fraction, actor id) where start -> end enters a live vehicle's or walker's box.
     (A loop over actors: a query a script makes, not part of the tick.)"""
-    a, n = world._actors, world._actors.n
+    a = world.state_tables().actors
+    n = a.n
     rows = np.flatnonzero(a.alive[:n] & a.body[:n])
     hits = []
     for row in rows.tolist():
@@ -130,7 +131,7 @@ def _box_hits(world: Any, start: np.ndarray, end: np.ndarray) -> list[tuple[floa
 
 
 def _actor_label(world: Any, actor_id: int) -> CityObjectLabel:
-    tags = world._info[actor_id - 1].semantic_tags
+    tags = world.get_actor(actor_id).semantic_tags
     return CityObjectLabel(tags[0]) if tags else CityObjectLabel.Other
 
 
@@ -187,7 +188,8 @@ def environment_objects(
 ) -> list[EnvironmentObject]:
     """The level's objects of `object_type`: the map's traffic lights and signs, in id
     order (their pole boxes in the world frame)."""
-    a, n = world._actors, world._actors.n
+    a = world.state_tables().actors
+    n = a.n
     out = []
     for row in np.flatnonzero(a.alive[:n]).tolist():
         label = _LEVEL_KINDS.get(int(a.kind[row]))

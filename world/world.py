@@ -53,8 +53,9 @@ from world.sensors.scene_frame import FrameScene, RenderingFrame
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
+from world.traffic.autopilot.manager import TrafficManager
 from world.traffic.signals.install import WorldTraffic, install_traffic
-from world.traffic.walkers.ai import walker_ai_of
+from world.traffic.walkers.ai import WalkerAISystem
 from world.weather import WeatherParameters
 
 _SENSOR = int(ActorType.Sensor)  # a plain int: numpy compares an IntEnum slowly
@@ -163,6 +164,11 @@ class World:
         self._sensors = SensorSystem()
         self._rendering = RenderingFrame()
         self._traffic: WorldTraffic | None = None
+        # the traffic managers by port (made on first use, in that order) and the AI walkers'
+        # system (made when a walker controller, the pedestrians' seed or their cross factor
+        # is first used): their state is theirs, these slots only hold them
+        self._traffic_managers: dict[int, TrafficManager] = {}
+        self._walker_ai: WalkerAISystem | None = None
         self._tick_callbacks: dict[int, Callable[[WorldSnapshot], None]] = {}
         self._next_callback_id = 1
         self._debug = DebugHelper(lambda: (self._frame, self._elapsed))
@@ -401,24 +407,17 @@ class World:
         return self._snapshot
 
     # traffic lights -----------------------------------------------------------------------
-    def _require_traffic(self) -> WorldTraffic:
-        if self._traffic is None:
-            raise WorldError(
-                "this world has no traffic system (it was made with static_actor_providers)"
-            )
-        return self._traffic
-
     def freeze_all_traffic_lights(self, frozen: bool) -> None:
         """Stops (or restarts) the clock of every light."""
-        self._require_traffic().groups.frozen = bool(frozen)
+        self.traffic_signals(required=True).groups.frozen = bool(frozen)
 
     def reset_all_traffic_lights(self) -> None:
         """Every group back to its first controller's green, elapsed 0."""
-        self._require_traffic().system.reset_all(self._vehicles)
+        self.traffic_signals(required=True).system.reset_all(self._vehicles)
 
     def get_traffic_light_from_opendrive_id(self, opendrive_id: str) -> Actor | None:
         """The light placed for the OpenDRIVE signal `opendrive_id`, or None."""
-        actor_id = self._require_traffic().light_with_opendrive_id(opendrive_id)
+        actor_id = self.traffic_signals(required=True).light_with_opendrive_id(opendrive_id)
         return None if actor_id is None else self._handle(actor_id)
 
     def get_traffic_light(self, landmark: Any) -> Actor | None:
@@ -442,25 +441,67 @@ class World:
 
     def get_traffic_lights_in_junction(self, junction_id: int | str) -> list[Actor]:
         """The lights of the OpenDRIVE junction's group, in actor id order."""
-        return [self._handle(i) for i in self._require_traffic().lights_in_junction(junction_id)]
+        return [
+            self._handle(i)
+            for i in self.traffic_signals(required=True).lights_in_junction(junction_id)
+        ]
 
     # traffic manager and pedestrians ------------------------------------------------------
-    def get_trafficmanager(self, port: int = 8000) -> Any:
-        """The traffic manager of `port` (world.traffic.autopilot.manager), made on first use."""
-        from world.traffic.autopilot.manager import traffic_manager_of
+    def get_trafficmanager(self, port: int = 8000) -> TrafficManager:
+        """The traffic manager of `port` (world.traffic.autopilot.manager), made (and put in
+        the tick's traffic_manager phase) on first use."""
+        port = int(port)
+        manager = self._traffic_managers.get(port)
+        if manager is None:
+            manager = TrafficManager(self, port, removes_stuck=True)
+            self._traffic_managers[port] = manager
+            self.add_tick_system("traffic_manager", lambda _world, dt: manager.step(dt))
+        return manager
 
-        return traffic_manager_of(self, port)
+    def traffic_managers(self) -> list[TrafficManager]:
+        """The world's traffic managers, in the order they were made."""
+        return list(self._traffic_managers.values())
+
+    def walker_ai(self) -> WalkerAISystem:
+        """The AI walkers' system (world.traffic.walkers.ai), made (and put in the tick's
+        traffic_manager phase) on first use."""
+        if self._walker_ai is None:
+            system = self._walker_ai = WalkerAISystem(self)
+            self.add_tick_system("traffic_manager", lambda _world, dt: system.tick(dt))
+        return self._walker_ai
+
+    def traffic_signals(self, required: bool = False) -> WorldTraffic | None:
+        """The map's lights, signs and their boxes (world.traffic.signals.install); None for
+        a world made with static actor providers, or a WorldError when `required`."""
+        if self._traffic is None and required:
+            raise WorldError(
+                "this world has no traffic system (it was made with static_actor_providers)"
+            )
+        return self._traffic
+
+    @property
+    def tick_systems(self) -> list[tuple[str, TickSystem]]:
+        """The tick's systems in the order they run, (phase, system) each (a copy; for
+        profilers, which may put timed wrappers back in the same order)."""
+        return list(self._systems)
+
+    @tick_systems.setter
+    def tick_systems(self, systems: list[tuple[str, TickSystem]]) -> None:
+        phases = [phase for phase, _ in systems]
+        if phases != [phase for phase, _ in self._systems]:
+            raise WorldError("tick_systems: the phases must stay as they are, in their order")
+        self._systems = list(systems)
 
     def get_random_location_from_navigation(self) -> Any:
         """A random sidewalk point (world.traffic.walkers.ai), from the pedestrians' generator."""
-        return walker_ai_of(self).random_location()
+        return self.walker_ai().random_location()
 
     def set_pedestrians_seed(self, seed: int) -> None:
-        walker_ai_of(self).set_seed(seed)
+        self.walker_ai().set_seed(seed)
 
     def set_pedestrians_cross_factor(self, percentage: float) -> None:
         """Share (0..1) of AI walkers that cross roads on their way."""
-        walker_ai_of(self).set_cross_factor(percentage)
+        self.walker_ai().set_cross_factor(percentage)
 
     # actors -------------------------------------------------------------------------------
     def _handle(self, actor_id: int) -> Actor:

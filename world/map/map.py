@@ -404,6 +404,27 @@ class Map:
         """The ground outside the lanes (world.map.carried_ground), built on first use."""
         return self.derived("carried ground", lambda: build_carried_ground(self._ground()))
 
+    # -- the lane geometry other wings build on (the autopilot's lane paths, the walkers'
+    # navigation, the traffic checks), read-only -------------------------------------------
+
+    @property
+    def road_graph(self) -> RoadGraph:
+        """The lanes as a graph: one node per (road, section, lane), with its successors."""
+        return self._graph
+
+    @property
+    def lane_segments(self) -> LaneSegments:
+        """Every lane's centre line as segments (the nearest-lane index's arrays)."""
+        return self._segments
+
+    def lane_index(self, key: LaneKey) -> int:
+        """The index of lane `key` in `lane_keys`."""
+        return self._node_index[key]
+
+    def road_junction(self, road_id: str) -> str:
+        """The id of the junction road `road_id` belongs to ("-1" outside any)."""
+        return self._odr.roads[road_id].junction
+
     def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """What other wings work out from this map alone (the traffic's light layout, the
         autopilot's lane paths, the walkers' sidewalk graph...), built by `build` on the
@@ -486,9 +507,6 @@ class Map:
         if lane_id == 0 or key not in self._graph.nodes:
             return None
         return Waypoint(self, *key, wp.s)
-
-    def _road_junction(self, road_id: str) -> str:
-        return self._odr.roads[road_id].junction
 
     def _pose(self, wp: Waypoint) -> tuple[float, ...]:
         """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""
@@ -630,7 +648,7 @@ class Map:
             return found
         for key in node.next:
             nxt = self._graph.nodes[key]
-            if stop_at_junction and self._road_junction(key[0]) != "-1":
+            if stop_at_junction and self.road_junction(key[0]) != "-1":
                 continue
             more = self._signals_in_distance(
                 self._at_start(nxt), distance - remaining, stop_at_junction
@@ -641,7 +659,7 @@ class Map:
     # -- junctions -----------------------------------------------------------------------
 
     def _junction_of(self, road_id: str) -> Junction:
-        jid = self._road_junction(road_id)
+        jid = self.road_junction(road_id)
         if jid not in self._junctions:
             self._junctions[jid] = Junction(self, jid, self._junction_box(jid))
         return self._junctions[jid]

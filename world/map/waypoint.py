@@ -97,13 +97,13 @@ class Waypoint:
 
     @property
     def is_junction(self) -> bool:
-        return self._map._road_junction(self._road) != "-1"
+        return self._map.road_junction(self._road) != "-1"
 
     is_intersection = is_junction
 
     @property
     def junction_id(self) -> int | str:
-        return public_id(self._map._road_junction(self._road))
+        return public_id(self._map.road_junction(self._road))
 
     @property
     def lane_width(self) -> float:

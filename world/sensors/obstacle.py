@@ -65,7 +65,7 @@ class ObstacleSensor(SensorBehaviour):
         self.only_dynamics = attribute_bool(attributes, "only_dynamics", False)
 
     def measure(self, ctx: SensorContext) -> list[ObstacleDetectionEvent]:
-        table = ctx.world._actors
+        table = ctx.world.state_tables().actors
         n = table.n
         rows = np.arange(n)
         kind = table.kind[:n]

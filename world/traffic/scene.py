@@ -102,7 +102,7 @@ class TrafficMonitor:
         self.vehicle_rows = np.array([v.id - 1 for v in scene.vehicles], dtype=np.int64)
         self.walker_rows = np.array([w.id - 1 for w in scene.walkers], dtype=np.int64)
         self._junction_node = np.array(
-            [self.map._road_junction(k[0]) != "-1" for k in self.map.lane_keys]
+            [self.map.road_junction(k[0]) != "-1" for k in self.map.lane_keys]
         )
         self._in_junction = np.zeros(len(self.vehicle_rows), dtype=bool)
         self._last_light = np.full(len(self.vehicle_rows), -1, dtype=np.int64)
@@ -113,17 +113,17 @@ class TrafficMonitor:
         self.collisions: set[tuple[int, int]] = set()
         self.walkers_off = 0
         self.hashes: list[str] = []
+        self._widths: dict[int, float] = {}  # lane node -> mean width
         self._crossings = self._crossing_segments()
 
     def _crossing_segments(self) -> np.ndarray:
-        system = self.world.__dict__.get("_walker_ai")
-        if system is None or not len(self.walker_rows):
+        if not len(self.walker_rows):
             return np.zeros((0, 2, 2))
-        return system.navigation.crossing_segments()
+        return self.world.walker_ai().navigation.crossing_segments()
 
     def observe(self) -> None:
         world = self.world
-        a, v = world._actors, world._vehicles
+        a, v, _ = world.state_tables()
         self.hashes.append(self.state_hash())
         if len(self.vehicle_rows):
             self._check_vehicles(a, v)
@@ -163,11 +163,10 @@ class TrafficMonitor:
     def _lane_width(self, node: int) -> float:
         if node < 0:
             return 0.0
-        cache = self.__dict__.setdefault("_widths", {})
-        if node not in cache:
-            sg = self.map._segments
-            cache[node] = float(sg.width[sg.node == node].mean())
-        return cache[node]
+        if node not in self._widths:
+            sg = self.map.lane_segments
+            self._widths[node] = float(sg.width[sg.node == node].mean())
+        return self._widths[node]
 
     def _check_walkers(self, a) -> None:
         rows = self.walker_rows
@@ -188,7 +187,7 @@ class TrafficMonitor:
 
     def state_hash(self) -> str:
         """A hash of every actor's pose and motion and every vehicle's control this tick."""
-        a, v = self.world._actors, self.world._vehicles
+        a, v, _ = self.world.state_tables()
         h = hashlib.blake2b(digest_size=16)
         for column in (a.alive, a.pos, a.rot, a.vel, a.angvel):
             h.update(np.ascontiguousarray(column[: a.n]).tobytes())

@@ -1,8 +1,8 @@
 """CARLA's Traffic Manager on a lockstep World: the knobs, the registered vehicles, the tick.
 
 `world.get_trafficmanager(port)` returns the world's traffic manager on that
-port (one per port, made on first use; no client or server, the port only
-names it). `vehicle.set_autopilot(True, tm_port)` registers the vehicle with
+port (one per port, made on first use and kept by the World; no client or server,
+the port only names it). `vehicle.set_autopilot(True, tm_port)` registers the vehicle with
 it. The manager runs in the world's "traffic_manager" tick phase, after the
 light groups and before physics, so its controls move the vehicles in the same
 tick. Each vehicle's choices come from its own generator, spawned from the
@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from world import elementary as el
+from world.actors.vehicle_state import TrafficLightState
 from world.errors import WorldError
 from world.geometry import Location, Rotation, Transform
 
@@ -28,25 +29,23 @@ __all__ = [
     "DEFAULT_SEED",
     "TrafficManager",
     "street_spawn_points",
-    "traffic_manager_of",
 ]
 
 DEFAULT_LEADING_DISTANCE = 2.5  # m, as CARLA's example scripts set it
 DEFAULT_SPEED_DIFFERENCE = 30.0  # %: 70 % of the limit, CARLA's default
 DEFAULT_SEED = 0
 DEFAULT_AUTO_LANE_CHANGE = True  # CARLA's default
+# Stuck vehicles, as CARLA's traffic manager removes them (its ALSM stage, with the constants
+# of its VehicleRemoval namespace): each tick the registered vehicle idle the longest (slower
+# than STOPPED_SPEED since then; the lowest id among equals) is destroyed once it has been idle
+# BLOCKED_TIME while neither in a traffic light's box nor at a red, or RED_BLOCKED_TIME in any
+# case, and no vehicle was removed in the last REMOVAL_SPACING seconds. A town whose traffic
+# locked itself up (a ring of queues, each waiting on the next) so flows again.
+STOPPED_SPEED = 0.8  # m/s
+BLOCKED_TIME = 90.0  # s
+RED_BLOCKED_TIME = 180.0  # s
+REMOVAL_SPACING = 10.0  # s
 _IGNORE_KINDS = ("lights", "signs", "vehicles", "walkers")
-
-
-def traffic_manager_of(world, port: int = 8000) -> TrafficManager:
-    """The world's traffic manager on `port`, made (and put in the tick) on first use."""
-    managers = world.__dict__.setdefault("_traffic_managers", {})
-    port = int(port)
-    if port not in managers:
-        tm = TrafficManager(world, port)
-        managers[port] = tm
-        world.add_tick_system("traffic_manager", lambda w, dt: tm._tick(dt))
-    return managers[port]
 
 
 def _actor_row(actor) -> int:
@@ -65,9 +64,14 @@ def _percentage(name: str, value: float) -> float:
 class TrafficManager:
     """CARLA's carla.TrafficManager: autopilot settings and the vehicles that drive by them."""
 
-    def __init__(self, world, port: int) -> None:
+    def __init__(self, world, port: int, removes_stuck: bool = False) -> None:
+        """`removes_stuck`: whether vehicles idle too long are destroyed, as CARLA's manager
+        does (on for the managers the world runs; off for an agent's own, which drives the
+        ego)."""
         self._world = world
         self._port = port
+        self._removes_stuck = removes_stuck
+        self._last_removal = 0.0  # s: the elapsed time of the last removal (CARLA starts at 0)
         self._seed = DEFAULT_SEED
         self._fleet = None
         self._global_speed_pct = DEFAULT_SPEED_DIFFERENCE
@@ -75,7 +79,9 @@ class TrafficManager:
         self._synchronous = True
         self._hybrid = False
         self._settings: dict[int, dict[str, float | bool]] = {}
-        self._cache_key: int | None = None
+        self._cache_key: int | None = None  # the fleet version the columns below are of
+        self._columns = None  # FleetSettings
+        self._ignore = np.zeros((0, 4))
 
     # -- membership --------------------------------------------------------------------------
 
@@ -103,9 +109,9 @@ class TrafficManager:
     def register_vehicles(self, vehicles) -> None:
         for vehicle in vehicles:
             row = _actor_row(vehicle)
-            if int(self._world._actors.vrow[row]) < 0:
+            if int(self._world.state_tables().actors.vrow[row]) < 0:
                 raise WorldError(f"set_autopilot: actor {vehicle.id} is not a vehicle")
-            for other in self._world.__dict__.get("_traffic_managers", {}).values():
+            for other in self._world.traffic_managers():
                 if other is not self and other._fleet is not None:
                     other._fleet.remove(row)
             self.fleet.add(row, self._rng(row))
@@ -245,38 +251,76 @@ class TrafficManager:
             [self._settings.get(r, {}).get(name, default) for r in rows], dtype=np.float64
         )
 
-    def _refresh(self) -> None:
+    def _vehicle_settings(self) -> tuple:
+        """The per-vehicle settings in fleet order, as (FleetSettings, ignore percentages
+        (N, 4)), made again when the membership or a setting changed."""
         key = self._fleet.version
-        if key == self._cache_key:
-            return
-        self._cache_key = key
-        self._speed_pct = self._column("speed_pct", np.nan)
-        self._desired = self._column("desired", np.nan)
-        self._lead = self._column("lead", np.nan)
-        self._ignore = np.stack([self._column(k, 0.0) for k in _IGNORE_KINDS], axis=1)
-        self._update_lights = self._column("update_lights", 0.0) > 0.0
-        self._auto_lane_change = (
-            self._column("auto_lane_change", float(DEFAULT_AUTO_LANE_CHANGE)) > 0.0
-        )
+        if key != self._cache_key:
+            from world.traffic.autopilot.kernels import FleetSettings
 
-    def _ignore_percentages(self) -> np.ndarray:
-        return self._ignore
+            self._cache_key = key
+            self._columns = FleetSettings(
+                self._column("speed_pct", np.nan),
+                self._column("desired", np.nan),
+                self._column("lead", np.nan),
+                self._column("auto_lane_change", float(DEFAULT_AUTO_LANE_CHANGE)) > 0.0,
+                self._column("update_lights", 0.0) > 0.0,
+            )
+            self._ignore = np.stack([self._column(k, 0.0) for k in _IGNORE_KINDS], axis=1)
+        return self._columns, self._ignore
+
+    def _remove_stuck(self, fleet) -> None:
+        """Destroys the vehicle stuck the longest, if one is (_stuck_vehicle), at most one
+        every REMOVAL_SPACING seconds, as CARLA's ALSM stage does at the start of its step."""
+        now = self._world.get_snapshot().timestamp.elapsed_seconds
+        row = _stuck_vehicle(fleet, now, self._world.state_tables())
+        if row >= 0 and now - self._last_removal > REMOVAL_SPACING:
+            self._world.get_actor(row + 1).destroy()
+            self._last_removal = now
 
     def step(self, dt: float) -> None:
-        """One tick of this manager's vehicles, for a manager the world does not tick (an
-        agent's own, which runs its driver inside its step and returns the control)."""
-        self._tick(dt)
-
-    def _tick(self, dt: float) -> None:
+        """One tick of this manager's vehicles: the world's traffic_manager phase runs it for
+        the managers it made (World.get_trafficmanager); an agent's own manager, which the
+        world does not tick, runs it inside the agent's step and returns the control."""
         fleet = self._fleet
         if fleet is None or not len(fleet):
             return
-        self._refresh()
-        if not fleet.tick(self, dt):  # a vehicle was destroyed: forget it first
-            fleet.prune()
+        if self._removes_stuck:
+            self._remove_stuck(fleet)
+        settings = self._global_speed_pct, self._global_lead
+        if not fleet.tick(*self._vehicle_settings(), *settings, dt):
+            fleet.prune()  # a vehicle was destroyed: forget it first
             if len(fleet):
-                self._refresh()
-                fleet.tick(self, dt)
+                fleet.tick(*self._vehicle_settings(), *settings, dt)
+
+
+def _stuck_vehicle(fleet, now: float, tables) -> int:
+    """The actor row of the fleet's vehicle to remove now as stuck (see BLOCKED_TIME), -1
+    for none; keeps each vehicle's idle time (`fleet.idle_since`, seconds: the elapsed time it
+    was last seen moving, nan until seen at a time past 0) up to date."""
+    a, v = tables.actors, tables.vehicles
+    rows = fleet.actor
+    alive = a.alive[rows]
+    vel = a.vel[rows]
+    moving = vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1] + vel[:, 2] * vel[:, 2] > (
+        STOPPED_SPEED * STOPPED_SPEED
+    )
+    idle = fleet.idle_since
+    if now != 0.0:
+        idle[np.isnan(idle)] = now
+        idle[moving] = now
+    known = alive & ~np.isnan(idle)
+    if not known.any():
+        return -1
+    longest = np.flatnonzero(known & (idle == idle[known].min()))
+    i = int(longest[np.argmin(rows[longest])])
+    row = int(rows[i])
+    k = int(a.vrow[row])
+    at_light = v.tl_actor[k] >= 0
+    red = v.tl_state[k] == int(TrafficLightState.Red)
+    idle_for = now - idle[i]
+    stuck = (not at_light and not red and idle_for >= BLOCKED_TIME) or idle_for >= RED_BLOCKED_TIME
+    return row if stuck else -1
 
 
 def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:

@@ -268,10 +268,10 @@ def install_traffic(world: Any) -> WorldTraffic:
 
 def traffic_light_table(world: Any) -> TrafficLightTable:
     """Every light's id, state, elapsed time, frozen flag and stage times (for the recorder)."""
-    return world._require_traffic().light_table()
+    return world.traffic_signals(required=True).light_table()
 
 
 def traffic_light_views(world: Any) -> TrafficLightViews:
     """Every light's id, state, controller and the controllers' clocks, uncopied (for the
     recorder's per-tick State records)."""
-    return world._require_traffic().light_views()
+    return world.traffic_signals(required=True).light_views()

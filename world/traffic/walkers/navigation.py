@@ -67,8 +67,10 @@ class WalkerNavigation:
 
     @staticmethod
     def _sidewalk_points(world_map):
-        seg = world_map._segments
-        types = np.array([int(world_map._graph.nodes[k].lane_type) for k in world_map.lane_keys])
+        seg = world_map.lane_segments
+        types = np.array(
+            [int(world_map.road_graph.nodes[k].lane_type) for k in world_map.lane_keys]
+        )
         mask = (types[seg.node] & int(LaneType.Sidewalk)) > 0 if len(types) else []
         rows = np.flatnonzero(mask)
         points, lane_of, ends = [], [], []
@@ -129,7 +131,7 @@ class WalkerNavigation:
         """For maps without crosswalks: join junction sidewalk ends to the nearest end across."""
         in_junction = np.array(
             [
-                world_map._road_junction(world_map.lane_keys[self.lane_of[e]][0]) != "-1"
+                world_map.road_junction(world_map.lane_keys[self.lane_of[e]][0]) != "-1"
                 for e in end_nodes
             ]
         )

@@ -99,6 +99,16 @@ def point_grid(x, y, count, min_cell):
     return frame, first, items
 
 
+@njit(cache=True, inline="always")
+def _finite_box(lo, hi, k):
+    return (
+        np.isfinite(lo[k, 0])
+        and np.isfinite(lo[k, 1])
+        and np.isfinite(hi[k, 0])
+        and np.isfinite(hi[k, 1])
+    )
+
+
 @njit(cache=True)
 def box_grid(lo, hi, min_cell):
     """A grid of the axis-aligned boxes lo[k] .. hi[k] ((N, 2+) arrays, x and y), each box
@@ -109,11 +119,10 @@ def box_grid(lo, hi, min_cell):
     x1 = y1 = -np.inf
     finite = 0
     for k in range(n):
-        if np.isfinite(lo[k, 0]) and np.isfinite(lo[k, 1]):
-            if np.isfinite(hi[k, 0]) and np.isfinite(hi[k, 1]):
-                finite += 1
-                x0, x1 = min(x0, lo[k, 0]), max(x1, lo[k, 0])
-                y0, y1 = min(y0, lo[k, 1]), max(y1, lo[k, 1])
+        if _finite_box(lo, hi, k):
+            finite += 1
+            x0, x1 = min(x0, lo[k, 0]), max(x1, lo[k, 0])
+            y0, y1 = min(y0, lo[k, 1]), max(y1, lo[k, 1])
     frame = np.empty(5)
     if finite == 0:
         frame[0], frame[1], frame[2], frame[3], frame[4] = EMPTY_FRAME
@@ -125,9 +134,7 @@ def box_grid(lo, hi, min_cell):
     first = np.zeros(nx * ny + 1, dtype=np.int64)
     total = 0
     for k in range(n):
-        if not (np.isfinite(lo[k, 0]) and np.isfinite(lo[k, 1])):
-            continue
-        if not (np.isfinite(hi[k, 0]) and np.isfinite(hi[k, 1])):
+        if not _finite_box(lo, hi, k):
             continue
         i0, i1 = cell_span(frame, lo[k, 0], hi[k, 0], 0)
         j0, j1 = cell_span(frame, lo[k, 1], hi[k, 1], 1)

@@ -770,7 +770,11 @@ def junction_stops(
             room = d_entry[v] - sign_zone
             crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
             target[v] = min(target[v], crawl)
-        if sign_actor[v] < 0 and sign_state[v] != green and not ignore[v, 1] and not inside[v]:
+        # a sign's red holds only a vehicle about to enter its junction from the sign's lane:
+        # a box's test has no direction, so a car leaving a junction can overlap the effect
+        # box of the opposite approach's sign, which must not stop it there
+        by_sign = sign and d_entry[v] < approach and sign_state[v] != green
+        if sign_actor[v] < 0 and by_sign and not ignore[v, 1] and not inside[v]:
             stop[v] = min(stop[v], 0.0)
             reason[v] = 3
             held[v] = True

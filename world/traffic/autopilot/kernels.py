@@ -771,8 +771,9 @@ def junction_stops(
             crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
             target[v] = min(target[v], crawl)
         # a sign's red holds only a vehicle about to enter its junction from the sign's lane:
-        # a box's test has no direction, so a car leaving a junction can overlap the effect
-        # box of the opposite approach's sign, which must not stop it there
+        # leaving a sign's effect box does not set a car green again, so one whose rear was
+        # still in the box when the sign turned it red (inside the junction, where signs hold
+        # no one) leaves the junction red, which must not stop it on its way
         by_sign = sign and d_entry[v] < approach and sign_state[v] != green
         if sign_actor[v] < 0 and by_sign and not ignore[v, 1] and not inside[v]:
             stop[v] = min(stop[v], 0.0)

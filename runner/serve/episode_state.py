@@ -166,7 +166,7 @@ class EpisodeStateWriter:
     def _lights(self, records: np.ndarray) -> None:
         ids = records["id"]
         if len(self._light_ids):
-            table = self._world._require_traffic().light_table()
+            table = self._world.traffic_signals(required=True).light_table()
             at = np.searchsorted(ids, table.ids)
             out = records.view(_LIGHT)
             out["sign_id"][at] = self._light_sign_ids

@@ -124,12 +124,7 @@ def draw_index(
             low = 1.0 / max(x0, x1, x2)
             high = 1.0 / min(x0, x1, x2)
             _fill(
-                sx0,
-                sy0,
-                sx1,
-                sy1,
-                sx2,
-                sy2,
+                (sx0, sy0, sx1, sy1, sx2, sy2),
                 plane[0],
                 plane[1],
                 plane[2],
@@ -311,12 +306,7 @@ def _draw_clipped(
         sx2 = _snap(p[k, 1] * focal / p[k, 0] + hw)
         sy2 = _snap(-(p[k, 2] * focal) / p[k, 0] + hh)
         _fill(
-            sx0,
-            sy0,
-            sx1,
-            sy1,
-            sx2,
-            sy2,
+            (sx0, sy0, sx1, sy1, sx2, sy2),
             plane[0],
             plane[1],
             plane[2],
@@ -385,13 +375,13 @@ def _clip_plane(polygon, count, a, b, c, e) -> int:
 
 
 @njit
-def _fill(
-    sx0, sy0, sx1, sy1, sx2, sy2, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles
-) -> None:
-    """Fills the pixels whose centres the fixed-point triangle covers where it is nearer than
+def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> None:
+    """Fills the pixels whose centres the fixed-point triangle (`corners`: sx0, sy0, sx1,
+    sy1, sx2, sy2) covers where it is nearer than
     what the buffers hold: 1/x = c0 + cu u + cv v at the centre (u, v), held within [low,
     high] (the triangle's own range: snapping may put a centre a hair outside the triangle)
     and seen only from 1/far on. A tile whose pixels change forgets its farthest depth."""
+    sx0, sy0, sx1, sy1, sx2, sy2 = corners
     area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
     if area == 0:
         return

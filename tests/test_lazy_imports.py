@@ -138,13 +138,13 @@ def test_kernels_take_lockstep_s_decorator_and_no_module_imports_numba_itself() 
 
 def test_the_kernel_modules_import_only_the_plain_errors() -> None:
     for name in ("compiled_cache.py", "compiled.py"):
-        tree = ast.parse((WORLD / "physics" / name).read_text())
+        tree = ast.parse((WORLD / "kernels" / name).read_text())
         world_imports = {
             node.module
             for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("world")
         }
-        assert world_imports <= {"world.errors", "world.physics"}
+        assert world_imports <= {"world.errors", "world.kernels"}
 
 
 def test_an_evaluation_import_keeps_blas_to_one_thread() -> None:

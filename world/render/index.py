@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 from world.scene.mesh import Mesh
 
 __all__ = ["CELL", "MAX_TRIANGLES", "MeshIndex"]

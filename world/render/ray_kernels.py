@@ -113,26 +113,16 @@ def _bin_of(grids, f, a, b) -> int:
 
 @njit(cache=True)
 def cast_index(
-    vertices: np.ndarray,
-    triangles: np.ndarray,
-    number: np.ndarray,
-    triangle_start: np.ndarray,
-    vertex_start: np.ndarray,
-    lower: np.ndarray,
-    upper: np.ndarray,
+    index: tuple,
     offset: int,
     origin: np.ndarray,
     frame: np.ndarray,
     max_range: float,
     shrink: float,
     directions: np.ndarray,
-    grids: np.ndarray,
-    bin_start: np.ndarray,
-    bin_far: np.ndarray,
-    best_t: np.ndarray,
-    best_n: np.ndarray,
-    scratch: np.ndarray,
-    polygon: np.ndarray,
+    bins: tuple,
+    best: tuple,
+    work: tuple,
 ) -> None:
     """Casts the binned rays (`directions` in bin order, bin k's from bin_start[k] to
     bin_start[k + 1], in `frame`: rows forward, right, up in the world) against a
@@ -141,7 +131,14 @@ def cast_index(
     in bin_far (-1 for a bin without rays). A chunk or a triangle is skipped where
     its box distance times `shrink` (a hair under 1: it covers the rounding of distances and
     of the directions' lengths) exceeds the farthest hit of every bin under it. Work arrays:
-    `scratch` (most_vertices, 6) float64, `polygon` (2, 16, 3) float64."""
+    `scratch` (most_vertices, 6) float64, `polygon` (2, 16, 3) float64. The arrays come as
+    groups: `index` (vertices, triangles, number, triangle_start, vertex_start, lower,
+    upper), `bins` (grids, bin_start, bin_far), `best` (best_t, best_n) and `work` (scratch,
+    polygon)."""
+    vertices, triangles, number, triangle_start, vertex_start, lower, upper = index
+    grids, bin_start, bin_far = bins
+    best_t, best_n = best
+    scratch, polygon = work
     chunks = len(lower)
     near = np.empty(chunks)
     for c in range(chunks):

@@ -116,26 +116,24 @@ def cast_rays(
             if not index.triangle_count:
                 continue
             rk.cast_index(
-                index.vertices,
-                index.triangles,
-                index.number,
-                index.triangle_start,
-                index.vertex_start,
-                index.lower,
-                index.upper,
+                (
+                    index.vertices,
+                    index.triangles,
+                    index.number,
+                    index.triangle_start,
+                    index.vertex_start,
+                    index.lower,
+                    index.upper,
+                ),
                 offset,
                 origin,
                 frame,
                 float(max_range),
                 shrink,
                 bundle.sorted_directions,
-                bundle.grids,
-                bundle.bin_start,
-                bin_far,
-                best_t,
-                best_n,
-                np.zeros((index.most_vertices, 6)),
-                polygon,
+                (bundle.grids, bundle.bin_start, bin_far),
+                (best_t, best_n),
+                (np.zeros((index.most_vertices, 6)), polygon),
             )
     best_t[best_n < 0] = np.inf
     distance = np.empty(count)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from world import elementary as el
-from world.physics.compiled import njit
+from world.kernels.compiled import njit
 
 __all__ = ["LIGHT_FIELDS", "shade_pixels"]
 
@@ -59,12 +59,8 @@ def shade_pixels(
     depth: np.ndarray,
     local: np.ndarray,
     axes: np.ndarray,
-    static_colour: np.ndarray,
-    static_normal: np.ndarray,
-    static_tag: np.ndarray,
-    dynamic_colour: np.ndarray,
-    dynamic_normal: np.ndarray,
-    dynamic_tag: np.ndarray,
+    static: tuple,
+    dynamic: tuple,
     offset: int,
     linear: np.ndarray,
     midpoints: np.ndarray,
@@ -78,7 +74,10 @@ def shade_pixels(
     `local` (P, 3) camera-frame rays with x = 1, `axes` the camera's forward, right, up as
     columns, `linear` (256,) the sRGB codes' linear values,
     `midpoints` (255,) between them, `cells` the codes at a fine grid's points (_code), `lit`
-    (K, 3) the lit lamps' colours, `light` the LIGHT_FIELDS."""
+    (K, 3) the lit lamps' colours, `light` the LIGHT_FIELDS. `static` and `dynamic` are the
+    scene's colour, normal and tag columns of the static and the dynamic triangles."""
+    static_colour, static_normal, static_tag = static
+    dynamic_colour, dynamic_normal, dynamic_tag = dynamic
     colour = np.empty(3)
     for p in range(len(number)):
         lx, ly, lz = local[p, 0], local[p, 1], local[p, 2]

@@ -93,8 +93,8 @@ def build_navmesh(world_map) -> NavMesh | None:
 # the map's walkable shapes ------------------------------------------------------------------
 def _sidewalk_borders(world_map) -> list[tuple[np.ndarray, np.ndarray]]:
     """Each sidewalk lane's two borders, sampled as the map's lane segments are (<= 1 m)."""
-    seg = world_map._segments
-    types = np.array([int(world_map._graph.nodes[k].lane_type) for k in world_map.lane_keys])
+    seg = world_map.lane_segments
+    types = np.array([int(world_map.road_graph.nodes[k].lane_type) for k in world_map.lane_keys])
     if not len(types):
         return []
     rows = np.flatnonzero((types[seg.node] & int(LaneType.Sidewalk)) > 0)

@@ -15,14 +15,16 @@ from view_helpers import REPO, rush_run
 
 from recorder import PacketId, open_log
 from recorder.picture.frame_chunks import CHUNK_FRAMES, FrameChunks
-from recorder.picture.map_layer import map_layer
+from recorder.picture.map_layer import layer_sections, map_layer, road_paint
 from recorder.picture.sections import pack_sections, unpack_sections
 from runner.cli import main
 from runner.errors import ViewError
 from runner.log_compare import compare_logs
 from runner.view.site import NotFoundError, Site
 from runner.view.sources import open_sources
+from world.actors.vehicle_state import CityObjectLabel
 from world.map.map import Map
+from world.scene.static_scene import static_scene
 
 
 @pytest.fixture(scope="module")
@@ -87,16 +89,20 @@ def test_a_poses_speed_is_its_distance_over_the_frames_time(run: Path) -> None:
         assert speed == np.float32(want) and speed > 1.0
 
 
-def test_the_markings_are_the_maps_road_marks() -> None:
+def test_the_road_paint_is_the_scenes_road_lines_from_above() -> None:
     path = REPO / "configs" / "maps" / "town_small.xodr"
-    # each <roadMark> that draws a line is one polyline (town_small has no double marks)
-    marks = [m.get("type") for m in ET.parse(path).getroot().iter("roadMark")]
-    drawn = [m for m in marks if m not in ("none", "curb", "grass")]
-    layer = map_layer(Map.from_file(path))
-    assert len(layer.markings) == len(drawn) == 36
-    assert sorted(k for _, k, _ in layer.markings) == sorted(
-        {"solid": 1, "broken": 2}[m] for m in drawn
-    )
+    town = Map.from_file(path)
+    xy, rgb = road_paint(town)
+    scene = static_scene(town)
+    lines = scene.tag == int(CityObjectLabel.RoadLines)
+    assert len(xy) == int(lines.sum()) > 0
+    assert np.array_equal(xy, scene.vertices[scene.triangles[lines]][..., :2])
+    # town_small's roadMarks are white (solid) and yellow (broken): two paint colours
+    colours = {m.get("color") for m in ET.parse(path).getroot().iter("roadMark")
+               if m.get("type") not in ("none", "curb")}  # fmt: skip
+    assert colours == {"white", "yellow"} and len(np.unique(rgb, axis=0)) == 2
+    blob = unpack_sections(pack_sections(layer_sections(map_layer(town), (xy, rgb))))
+    assert np.array_equal(blob["paint_xy"], xy.astype(np.float32).reshape(-1))
 
 
 def test_an_infraction_is_marked_where_the_hero_was(run: Path) -> None:

@@ -8,11 +8,9 @@ other lane types darker; lanes of type "none" are not drawn. Driving lanes get t
 borders drawn as thin light lines (outside junctions, where the connecting lanes
 would cross each other), and crosswalks are drawn from `Map.crosswalk_polygons()`.
 
-The layer also holds the lanes' road markings (each lane's `<roadMark>` on its outer border,
-lane 0's on the centre line): solid and broken lines, white or yellow, a double marking as
-two lines MARK_GAP apart; `lockstep render` draws the edges, the run page the markings
-(`layer_sections` packs the layer for it).
-"""
+The run page also paints the road: `road_paint` gives the 3-D scene's road lines (the
+markings and crosswalks world/scene paints from the map, as the cameras see them) seen from
+above, and `layer_sections` packs the layer and the paint for the page."""
 
 from __future__ import annotations
 
@@ -27,11 +25,6 @@ from world.map.lane_borders import section_borders, section_spans
 from world.map.opendrive.evaluation import RoadEvaluator
 
 STEP = 1.0  # metres between border samples
-MARK_GAP = 0.25  # metres between the two lines of a double marking
-# <roadMark type>: the lines it draws, inner to outer (1 solid, 2 broken); others draw none
-MARK_LINES = {"solid": (1,), "broken": (2,), "solid solid": (1, 1), "solid broken": (1, 2),
-              "broken solid": (2, 1), "broken broken": (2, 2)}  # fmt: skip
-MARK_YELLOW = 1  # colour codes: 0 white (CARLA's "standard"), 1 yellow
 # section names of the packed layer, by area kind
 AREA_SECTIONS = {"driving": "drv", "sidewalk": "side", "shoulder": "shld", "parking": "park",
                  "other_lane": "other"}  # fmt: skip
@@ -47,7 +40,6 @@ class MapLayer:
     areas: dict[str, list[np.ndarray]] = field(default_factory=dict)
     edges: list[np.ndarray] = field(default_factory=list)
     crosswalks: list[np.ndarray] = field(default_factory=list)
-    markings: list[tuple[np.ndarray, int, int]] = field(default_factory=list)
 
     def bounds(self) -> tuple[float, float, float, float] | None:
         """x_lo, y_lo, x_hi, y_hi of every lane area, or None for a map without lanes."""
@@ -81,38 +73,26 @@ def map_layer(town) -> MapLayer:
                 if kind == "driving" and road.junction == "-1":
                     layer.edges.append(out_xy[:, col].copy())
                     layer.edges.append(in_xy[:, col].copy())
-            _add_markings(layer, evaluator, k, section, s1)
     layer.crosswalks = [polygon[:, :2] for polygon in town.crosswalk_polygons()]
     return layer
 
 
-def _add_markings(layer: MapLayer, evaluator: RoadEvaluator, k: int, section, s1: float) -> None:
-    """The road markings of lane section `k` (from section.s to s1) into the layer."""
-    lanes = evaluator.sections[k]
-    for col, lane_id in enumerate(lanes.ids.tolist()):
-        marks = section.lanes[lane_id].road_marks
-        for j, mark in enumerate(marks):
-            kinds = MARK_LINES.get(mark.type)
-            start = section.s + mark.s_offset
-            stop = section.s + marks[j + 1].s_offset if j + 1 < len(marks) else s1
-            stop = min(stop, s1)
-            if kinds is None or stop - start < 1e-3:
-                continue
-            n = max(2, math.ceil((stop - start) / STEP) + 1)
-            s = np.linspace(start, stop, n)
-            t = evaluator.lane_borders(k, s)[:, col]
-            outward = 1.0 if lane_id > 0 else -1.0  # t grows to the left (OpenDRIVE)
-            colour = MARK_YELLOW if mark.color == "yellow" else 0
-            for m, line in enumerate(kinds):
-                shift = (m - (len(kinds) - 1) / 2.0) * MARK_GAP * outward
-                xy = evaluator.surface_point(s, t + shift)[:, :2] * np.array([1.0, -1.0])
-                layer.markings.append((xy, line, colour))
+def road_paint(town) -> tuple[np.ndarray, np.ndarray]:
+    """The road lines of the map's 3-D scene (world.scene.static_scene, tag RoadLines) from
+    above: triangles (T, 3, 2; x, y m, CARLA's frame) and their colours (T, 3; sRGB)."""
+    from world.actors.vehicle_state import CityObjectLabel
+    from world.scene.static_scene import static_scene
+
+    scene = static_scene(town)
+    lines = scene.tag == int(CityObjectLabel.RoadLines)
+    return scene.vertices[scene.triangles[lines]][..., :2], scene.colour[lines]
 
 
-def layer_sections(layer: MapLayer) -> dict[str, np.ndarray]:
-    """The layer as named arrays for recorder/picture/sections.py: per group a `_n` section
-    (each polygon's or line's point count) and an `_xy` one (x, y pairs, m, float32); the
-    markings' `mark_k` (1 solid, 2 broken) and `mark_c` (MARK_YELLOW or 0)."""
+def layer_sections(layer: MapLayer, paint: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
+    """The layer and the road paint (`road_paint`) as named arrays for
+    recorder/picture/sections.py: per group a `_n` section (each polygon's or line's point
+    count) and an `_xy` one (x, y pairs, m, float32); the paint's triangles as `paint_xy`
+    (x, y of three corners each) and their colours as `paint_c`."""
     out: dict[str, np.ndarray] = {}
 
     def group(name: str, shapes: list[np.ndarray]) -> None:
@@ -124,9 +104,8 @@ def layer_sections(layer: MapLayer) -> dict[str, np.ndarray]:
         group(name, layer.areas.get(kind, []))
     group("edge", layer.edges)
     group("cross", layer.crosswalks)
-    group("mark", [m[0] for m in layer.markings])
-    out["mark_k"] = np.array([m[1] for m in layer.markings], "u1")
-    out["mark_c"] = np.array([m[2] for m in layer.markings], "u1")
+    out["paint_xy"] = paint[0].astype("<f4").reshape(-1)
+    out["paint_c"] = paint[1].astype("u1").reshape(-1)
     return out
 
 

@@ -133,9 +133,3 @@ def lane_triangles(poly: np.ndarray) -> np.ndarray:
     first = np.stack([outer[:-1], outer[1:], inner[:-1]], axis=1)
     second = np.stack([outer[1:], inner[1:], inner[:-1]], axis=1)
     return np.concatenate([first, second]).reshape(-1, 2)
-
-
-def fan_triangles(poly: np.ndarray) -> np.ndarray:
-    """The triangles of a convex polygon, fanned from its first corner."""
-    k = np.arange(1, len(poly) - 1)
-    return np.stack([np.repeat(poly[:1], len(k), axis=0), poly[k], poly[k + 1]], 1).reshape(-1, 2)

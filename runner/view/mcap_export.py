@@ -3,7 +3,7 @@
 
 | topic | schema | what |
 |---|---|---|
-| `/map` | SceneUpdate | once: the lanes by kind (triangles), crosswalks, road markings (lines) |
+| `/map` | SceneUpdate | once: the lanes by kind and the road paint (triangles) |
 | `/route` | SceneUpdate | once: the route's polyline and its scenarios' triggers (arrows) |
 | `/tf` | FrameTransforms | each frame: `map` -> `actor/<id>`, every actor's logged pose |
 | `/actors` | SceneUpdate | each frame: every actor, a box in its own frame, in its colour |
@@ -23,14 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from recorder.picture.map_layer import AREA_SECTIONS, MARK_YELLOW, MapLayer
+from recorder.picture.map_layer import AREA_SECTIONS, MapLayer
 from recorder.picture.palette import LIGHT_COLOURS, NAMED
 from runner.errors import ViewError
 from runner.view.export_frames import (
     LIGHT_STATES,
     ExportInfo,
     export_frames,
-    fan_triangles,
     lane_triangles,
     right_handed,
 )
@@ -40,7 +39,6 @@ from runner.view.sources import RouteSource
 
 INFRACTION_SHOW_NS = 5_000_000_000
 _KIND_COLOUR = {1: "vehicle", 2: "walker"}
-_YELLOW = (240, 200, 40)  # yellow road markings
 
 
 def export_mcap(route: RouteSource, out: Path) -> ExportInfo:
@@ -58,7 +56,7 @@ def export_mcap(route: RouteSource, out: Path) -> ExportInfo:
     view = RouteView(route)
     actors = view.chunks.actors
     hero = view.hero
-    layer = map_layer_of(route.map_path)
+    layer, paint = map_layer_of(route.map_path)
     context = foxglove.Context()
     writer = foxglove.open_mcap(
         out, allow_overwrite=True, context=context,
@@ -84,7 +82,7 @@ def export_mcap(route: RouteSource, out: Path) -> ExportInfo:
         for frame in export_frames(view):
             stamp = build.stamp(frame.time_ns)
             if frames == 0:
-                topics["map"].log(build.map_update(layer, stamp), log_time=frame.time_ns)
+                topics["map"].log(build.map_update(layer, paint, stamp), log_time=frame.time_ns)
                 topics["route"].log(build.route_update(view, stamp), log_time=frame.time_ns)
             entities, transforms = [], []
             for slot, p, q in zip(frame.slots.tolist(), frame.position, frame.rotation,
@@ -216,9 +214,10 @@ class _Messages:
             metadata=[fm.KeyValuePair(key="kind", value=mark.kind)],
         )  # fmt: skip
 
-    def map_update(self, layer: MapLayer, stamp):
+    def map_update(self, layer: MapLayer, paint, stamp):
         """The lanes as triangles (each lane polygon is its outer border and its inner
-        border back, of equal lengths: a strip), crosswalks as fans, markings as lines."""
+        border back, of equal lengths: a strip) and the road paint's triangles (markings,
+        crosswalks) by colour."""
         fm = self.fm
         triangles = []
         for kind in AREA_SECTIONS:
@@ -227,25 +226,13 @@ class _Messages:
                 points += [self.point(x, -y) for x, y in lane_triangles(poly).tolist()]
             if points:
                 triangles.append(fm.TriangleListPrimitive(points=points, color=self.colour(kind)))
-        walks = []
-        for poly in layer.crosswalks:
-            walks += [self.point(x, -y, 0.01) for x, y in fan_triangles(poly).tolist()]
-        if walks:
-            triangles.append(fm.TriangleListPrimitive(points=walks, color=self.colour("crosswalk")))
-        lines = []
-        for yellow in (False, True):
-            points = []
-            for xy, _, colour in layer.markings:
-                if (colour == MARK_YELLOW) == yellow:
-                    for a, b in zip(xy[:-1].tolist(), xy[1:].tolist(), strict=True):
-                        points += [self.point(a[0], -a[1], 0.02), self.point(b[0], -b[1], 0.02)]
-            if points:
-                colour = _YELLOW if yellow else NAMED["lane_edge"]
-                lines.append(fm.LinePrimitive(type=fm.LinePrimitiveLineType.LineList,
-                                              thickness=0.15, points=points,
-                                              color=self.rgb(colour)))  # fmt: skip
+        paint_xy, paint_rgb = paint
+        for rgb in np.unique(paint_rgb, axis=0).tolist():
+            corners = paint_xy[np.all(paint_rgb == rgb, axis=1)].reshape(-1, 2)
+            points = [self.point(x, -y, 0.02) for x, y in corners.tolist()]
+            triangles.append(fm.TriangleListPrimitive(points=points, color=self.rgb(rgb)))
         entity = fm.SceneEntity(timestamp=stamp, frame_id="map", id="lanes",
-                                triangles=triangles, lines=lines)  # fmt: skip
+                                triangles=triangles)  # fmt: skip
         return fm.SceneUpdate(entities=[entity])
 
     def route_update(self, view: RouteView, stamp):

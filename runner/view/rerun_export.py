@@ -4,8 +4,8 @@
 | entity | archetype | what |
 |---|---|---|
 | `world` | ViewCoordinates | right-handed, z up (static) |
-| `world/map/<kind>` | Mesh3D | the lanes by kind and the crosswalks (static) |
-| `world/map/markings` | LineStrips3D | the road markings (static) |
+| `world/map/<kind>` | Mesh3D | the lanes by kind (static) |
+| `world/map/paint` | Mesh3D | the road paint: markings, crosswalks (static) |
 | `world/route` | LineStrips3D | the route (static) |
 | `world/triggers` | Arrows3D | its scenarios' triggers (static) |
 | `world/actors` | Boxes3D | each frame: every actor's box, labelled with its id |
@@ -25,13 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from recorder.picture.map_layer import AREA_SECTIONS, MARK_YELLOW
+from recorder.picture.map_layer import AREA_SECTIONS
 from recorder.picture.palette import LIGHT_COLOURS, NAMED
 from runner.errors import ViewError
 from runner.view.export_frames import (
     ExportInfo,
     export_frames,
-    fan_triangles,
     lane_triangles,
     right_handed,
 )
@@ -40,7 +39,6 @@ from runner.view.route_data import RouteView
 from runner.view.sources import RouteSource
 
 _KIND_COLOUR = {1: "vehicle", 2: "walker"}
-_YELLOW = (240, 200, 40)
 
 
 def export_rerun(route: RouteSource, out: Path) -> ExportInfo:
@@ -58,7 +56,7 @@ def export_rerun(route: RouteSource, out: Path) -> ExportInfo:
     rec = rr.RecordingStream("lockstep", recording_id=uuid.uuid5(uuid.NAMESPACE_URL, name))
     rec.save(str(out))
     rec.log("world", rr.ViewCoordinates.RIGHT_HAND_Z_UP, static=True)
-    _static_map(rec, rr, map_layer_of(route.map_path))
+    _static_map(rec, rr, *map_layer_of(route.map_path))
     _static_route(rec, rr, view)
     half = np.array([(a.extent[0], a.extent[1], max(a.height[0], 0.05)) for a in actors] or
                     [(0.0, 0.0, 0.0)])  # fmt: skip
@@ -122,22 +120,19 @@ def _place(mark, frame, at) -> tuple[float, float, float]:
     return (0.0, 0.0, 1.0)
 
 
-def _static_map(rec, rr, layer) -> None:
+def _static_map(rec, rr, layer, paint) -> None:
     for kind in AREA_SECTIONS:
         polys = layer.areas.get(kind, [])
         if polys:
             _mesh(rec, rr, f"world/map/{kind}", np.concatenate([lane_triangles(p) for p in polys]),
                   NAMED[kind], 0.0)  # fmt: skip
-    if layer.crosswalks:
-        triangles = np.concatenate([fan_triangles(p) for p in layer.crosswalks])
-        _mesh(rec, rr, "world/map/crosswalks", triangles, NAMED["crosswalk"], 0.01)
-    if layer.markings:
-        strips = [np.column_stack([xy[:, 0], -xy[:, 1], np.full(len(xy), 0.02)])
-                  for xy, _, _ in layer.markings]  # fmt: skip
-        colours = [
-            _YELLOW if c == MARK_YELLOW else NAMED["lane_edge"] for _, _, c in layer.markings
-        ]
-        rec.log("world/map/markings", rr.LineStrips3D(strips, colors=colours, radii=0.075),
+    paint_xy, paint_rgb = paint
+    if len(paint_xy):
+        vertices = paint_xy.reshape(-1, 2)
+        vertices = np.column_stack([vertices[:, 0], -vertices[:, 1], np.full(len(vertices), 0.02)])
+        indices = np.arange(len(vertices), dtype=np.uint32).reshape(-1, 3)
+        rec.log("world/map/paint", rr.Mesh3D(vertex_positions=vertices, triangle_indices=indices,
+                                             vertex_colors=np.repeat(paint_rgb, 3, axis=0)),
                 static=True)  # fmt: skip
 
 

@@ -5,7 +5,7 @@
 |---|---|
 | `index.html`, `view.js`, `view.css` | the page (runner/view/page/) |
 | `data/run.json` | the sources, their score tables, the colours |
-| `data/map/<m>.bin` | map `m`'s lanes, markings and crosswalks (recorder/picture/map_layer.py) |
+| `data/map/<m>.bin` | map `m`'s lanes, crosswalks, road paint (recorder/picture/map_layer.py) |
 | `data/route/<key>/meta.json` | a route's description (runner/view/route_data.py) |
 | `data/route/<key>/times.bin` | its frames' elapsed times and frame ids |
 | `data/route/<key>/chunk/<k>.bin` | its frames k * 100 ... (recorder/picture/frame_chunks.py) |
@@ -142,8 +142,8 @@ class Site:
         if key not in self.maps:
             raise NotFoundError(f"no map {key!r}")
         if key not in self._map_blobs:
-            layer = map_layer_of(self.maps[key])
-            self._map_blobs[key] = pack_sections(layer_sections(layer))
+            layer, paint = map_layer_of(self.maps[key])
+            self._map_blobs[key] = pack_sections(layer_sections(layer, paint))
         return self._map_blobs[key]
 
     def divergence(self, key: str) -> dict:

@@ -482,16 +482,27 @@ const LS = (() => {
       ctx.setLineDash([]);
     };
     for (const [name, colour] of [["other", "other_lane"], ["shld", "shoulder"], ["park", "parking"], ["side", "sidewalk"], ["drv", "driving"]]) polys(name, rgb(colour));
-    polys("cross", rgb("crosswalk"));
-    const thin = Math.max(0.12, 1 / v.scale);
-    if (m.mark_n.length) {
-      const kind = m.mark_k, col = m.mark_c;
-      lines("mark", (i) => kind[i] === 1 && col[i] === 0, "rgb(230,230,230)", thin, []);
-      lines("mark", (i) => kind[i] === 1 && col[i] === 1, "rgb(240,200,40)", thin, []);
-      lines("mark", (i) => kind[i] === 2 && col[i] === 0, "rgb(230,230,230)", thin, [3, 6]);
-      lines("mark", (i) => kind[i] === 2 && col[i] === 1, "rgb(240,200,40)", thin, [3, 6]);
+    if (m.paint_xy.length) {
+      // the 3-D scene's road lines from above, triangles filled in their colours
+      const xy = m.paint_xy, rgbs = m.paint_c, byColour = new Map();
+      for (let t = 0; t < rgbs.length / 3; t++) {
+        const key = `rgb(${rgbs[3 * t]},${rgbs[3 * t + 1]},${rgbs[3 * t + 2]})`;
+        if (!byColour.has(key)) byColour.set(key, []);
+        byColour.get(key).push(t);
+      }
+      for (const [colour, list] of byColour) {
+        ctx.beginPath();
+        for (const t of list) {
+          ctx.moveTo(xy[6 * t], xy[6 * t + 1]);
+          ctx.lineTo(xy[6 * t + 2], xy[6 * t + 3]);
+          ctx.lineTo(xy[6 * t + 4], xy[6 * t + 5]);
+          ctx.closePath();
+        }
+        ctx.fillStyle = colour;
+        ctx.fill();
+      }
     } else {
-      lines("edge", () => true, rgb("lane_edge"), thin, []);
+      lines("edge", () => true, rgb("lane_edge"), Math.max(0.12, 1 / v.scale), []);
     }
     cache.canvas = canvas;
     state.mapCache = cache;

@@ -14,7 +14,15 @@ import pytest
 
 from tests.render_scenes import box, mesh, quad
 from world.errors import WorldError
-from world.render import FAR, MeshIndex, PinholeCamera, SceneView, cast_rays, visibility
+from world.render import (
+    FAR,
+    MeshIndex,
+    PinholeCamera,
+    RasterWork,
+    SceneView,
+    cast_rays,
+    visibility,
+)
 from world.scene.mesh import Mesh
 
 AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # forward +x, right +y, up +z
@@ -241,6 +249,22 @@ def test_the_camera_agrees_with_rays_through_the_pixel_centres():
     assert hit.sum() > 5000
     planar = (hits.distance / scale).reshape(150, 200)  # along forward: t / |ray|
     assert np.allclose(seen.depth[hit], planar[hit], rtol=1e-5)
+
+
+def test_buffers_kept_from_frame_to_frame_give_a_fresh_frame_s_bytes():
+    near = SceneView(MeshIndex.build(box((5.0, -1.0, -1.0), (6.0, 1.0, 1.0))))
+    far = SceneView(MeshIndex.build(box((30.0, -10.0, -3.0), (31.0, 4.0, 2.0))))
+    camera = _camera(160, 120)
+    work = RasterWork(160, 120)
+    visibility(near, camera, work)  # leaves the near box's depths in the work buffers
+    kept = visibility(far, camera, work)
+    fresh = visibility(far, camera)
+    # f = 80 at 160 px and fov 90: 14 m x 5 m at 30 m is about 37 x 13 = 490 pixels
+    assert (kept.number >= 0).sum() > 400
+    assert kept.number.tobytes() == fresh.number.tobytes()
+    assert kept.depth.tobytes() == fresh.depth.tobytes()
+    other = visibility(far, _camera(80, 60), work)  # another size: buffers of its own
+    assert other.number.shape == (60, 80) and (other.number >= 0).sum() > 100
 
 
 @pytest.mark.parametrize(

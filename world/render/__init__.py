@@ -9,7 +9,7 @@ threads, no transcendental call), with fixed tie rules, so the same scene gives 
 bits on every CPU.
 """
 
-from world.render.camera import FAR, NEAR, PinholeCamera, Visibility, visibility
+from world.render.camera import FAR, NEAR, PinholeCamera, RasterWork, Visibility, visibility
 from world.render.index import MeshIndex
 from world.render.rays import RayBundle, RayHits, cast_rays
 from world.render.view import SceneView
@@ -19,6 +19,7 @@ __all__ = [
     "NEAR",
     "MeshIndex",
     "PinholeCamera",
+    "RasterWork",
     "RayBundle",
     "RayHits",
     "SceneView",

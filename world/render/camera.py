@@ -19,7 +19,7 @@ from world.errors import WorldError
 from world.render import raster
 from world.render.view import SceneView
 
-__all__ = ["FAR", "MAX_SIDE", "NEAR", "PinholeCamera", "Visibility", "visibility"]
+__all__ = ["FAR", "MAX_SIDE", "NEAR", "PinholeCamera", "RasterWork", "Visibility", "visibility"]
 
 NEAR = 0.01  # m: the near plane (Unreal's is 10 cm from the eye; a sensor sits on a body)
 FAR = 1000.0  # m: CARLA's depth camera saturates here
@@ -84,18 +84,43 @@ class Visibility:
     depth: np.ndarray
 
 
-def visibility(view: SceneView, camera: PinholeCamera) -> Visibility:
-    """The nearest triangle and its depth at every pixel centre of `camera`."""
+class RasterWork:
+    """The rasterizer's buffers for one image size (1/x per pixel, the tiles' farthest
+    depths), kept by a camera from frame to frame: a fresh 800x600 buffer costs its pages'
+    first touch (about a millisecond of a frame)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.inv_depth = np.empty((height, width))
+        self.tiles = np.empty((-(-height // raster.TILE), -(-width // raster.TILE)))
+        self.polygon = np.zeros((2, raster.POLYGON, 3))
+        self.scratch = np.zeros((0, 3))
+        self.snapped = np.zeros((0, 3), np.int64)
+
+    def fits(self, camera: PinholeCamera) -> bool:
+        return self.inv_depth.shape == (camera.height, camera.width)
+
+    def vertex_rows(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """Work rows for a chunk's vertices (grown when an index needs more)."""
+        if len(self.scratch) < count:
+            self.scratch = np.zeros((count, 3))
+            self.snapped = np.zeros((count, 3), np.int64)
+        return self.scratch, self.snapped
+
+
+def visibility(
+    view: SceneView, camera: PinholeCamera, work: RasterWork | None = None
+) -> Visibility:
+    """The nearest triangle and its depth at every pixel centre of `camera`; `work` (of the
+    camera's image size) is used for the buffers when given."""
+    if work is None or not work.fits(camera):
+        work = RasterWork(camera.width, camera.height)
     parameters = camera.parameters()
-    inv_depth = np.zeros((camera.height, camera.width))
-    hit = np.full((camera.height, camera.width), -1, np.int32)
-    tiles = np.full((-(-camera.height // raster.TILE), -(-camera.width // raster.TILE)), -1.0)
-    polygon = np.zeros((2, raster.POLYGON, 3))
+    hit = np.empty((camera.height, camera.width), np.int32)
+    raster.clear(work.inv_depth, hit, work.tiles)
     for index, offset in view.passes():
         if not index.triangle_count:
             continue
-        scratch = np.zeros((index.most_vertices, 3))
-        snapped = np.zeros((index.most_vertices, 3), np.int64)
+        scratch, snapped = work.vertex_rows(index.most_vertices)
         raster.draw_index(
             index.vertices,
             index.triangles,
@@ -106,13 +131,13 @@ def visibility(view: SceneView, camera: PinholeCamera) -> Visibility:
             index.upper,
             offset,
             parameters,
-            inv_depth,
+            work.inv_depth,
             hit,
-            tiles,
+            work.tiles,
             scratch,
             snapped,
-            polygon,
+            work.polygon,
         )
-    depth = np.full(inv_depth.shape, camera.far)
-    np.divide(1.0, inv_depth, out=depth, where=hit >= 0)
-    return Visibility(hit, depth.astype(np.float32))
+    depth = np.empty((camera.height, camera.width), np.float32)
+    raster.planar_depth(work.inv_depth, hit, camera.far, depth)
+    return Visibility(hit, depth)

@@ -30,7 +30,7 @@ import numpy as np
 
 from world.kernels.compiled import njit
 
-__all__ = ["GUARD", "SUBPIXEL", "draw_index"]
+__all__ = ["GUARD", "SUBPIXEL", "clear", "draw_index", "planar_depth"]
 
 SUBPIXEL = 256  # fixed-point steps per pixel (8 bits)
 HALF = SUBPIXEL // 2  # a pixel centre's offset in fixed point
@@ -45,6 +45,28 @@ TILE = 8  # pixels: the side of the tiles whose farthest depth the occlusion tes
 # a vertex's outcode: the planes it lies outside of
 BEHIND, BEYOND, LEFT_OF, RIGHT_OF, ABOVE, BELOW, UNSNAPPED = 1, 2, 4, 8, 16, 32, 64
 OUTSIDE = BEHIND | BEYOND | LEFT_OF | RIGHT_OF | ABOVE | BELOW
+
+
+@njit(cache=True)
+def clear(inv_depth: np.ndarray, hit: np.ndarray, tiles: np.ndarray) -> None:
+    """The buffers before a frame: nothing drawn (1/x 0, number -1), tiles not known (-1)."""
+    height, width = hit.shape
+    for j in range(height):
+        for i in range(width):
+            inv_depth[j, i] = 0.0
+            hit[j, i] = -1
+    for tj in range(tiles.shape[0]):
+        for ti in range(tiles.shape[1]):
+            tiles[tj, ti] = -1.0
+
+
+@njit(cache=True)
+def planar_depth(inv_depth: np.ndarray, hit: np.ndarray, far: float, depth: np.ndarray) -> None:
+    """depth = x = 1 / (1/x) where a triangle was drawn, `far` elsewhere (float32)."""
+    height, width = hit.shape
+    for j in range(height):
+        for i in range(width):
+            depth[j, i] = 1.0 / inv_depth[j, i] if hit[j, i] >= 0 else far
 
 
 @njit(cache=True)
@@ -138,7 +160,7 @@ def draw_index(
             )
 
 
-@njit
+@njit(inline="always")
 def _vertex(vertices, row, o, axes, focal, near, far, hw, hh, cam, out, k) -> None:
     """A vertex's camera coordinates (into cam[k]), its pixel coordinates in fixed point and
     its outcode (into out[k]: X, Y, code). (Rows are passed by number: a view of a row
@@ -178,7 +200,7 @@ def _vertex(vertices, row, o, axes, focal, near, far, hw, hh, cam, out, k) -> No
     out[k, 2] = code
 
 
-@njit
+@njit(inline="always")
 def _box_depth(lower, upper, c, o, axes) -> float:
     """The least forward distance (p - o).F over box c's corners."""
     total = 0.0
@@ -237,7 +259,7 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
     return False
 
 
-@njit
+@njit(inline="always")
 def _tile_least(inv_depth, ti, tj) -> float:
     """The smallest 1/x drawn in a tile (0 while a pixel of it holds nothing)."""
     height, width = inv_depth.shape
@@ -248,7 +270,7 @@ def _tile_least(inv_depth, ti, tj) -> float:
     return least
 
 
-@njit
+@njit(inline="always")
 def _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height) -> bool:
     """Whether the fixed-point triangle's bounding box holds no pixel centre of the image."""
     i0 = max(0, -((HALF - min(sx0, sx1, sx2)) // SUBPIXEL))
@@ -260,7 +282,7 @@ def _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height) -> bool:
     return j0 > j1
 
 
-@njit
+@njit(inline="always")
 def _plane(cam, a, b, c, focal, hw, hh):
     """1/x along the ray of pixel point (u, v) on the triangle's plane, as c0 + cu u + cv v;
     and the plane's n.p0 (0: the plane passes through the camera, seen edge-on). The ray's
@@ -321,7 +343,7 @@ def _draw_clipped(
         sx1, sy1 = sx2, sy2
 
 
-@njit
+@njit(inline="always")
 def _snap(value: float) -> int:
     """A pixel coordinate in fixed point (nearest 1/SUBPIXEL, halves up)."""
     return math.floor(value * SUBPIXEL + 0.5)
@@ -374,7 +396,7 @@ def _clip_plane(polygon, count, a, b, c, e) -> int:
     return out
 
 
-@njit
+@njit(inline="always")
 def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> None:
     """Fills the pixels whose centres the fixed-point triangle (`corners`: sx0, sy0, sx1,
     sy1, sx2, sy2) covers where it is nearer than
@@ -429,7 +451,7 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> No
         w2 += t2
 
 
-@njit
+@njit(inline="always")
 def _edge(ax, ay, bx, by, px, py):
     """An edge's value at the first pixel centre (less one where the edge does not own its
     boundary), its step to the next pixel along a row, and to the next row."""
@@ -440,7 +462,7 @@ def _edge(ax, ay, bx, by, px, py):
     return value, -dy * SUBPIXEL, dx * SUBPIXEL
 
 
-@njit
+@njit(inline="always")
 def _span(w, step, lo, hi):
     """The steps n in [lo, hi] where w + n step >= 0 (exact integer arithmetic)."""
     if step > 0:

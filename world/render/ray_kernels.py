@@ -171,7 +171,7 @@ def cast_index(
             )
 
 
-@njit
+@njit(inline="always")
 def _to_frame(points, row, origin, frame, out, k) -> None:
     """out[k] = the point's coordinates relative to origin along the frame's three axes."""
     dx = points[row, 0] - origin[0]
@@ -181,7 +181,7 @@ def _to_frame(points, row, origin, frame, out, k) -> None:
         out[k, axis] = dx * frame[axis, 0] + dy * frame[axis, 1] + dz * frame[axis, 2]
 
 
-@njit
+@njit(inline="always")
 def _vertex_face(p, k) -> None:
     """p[k, 3:6]: the face point k's direction points through (-1 near a border: see
     _face_of) and its face coordinates (a, b) there."""
@@ -242,7 +242,7 @@ def _box_open(lower, upper, c, origin, frame, reach, grids, bin_far, polygon) ->
     return False
 
 
-@njit
+@njit(inline="always")
 def _bins_under(grids, f, a_low, a_high, b_low, b_high):
     """The columns and rows of face f's bins under the rectangle (grown by PAD)."""
     columns = int(grids[f, COLUMNS])
@@ -255,7 +255,7 @@ def _bins_under(grids, f, a_low, a_high, b_low, b_high):
     return i0, i1, j0, j1
 
 
-@njit
+@njit(inline="always")
 def _box_distance(lower, upper, c, origin) -> float:
     """The distance from the origin to box c."""
     gx = max(lower[c, 0] - origin[0], 0.0, origin[0] - upper[c, 0])
@@ -264,7 +264,7 @@ def _box_distance(lower, upper, c, origin) -> float:
     return math.sqrt(gx * gx + gy * gy + gz * gz)
 
 
-@njit
+@njit(inline="always")
 def _owns(x, y, z) -> bool:
     """Whether an oriented edge normal owns the rays on its plane: its first non-zero
     component is positive (its negation's is not)."""
@@ -275,7 +275,7 @@ def _owns(x, y, z) -> bool:
     return z > 0.0
 
 
-@njit
+@njit(inline="always")
 def _cast_triangle(
     p,
     a,
@@ -393,7 +393,7 @@ def _cast_triangle(
                 bin_far[k] = farthest
 
 
-@njit
+@njit(inline="always")
 def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
     """The triangle's projection on face f, clipped to the face's pyramid of rays: its vertex
     count (0: it misses the pyramid; -1: it reaches the apex, take every bin) with the
@@ -441,7 +441,7 @@ def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
     return count, lo_a, hi_a, lo_b, hi_b
 
 
-@njit
+@njit(inline="always")
 def _face_of(x, y, z) -> int:
     """The cube face a point's direction points through, as face_coordinates assigns rays,
     or -1 where it lies within a hair (relative BORDER) of another face: a ray there might
@@ -456,7 +456,7 @@ def _face_of(x, y, z) -> int:
     return -1
 
 
-@njit
+@njit(inline="always")
 def _row_columns(polygon, count, grids, f, j, i0, i1):
     """The columns, within [i0, i1], of the bins in row j of face f that the projected convex
     polygon (polygon[1], count vertices (a, b)) reaches (grown by PAD); empty as (1, 0)."""
@@ -482,7 +482,7 @@ def _row_columns(polygon, count, grids, f, j, i0, i1):
     return first, last
 
 
-@njit
+@njit(inline="always")
 def _face_point(polygon, k, x, y, z, axis, sign) -> None:
     """A point as (w, u, v): along the face's axis (signed), then the two others in turn."""
     if axis == 0:

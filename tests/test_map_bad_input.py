@@ -99,9 +99,12 @@ def test_length_not_positive(value: str) -> None:
     assert (err.line, err.element, err.element_id) == (4, "road", "7")
     assert f"expected a length of 1e-06 .. 1e+06 m, found {float(value)!r}" in str(err)
     err = refused(text(geometry_length=value))
+    if value == "0":  # a geometry shorter than 1e-6 m is dropped: this road has none left
+        assert str(err) == f"{SOURCE}:4: <road id='7'>: road has no <planView>/<geometry>"
+        return
     assert str(err) == (
         f"{SOURCE}:7: <geometry> in <road id='7'>: attribute 'length': expected a length "
-        f"of 1e-06 .. 1e+06 m, found {float(value)!r}"
+        f"of 0 .. 1e+06 m, found {float(value)!r}"
     )
 
 
@@ -136,15 +139,20 @@ def test_width_coefficient_not_finite() -> None:
     assert "attribute 'b'" in str(err)
 
 
-def test_s_outside_its_road() -> None:
-    # A geometry starting past the road's 100 m, and one before it (beyond the 1 cm slack).
-    for value, found in (("250", "250.0"), ("-1", "-1.0")):
-        err = refused(text(s=value))
-        assert str(err) == (
-            f"{SOURCE}:7: <geometry> in <road id='7'>: attribute 's': expected an s within "
-            f"the road's 0 .. 100 m, found {found}"
-        )
-    assert parse_opendrive(text(s="0.005"), source=SOURCE).roads["7"].geometries[0].s == 0.005
+def test_s_outside_its_road_is_clamped_into_it() -> None:
+    # A geometry starting past the road's 100 m, and one before it (beyond the 1 cm slack):
+    # clamped to the road's end and start, as CARLA takes an s, and said once.
+    for value, clamped, amount in (("250", 100.0, "150"), ("-1", 0.0, "1")):
+        document = parse_opendrive(text(s=value), source=SOURCE)
+        assert document.roads["7"].geometries[0].s == clamped
+        assert document.repairs == [
+            f"1 <geometry> with an s outside its road (up to {amount} m): clamped into the "
+            "road, where CARLA places them"
+        ]
+    within = parse_opendrive(text(s="0.005"), source=SOURCE)
+    assert within.roads["7"].geometries[0].s == 0.005 and within.repairs == []
+    err = refused(text(s="nan"))
+    assert "attribute 's': expected a finite number" in str(err)
 
 
 def test_spiral_turning_too_far() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from runner.errors import RunnerError
@@ -80,5 +81,8 @@ def _info(args: argparse.Namespace) -> int:
     from world.map.opendrive import load_opendrive
     from world.map.summary import format_summary, summarize
 
-    print(format_summary(summarize(load_opendrive(args.map)), args.map))
+    document = load_opendrive(args.map)
+    for repair in document.repairs:
+        print(f"lockstep: warning: {args.map}: {repair}", file=sys.stderr)
+    print(format_summary(summarize(document), args.map))
     return 0

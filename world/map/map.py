@@ -157,6 +157,12 @@ class Map:
         return self._odr
 
     @property
+    def warnings(self) -> list[str]:
+        """What reading the file repaired of its sloppiness, one line per kind (tiny
+        geometries dropped, an s past its road clamped: world.map.opendrive.parser)."""
+        return list(self._odr.repairs)
+
+    @property
     def objects(self) -> list[tuple[str, RoadObject]]:
         """Every road <object> (not landmarks) as (road id, object), in document order."""
         return [(road.id, obj) for road in self._odr.roads.values() for obj in road.objects]

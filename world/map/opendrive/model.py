@@ -546,3 +546,5 @@ class OpenDrive:
     junctions: dict[str, Junction] = field(default_factory=dict)
     controllers: dict[str, Controller] = field(default_factory=dict)
     source: str = "<string>"
+    # what the read repaired of the file's sloppiness, one line per kind (parser.py)
+    repairs: list[str] = field(default_factory=list)

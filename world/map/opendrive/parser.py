@@ -4,11 +4,17 @@ The tree is built by the standard library's C parser for speed; only when an
 element is rejected is the text parsed a second time with expat to find that
 element's line for the error message.
 
-Every number must be finite and within world.map.opendrive.limits (lengths, s and
-sOffset within their road, a bound on every magnitude and on a spiral's turn), and every
-road link, junction reference, junction connection and signal reference must name a road,
-junction or signal of the document. A lane link to a lane the linked section lacks is kept,
-and the road graph ignores it, as CARLA and libOpenDRIVE do.
+Every number must be finite and within world.map.opendrive.limits (a bound on every
+magnitude and on a spiral's turn, lengths up to MAX_LENGTH), and every road link, junction
+reference, junction connection and signal reference must name a road, junction or signal
+of the document. A lane link to a lane the linked section lacks is kept, and the road
+graph ignores it, as CARLA and libOpenDRIVE do.
+
+The rounding and sloppiness of real exported maps (CARLA's own towns among them) load,
+repaired, each kind said once with a count in `OpenDrive.repairs`: a planView geometry
+shorter than MIN_LENGTH (CARLA's towns hold one of 9.4e-7 m) is dropped, its neighbours
+covering its stretch of s; an s or sOffset outside its road (a signalReference 0.9 m past
+its road's end) is clamped into the road, where CARLA places it too.
 """
 
 from __future__ import annotations
@@ -91,17 +97,52 @@ def load_opendrive(path: str | Path) -> OpenDrive:
     return parse_opendrive(read_map_bytes(path), source=str(path))
 
 
+class _Repairs:
+    """What a read repaired, by kind: (element, what was done) -> count and the largest
+    amount (m) found; one line each, in the order first met."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[tuple[str, str], list[float]] = {}
+
+    def note(self, element: str, what: str, amount: float) -> None:
+        seen = self.kinds.setdefault((element, what), [0, 0.0])
+        seen[0] += 1
+        seen[1] = max(seen[1], amount)
+
+    def lines(self) -> list[str]:
+        return [
+            what.format(count=int(count), tag=f"<{element}>", amount=amount)
+            for (element, what), (count, amount) in self.kinds.items()
+        ]
+
+
+_repairs = _Repairs()  # the read in progress's (a read is one call, on one thread)
+
+_TINY_GEOMETRY = (
+    "{count} {tag} shorter than " + f"{MIN_LENGTH:g}" + " m (the longest {amount:.2g} m): "
+    "dropped, the road's neighbouring geometries cover their stretch of s"
+)
+_S_OUTSIDE = (
+    "{count} {tag} with an s outside its road (up to {amount:.3g} m): clamped into the road, "
+    "where CARLA places them"
+)
+
+
 def parse_opendrive(text: str | bytes, source: str = "<string>") -> OpenDrive:
     """Parse OpenDRIVE XML text; `source` names the file in error messages."""
+    global _repairs
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise OpenDriveError(f"not well-formed XML ({exc})", source=source, line=line) from None
+    _repairs = _Repairs()
     try:
         if root.tag != "OpenDRIVE":
             raise _RejectedError(root, f"expected root element <OpenDRIVE>, found <{root.tag}>")
-        return _read_document(root, source)
+        doc = _read_document(root, source)
+        doc.repairs = _repairs.lines()
+        return doc
     except _RejectedError as exc:
         raise OpenDriveError(
             exc.message,
@@ -205,16 +246,20 @@ def _ranged(
     return value
 
 
-def _length(e: ET.Element, name: str) -> float:
-    """A required length (road, geometry): MIN_LENGTH .. MAX_LENGTH metres."""
-    what = f"a length of {MIN_LENGTH:g} .. {MAX_LENGTH:g} m"
-    return _ranged(e, name, _float(e, name, None), MIN_LENGTH, MAX_LENGTH, what)
+def _length(e: ET.Element, name: str, low: float = MIN_LENGTH) -> float:
+    """A required length (road, geometry): `low` .. MAX_LENGTH metres."""
+    what = f"a length of {low:g} .. {MAX_LENGTH:g} m"
+    return _ranged(e, name, _float(e, name, None), low, MAX_LENGTH, what)
 
 
 def _s(e: ET.Element, name: str, road_length: float, default: float | None = 0.0) -> float:
-    """An s or sOffset: within [-S_SLACK, road_length + S_SLACK] of its road."""
-    what = f"an s within the road's 0 .. {road_length:g} m"
-    return _ranged(e, name, _float(e, name, default), -S_SLACK, road_length + S_SLACK, what)
+    """An s or sOffset of its road: one more than S_SLACK outside [0, road_length] is
+    clamped into it (a repair, noted)."""
+    value = _float(e, name, default)
+    if -S_SLACK <= value <= road_length + S_SLACK:
+        return value
+    _repairs.note(e.tag, _S_OUTSIDE, max(-value, value - road_length))
+    return min(max(value, 0.0), road_length)
 
 
 def _int(e: ET.Element, name: str, default: int | None = None) -> int:
@@ -437,9 +482,13 @@ def _read_road(e: ET.Element) -> Road:
                 )
             )
         elif tag == "planView":
-            elements = list(child.iter("geometry"))
-            road.geometries = [_read_geometry(g, length) for g in elements]
-            _check_spirals(elements, road.geometries, length)
+            read = [(g, _read_geometry(g, length)) for g in child.iter("geometry")]
+            kept = [(g, geometry) for g, geometry in read if geometry.length >= MIN_LENGTH]
+            for g, geometry in read:
+                if geometry.length < MIN_LENGTH:
+                    _repairs.note(g.tag, _TINY_GEOMETRY, geometry.length)
+            road.geometries = [geometry for _, geometry in kept]
+            _check_spirals([g for g, _ in kept], road.geometries, length)
         elif tag == "elevationProfile":
             road.elevation = [_cubic(x, "s", length) for x in child.iter("elevation")]
         elif tag == "lateralProfile":
@@ -494,7 +543,7 @@ def _read_geometry(e: ET.Element, road_length: float) -> Geometry:
         _float(e, "x", None),
         _float(e, "y", None),
         _float(e, "hdg", None),
-        _length(e, "length"),
+        _length(e, "length", 0.0),  # shorter than MIN_LENGTH: dropped by the road
     )
     shape = next(iter(e), None)
     if shape is None:

@@ -8,9 +8,9 @@ every default filled in and every path absolute, for the run's manifest.
 
 The shape (docs/runner.md has the reference):
 
-    name, seed, map | maps, tick, repetitions, agent {entry, config}, weather,
+    name, seed, map | maps, tick, repetitions, agent {entry, config, track}, weather,
     traffic {vehicles, walkers}, routes (a list of {id, waypoints, weather,
-    scenarios}, or {file, subset, scenarios}), scenarios, output, record
+    scenarios}, or {file, subset, scenarios}), scenarios, output, results, record
     {additional_data}, limits {route_seconds, drain_ticks}
 """
 
@@ -45,11 +45,13 @@ TOP_KEYS = (
     "routes",
     "scenarios",
     "output",
+    "results",
     "record",
     "limits",
 )
 REQUIRED = ("name", "agent", "routes")
-AGENT_KEYS = ("entry", "config")
+AGENT_KEYS = ("entry", "config", "track")
+TRACKS = ("SENSORS", "MAP", "SENSORS_QUALIFIER", "MAP_QUALIFIER")  # the leaderboard's
 TRAFFIC_KEYS = ("vehicles", "walkers")
 RECORD_KEYS = ("additional_data",)
 LIMIT_KEYS = ("route_seconds", "drain_ticks")
@@ -96,6 +98,8 @@ class Config:
     route_seconds: float | None
     drain_ticks: int
     data: dict
+    track: str | None = None  # the leaderboard's track the agent must declare (None: any)
+    results: Path | None = None  # results.json's path (None: the run directory's)
 
     def resolved(self) -> dict:
         """Plain data with defaults filled and paths absolute (the manifest's `config`)."""
@@ -103,6 +107,10 @@ class Config:
 
     def route_ids(self) -> list[str]:
         return [r.id for r in self.routes]
+
+    def results_path(self, out_dir: Path) -> Path:
+        """Where the evaluation into `out_dir` writes the leaderboard's results.json."""
+        return self.results if self.results is not None else out_dir / "results.json"
 
 
 # -- checking helpers -------------------------------------------------------------------------
@@ -167,6 +175,13 @@ class _Checker:
     def file(self, value: Any, key: KeyPath, what: str) -> Path:
         path = (self.base / self.text(value, key)).resolve()
         if not path.is_file():
+            raise self.fail(key, f"{what} not found: {path}")
+        return path
+
+    def path(self, value: Any, key: KeyPath, what: str) -> Path:
+        """An existing file or folder."""
+        path = (self.base / self.text(value, key)).resolve()
+        if not path.exists():
             raise self.fail(key, f"{what} not found: {path}")
         return path
 
@@ -248,8 +263,15 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
     if entry.endswith(".py"):
         entry = str(c.file(entry, ("agent", "entry"), "agent file"))
     agent_config = agent.get("config")
-    if agent_config is not None:
-        agent_config = str(c.file(agent_config, ("agent", "config"), "agent config file"))
+    if agent_config is not None:  # a file, or a folder (a team's model folder, say)
+        agent_config = str(c.path(agent_config, ("agent", "config"), "agent config"))
+    track = agent.get("track")
+    if track is not None:
+        track = c.text(track, ("agent", "track"))
+        if track not in TRACKS:
+            raise c.fail(
+                ("agent", "track"), f"expected one of {', '.join(TRACKS)}, found {track!r}"
+            )
 
     weather = c.weather(top.get("weather", "ClearNoon"), ("weather",))
     traffic = c.mapping(top.get("traffic", {}), ("traffic",), TRAFFIC_KEYS)
@@ -265,6 +287,9 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
     output = (c.base / c.text(top.get("output", f"runs/{name}"), ("output",))).resolve()
     if "output" not in top:
         output = (Path.cwd() / "runs" / name).resolve()
+    results = None
+    if "results" in top:
+        results = (c.base / c.text(top["results"], ("results",))).resolve()
 
     map_path, maps = _maps(c, top)
     scenarios = tuple(_scenarios(c, top.get("scenarios", []), ("scenarios",)))
@@ -288,6 +313,10 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
         "limits": {"route_seconds": route_seconds, "drain_ticks": drain_ticks},
         "source": str(doc.path.resolve()),
     }
+    if track is not None:  # (only when given: a config without them keeps its manifest)
+        data["agent"]["track"] = track
+    if results is not None:
+        data["results"] = str(results)
     return Config(
         doc.path.resolve(),
         name,
@@ -306,6 +335,8 @@ def load_config(path: str | Path, routes_subset: str | None = None) -> Config:
         route_seconds,
         drain_ticks,
         data,
+        track,
+        results,
     )
 
 
@@ -540,6 +571,8 @@ def config_from_manifest(manifest: dict, where: str) -> Config:
             limits["route_seconds"],
             int(limits["drain_ticks"]),
             data,
+            data["agent"].get("track"),
+            Path(data["results"]) if data.get("results") else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"{where}: the manifest's config is incomplete ({exc!r})") from None

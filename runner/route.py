@@ -28,7 +28,7 @@ from typing import Any
 
 from runner import map_store, route_scenarios
 from runner.agent_sensors import WORLD_SENSORS, AgentSensors, validate_sensor_configuration
-from runner.agents.base import AutonomousAgent
+from runner.agents.base import AutonomousAgent, check_track
 from runner.agents.loader import load_agent_class
 from runner.config import Config, RouteSpec
 from runner.errors import RunnerError
@@ -202,6 +202,7 @@ class _RouteRun:
     def _check_sensors(self) -> None:
         """The agent's sensors, checked as the leaderboard checks them, then attached."""
         specs = list(self.agent.sensors())
+        check_track(self.agent.track, self.config.track)
         validate_sensor_configuration(specs, self.agent.track)
         self.result.sensors = specs
         seed = consumer_seed(self.config.seed, "sensors", self.route.id, self.repetition)

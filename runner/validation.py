@@ -193,6 +193,7 @@ def _agent(config: Config, report: _Report) -> None:
     driver), then, if that fails, after setup with the agent's config, as the
     leaderboard asks; the agent is destroyed after."""
     from runner.agent_sensors import validate_sensor_configuration
+    from runner.agents.base import check_track
     from runner.agents.loader import load_agent_class
 
     key: KeyPath = ("agent", "entry")
@@ -207,6 +208,7 @@ def _agent(config: Config, report: _Report) -> None:
 
     def checked(instance: Any) -> None:
         specs = list(instance.sensors())
+        check_track(instance.track, config.track)
         validate_sensor_configuration(specs, instance.track)
 
     instance = None
@@ -217,6 +219,8 @@ def _agent(config: Config, report: _Report) -> None:
         except Exception:
             instance.setup(config.agent_config)
             checked(instance)
+    except AgentError as exc:  # the leaderboard's checks, whose text says it all
+        report.error(key, f"agent: {exc}")
     except Exception as exc:
         report.error(key, _raised("agent", exc))
     finally:

@@ -142,6 +142,12 @@ CASES: dict[str, tuple[str, int, str, str]] = {
         "agent.entry",
         "setup_agent.py:10: FileNotFoundError: weights.pt",
     ),
+    "agent_track_unknown": (
+        "agent: {entry: runner.agents.dummy, track: SENSOR}\n",
+        4,
+        "agent.track",
+        "expected one of SENSORS, MAP, SENSORS_QUALIFIER, MAP_QUALIFIER, found 'SENSOR'",
+    ),
     "tick_of_10_s": (
         DUMMY + "tick: 10\n",
         5,

@@ -13,10 +13,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from runner.errors import AgentError
 from runner.planner import RoadOption
 from world.actors.controls import VehicleControl
 
-__all__ = ["AutonomousAgent", "Track", "downsample_route"]
+__all__ = ["AutonomousAgent", "Track", "check_track", "downsample_route"]
 
 PLAN_SAMPLE_DISTANCE = 200.0  # m between kept plan points on a straight (leaderboard 2.0)
 
@@ -28,6 +29,13 @@ class Track(Enum):
     MAP = "MAP"
     SENSORS_QUALIFIER = "SENSORS_QUALIFIER"
     MAP_QUALIFIER = "MAP_QUALIFIER"
+
+
+def check_track(agent_track: Track, selected: str | None) -> None:
+    """The leaderboard's first sensor check: the agent declares the track it is evaluated
+    on (`selected`, None: any)."""
+    if selected is not None and Track(selected) != agent_track:
+        raise AgentError(f"You are submitting to the wrong track [{Track(selected)}]!")
 
 
 def downsample_route(route: list[tuple[Any, RoadOption]], sample_factor: float) -> list[int]:

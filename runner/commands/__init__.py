@@ -13,5 +13,6 @@ COMMAND_MODULES: list[str] = [
     "view",
     "warmup",
     "evaluate",
+    "leaderboard",
     "serve",
 ]

@@ -16,7 +16,14 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["ProgressBar", "register", "score_table"]
+__all__ = [
+    "ProgressBar",
+    "register",
+    "run_config",
+    "scheduler_for",
+    "score_table",
+    "validated_config",
+]
 
 EXIT_FAILED = 1  # a route failed for the agent or the simulation
 EXIT_BAD_INPUT = 2
@@ -145,13 +152,13 @@ def _infractions(record: dict) -> str:
     return ", ".join(f"{kind} {count}" for kind, count in counts) or "-"
 
 
-def _validated(args: argparse.Namespace):
-    """The config, checked whole (runner.validation); its warnings printed. None when it
-    has errors, each printed on its own line."""
+def validated_config(path: str | Path, routes_subset: str | None = None):
+    """The config at `path`, checked whole (runner.validation); its warnings printed. None
+    when it has errors, each printed on its own line."""
     from runner.config import load_config
     from runner.validation import validate
 
-    config = load_config(args.config, routes_subset=args.routes_subset)
+    config = load_config(path, routes_subset=routes_subset)
     found = validate(config)
     for line in found.warnings:
         print(f"lockstep: warning: {line}", file=sys.stderr)
@@ -161,7 +168,7 @@ def _validated(args: argparse.Namespace):
 
 
 def _validate(args: argparse.Namespace) -> int:
-    config = _validated(args)
+    config = validated_config(args.config, args.routes_subset)
     if config is None:
         return EXIT_BAD_INPUT
     maps = sorted({r.map_path.name for r in config.routes})
@@ -175,28 +182,35 @@ def _validate(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from runner.execution.driver import evaluate
-    from runner.statistics import Failure, ResultsFile
-
-    config = _validated(args)
+    config = validated_config(args.config, args.routes_subset)
     if config is None:
         return EXIT_BAD_INPUT
     out_dir = Path(args.output).resolve() if args.output else config.output
     if out_dir != config.output:  # the manifest keeps the run directory actually used
         data = {**config.data, "output": str(out_dir)}
         config = dataclasses.replace(config, output=out_dir, data=data)
-    scheduler = _scheduler(args)
+    again = f"lockstep run {args.config} -o {out_dir} --resume"
+    return run_config(config, out_dir, scheduler_for(args), resume=args.resume, again=again)
+
+
+def run_config(config, out_dir: Path, scheduler, *, resume: bool, again: str) -> int:
+    """Evaluates a validated config into `out_dir` with `scheduler`, prints the failures
+    and the score table; the exit status (module docstring). `again` is the command that
+    resumes it, said when interrupted."""
+    from runner.execution.driver import evaluate
+    from runner.statistics import Failure, ResultsFile
+
     progress = ProgressBar(sys.stderr)
     began = time.perf_counter()
     try:
         results = evaluate(
-            config, out_dir, resume=args.resume, scheduler=scheduler, on_progress=progress
+            config, out_dir, resume=resume, scheduler=scheduler, on_progress=progress
         )
     except KeyboardInterrupt:
         progress.close()  # the line ends before the message
         print(
             f"lockstep: interrupted; what finished is kept in {out_dir}: "
-            f"`lockstep run {args.config} -o {out_dir} --resume` goes on from there",
+            f"`{again}` goes on from there",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
@@ -209,7 +223,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{result.route_id}: {result.message}", file=sys.stderr)
         if result.failure is not Failure.NONE and result.traceback:
             print(result.traceback.rstrip("\n"), file=sys.stderr)
-    data = ResultsFile(out_dir / "results.json").load()
+    data = ResultsFile(config.results_path(out_dir)).load()
     checkpoint = data.get("_checkpoint", {})
     print(score_table(checkpoint.get("records", []), checkpoint.get("global_record")))
     print(f"run directory: {out_dir}")
@@ -221,7 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scheduler(args: argparse.Namespace):
+def scheduler_for(args: argparse.Namespace):
     """The scheduler the flags ask for: Ray, a local pool, or this process."""
     from runner.execution.scheduling import InlineScheduler, ProcessPoolScheduler
 

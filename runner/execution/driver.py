@@ -72,7 +72,7 @@ def evaluate(
     returns the results merged, in route order."""
     scheduler = scheduler or InlineScheduler()
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = PacedResultsFile(out_dir / "results.json")
+    results = PacedResultsFile(config.results_path(out_dir))
     crashed_before = resume and results.load().get("entry_status") == "Crashed"
     names = [route_name(r.id) for r in config.routes]
     session = EvaluationSession(results, names, config.repetitions, resume=resume)

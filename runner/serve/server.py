@@ -52,6 +52,8 @@ def make_server(options: ServeOptions, log=log_line) -> tuple[Server, Session]:
     delta = options.delta if options.delta is not None else (0.05 if options.synchronous else None)
     session = Session(client, options.host, options.port, log, options.synchronous, delta)
     session.seed = options.seed
+    if options.traffic_manager == "lockstep":
+        session.traffic_managers[options.tm_port] = (options.host, options.tm_port, None)
     session.world  # noqa: B018 - loads the first map before anyone connects
     server = Server(session, log)
     dispatch = Dispatcher(session, METHODS, UNSERVED, log)
@@ -61,7 +63,6 @@ def make_server(options: ServeOptions, log=log_line) -> tuple[Server, Session]:
         tm = Dispatcher(session, traffic_manager_methods(options.tm_port), TM_UNSERVED, log)
         factory = server.rpc_factory(tm, metadata=False, kind="traffic manager client")
         server.listen(options.host, options.tm_port, factory)
-        session.traffic_managers[options.tm_port] = (options.host, options.tm_port, None)
     return server, session
 
 

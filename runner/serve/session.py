@@ -67,7 +67,6 @@ class Session:
         # the traffic managers registered: port -> (host, port, the client connection that
         # runs it; None for lockstep's own, served on that port)
         self.traffic_managers: dict[int, tuple[str, int, Any]] = {}
-        self.seeded_managers: dict[int, set[int]] = {}  # world id -> ports seeded
         self.caller: Any = None  # the connection whose call is being answered
         self._said: set[str] = set()
         self.seed = 0  # lockstep's own choices: the pedestrians' generator
@@ -96,6 +95,11 @@ class Session:
             settings.fixed_delta_seconds = DEFAULT_DELTA
         world.apply_settings(settings)
         world.set_pedestrians_seed(self.seed)
+        for port, (_host, _port, owner) in sorted(self.traffic_managers.items()):
+            if owner is None:  # lockstep's own, served on that port: ready before any call
+                manager = world.get_trafficmanager(port)
+                manager.set_random_device_seed(self.seed)
+                manager.fleet  # noqa: B018 - builds the map's lane paths now, not in a call
 
     def navigation(self) -> tuple[str, bytes] | None:
         """(file name, bytes) of the map's pedestrian navigation mesh for CARLA's client, or

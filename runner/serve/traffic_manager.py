@@ -62,12 +62,8 @@ def traffic_manager_methods(port: int) -> dict[str, Method]:
     """The calls of the traffic manager on `port`."""
 
     def manager(session: Any) -> Any:
-        world = session.world
-        tm = world.get_trafficmanager(port)
-        if port not in session.seeded_managers.get(id(world), set()):
-            session.seeded_managers.setdefault(id(world), set()).add(port)
-            tm.set_random_device_seed(session.seed)
-        return tm
+        """The world's manager of the port (the session readies it with each world)."""
+        return session.world.get_trafficmanager(port)
 
     def vehicle(session: Any, actor: Any, name: str) -> Any:
         actor_id = actor[0] if isinstance(actor, list) and actor else actor

@@ -58,13 +58,13 @@ def _fleet(shared, tmp_path, count: int, ticks: int) -> None:
         done = run_client(tmp_path, server.port, FLEET, str(count), str(ticks), timeout=600)
         out = output(done).splitlines()
         log = server.log()
-    assert out[0] == f"spawned {count} []"
-    assert out[1] == f"alive {count}"
+    assert out[0] == f"spawned {count} []", out
+    assert out[1] == f"alive {count}", out
     # CARLA's manager, not the server, drove them: most left their spawn point (a few wait
     # at red lights or behind others), none faster than Town01's highest limit (90 km/h,
     # 25 m/s) allows
-    assert int(out[2].split()[1]) >= count // 2
-    assert 20.0 < float(out[3].split()[1]) < ticks * 0.05 * 25.0
+    assert int(out[2].split()[1]) >= count // 2, out
+    assert 20.0 < float(out[3].split()[1]) < ticks * 0.05 * 25.0, out
     assert f"CARLA's traffic manager runs in a client, on port {server.port + 5}" in log
 
 

@@ -193,3 +193,27 @@ def test_a_client_that_does_not_read_its_stream_is_dropped(monkeypatch):
     assert said == ["stream client test dropped: it left more than 1 MiB unread"]
     assert server.connections == []
     theirs.close()
+
+
+def test_bad_options_are_refused_in_one_line(tmp_path, capsys):
+    from runner.cli import main
+
+    for argv, text in (
+        (["--port", "0"], "serve: --port: expected 1..65534, found 0"),
+        (["--host", "localhost"], "serve: --host: expected an IPv4 address, found 'localhost'"),
+        (["--maps", str(tmp_path / "nope")], f"serve: --maps {tmp_path / 'nope'}: not a folder"),
+        (["--tm-port", "2001"], "serve: --tm-port: expected a free port, found 2001"),
+        (["--sync", "--delta", "0"], "serve: --delta: expected seconds in (0, 1], found 0.0"),
+    ):
+        assert main(["serve", *argv]) == 2
+        assert capsys.readouterr().err == f"lockstep: error: {text}\n"
+    assert main(["serve", "--map", "NoSuchTown"]) == 2
+    assert capsys.readouterr().err == "lockstep: error: Map 'NoSuchTown' not found\n"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"lockstep: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    )

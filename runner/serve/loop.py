@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from runner.serve.errors import MalformedStreamError
+from runner.serve.errors import MalformedStreamError, ServeError
 from runner.serve.stream import WORLD_STREAM, frame_message
 from runner.serve.wire import RpcReader
 
@@ -183,7 +183,11 @@ class Server:
         """Listens on host:port (0: a free port) and returns the port."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
         sock.listen(64)
         sock.setblocking(False)
         self.selector.register(sock, selectors.EVENT_READ, ("listener", factory))

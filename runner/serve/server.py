@@ -54,15 +54,19 @@ def make_server(options: ServeOptions, log=log_line) -> tuple[Server, Session]:
     session.seed = options.seed
     if options.traffic_manager == "lockstep":
         session.traffic_managers[options.tm_port] = (options.host, options.tm_port, None)
-    session.world  # noqa: B018 - loads the first map before anyone connects
     server = Server(session, log)
-    dispatch = Dispatcher(session, METHODS, UNSERVED, log)
-    server.listen(options.host, options.port, server.rpc_factory(dispatch))
-    server.listen(options.host, options.port + 1, server.stream_factory())
-    if options.traffic_manager == "lockstep":
-        tm = Dispatcher(session, traffic_manager_methods(options.tm_port), TM_UNSERVED, log)
-        factory = server.rpc_factory(tm, metadata=False, kind="traffic manager client")
-        server.listen(options.host, options.tm_port, factory)
+    try:  # the ports first: a port in use is said before a map is loaded
+        dispatch = Dispatcher(session, METHODS, UNSERVED, log)
+        server.listen(options.host, options.port, server.rpc_factory(dispatch))
+        server.listen(options.host, options.port + 1, server.stream_factory())
+        if options.traffic_manager == "lockstep":
+            tm = Dispatcher(session, traffic_manager_methods(options.tm_port), TM_UNSERVED, log)
+            factory = server.rpc_factory(tm, metadata=False, kind="traffic manager client")
+            server.listen(options.host, options.tm_port, factory)
+        session.world  # noqa: B018 - loads the first map before anyone connects
+    except BaseException:
+        server.close()
+        raise
     return server, session
 
 

@@ -8,9 +8,11 @@ collision number; the frame keeps one record per (id1, id2) pair, the first.
 `CollisionRecorder` does the same from the world's collision events of the tick
 (`World.collision_events()`, one per touching pair): for each collision sensor that was in
 the world during the tick (spawned before it, destroyed after it or not at all), in
-sensor id order, each event of its parent in the world's order. The records keep the
-order they were reported in (CARLA's hash set order is not kept; see
-docs/recorder-live.md).
+sensor id order, each event of its parent in the world's order. The frame's records go
+through CARLA's `std::unordered_set` (recorder.logfile.hash_order.CollisionSet, kept
+across frames with its bucket count, as CARLA's recorder keeps it): a repeated pair keeps
+its first record, and the log holds them in the set's iteration order, libc++'s (CARLA's
+Linux server) unless another library is asked for.
 
 When a recorded collision sensor is destroyed, the record call that sees it gone first
 gathers what it reported during its last tick, then releases its registry; the sensor's
@@ -23,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from recorder.logfile.hash_order import LIBCXX, CollisionSet
 from recorder.logfile.packet_ids import PacketId
 from recorder.logfile.packets import DTYPES
 
@@ -37,9 +40,10 @@ _NO_COLLISIONS.flags.writeable = False
 class CollisionRecorder:
     """Per-sensor registries and the collision number, from the recorder's start."""
 
-    def __init__(self) -> None:
+    def __init__(self, library: str = LIBCXX) -> None:
         self.next_id = 0
         self._registries: dict[int, set[tuple[int, int, int]]] = {}
+        self._frame = CollisionSet(library)  # CARLA's per-frame set, cleared by each frame
         # whether some collision sensor is recorded (then every frame collects)
         self.watching = False
 
@@ -60,8 +64,7 @@ class CollisionRecorder:
         actors = world.state_tables().actors
         frame = int(world.get_snapshot().timestamp.frame)
         events = world.collision_events()
-        rows: list[tuple[int, int, int, bool, bool]] = []
-        kept: set[tuple[int, int]] = set()
+        kept = self._frame
         for sensor in sorted(self._registries):
             registry = self._registries[sensor]
             stale = [entry for entry in registry if entry[0] < frame]
@@ -85,12 +88,10 @@ class CollisionRecorder:
                 registry.add(entry)
                 number = self.next_id
                 self.next_id += 1
-                if (parent, other) in kept:
-                    continue
-                kept.add((parent, other))
-                rows.append(
-                    (number, parent, other, hero.get(parent, False), hero.get(other, False))
-                )
+                row = (number, parent, other, hero.get(parent, False), hero.get(other, False))
+                kept.add(parent, other, row)
+        rows = kept.records()
+        kept.clear()
         return np.array(rows, DTYPES[PacketId.Collision])
 
     def release(self, gone_ids: np.ndarray) -> None:

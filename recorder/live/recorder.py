@@ -183,8 +183,9 @@ class Recorder:
     def record(self, world: Any) -> int:
         """Writes the frame of the world's last tick; returns the log's frame number.
 
-        A frame with nothing to find in Python (no event queued, no collision sensor
-        watched, the weather untouched) is packed and written by one compiled call that
+        A frame with nothing to find in Python (no event queued, no collision for a
+        collision sensor to hear, the weather untouched) is packed and written by one
+        compiled call that
         also compares the world with the last frame; only when that finds a change, or
         there is something else, are the events found and packed in Python, and the frame
         packed again."""
@@ -202,7 +203,7 @@ class Recorder:
         if (
             self._pending is None
             and not self._extra
-            and not self._collisions.watching
+            and not (self._collisions.watching and world.collision_events())
             and world.weather_sets == events.weather_sets
         ):
             answer, end, bones_at = packer.pack(

@@ -3,8 +3,9 @@
 A fresh World on the route's map, the dense route from the global planner, the ego
 ("hero", vehicle.lincoln.mkz_2020) 0.5 m above the route's first point, seeded background
 traffic, the route's criteria and scenarios; then the agent (made, given the plan, set
-up, its sensors checked and attached), the live recorder, and the main loop until a
-criterion stops the route, the agent or a task fails, or `limits.route_seconds` passes.
+up, its sensors checked and attached), the live recorder, the collision sensor the
+leaderboard's CollisionTest attaches to the ego, and the main loop until a criterion
+stops the route, the agent or a task fails, or `limits.route_seconds` passes.
 When the agent has world sensors, the first tick runs without it (the sensors have
 measured nothing yet), as the leaderboard's warm-up ticks do.
 
@@ -44,6 +45,7 @@ from world.world import World
 __all__ = ["EGO_BLUEPRINT", "RouteResult", "SetupTasks", "route_id_of", "run_route"]
 
 EGO_BLUEPRINT = "vehicle.lincoln.mkz_2020"
+COLLISION_SENSOR = "sensor.other.collision"
 SPAWN_LIFT = 0.5  # m above the route's first point, as the leaderboard spawns the ego
 SENSOR_ICONS = {
     "sensor.camera.rgb": "carla_camera",
@@ -142,6 +144,7 @@ class _RouteRun:
         self.scenarios: Any = None
         self.agent: Any = None
         self.sensors: AgentSensors | None = None
+        self.collision_sensor: Any = None
 
     def run(self, max_ticks: int | None, setup_tasks: SetupTasks | None) -> RouteResult:
         stage = Failure.SCENARIO_LOAD
@@ -154,6 +157,7 @@ class _RouteRun:
             self._check_sensors()
             stage = Failure.SCENARIO_LOAD
             recorder = self._start_recorder()
+            self.collision_sensor = self._attach_collision_sensor()
         except Exception as exc:
             self._release()
             return self._finish(stage, f"{type(exc).__name__}: {exc}", traceback.format_exc())
@@ -220,6 +224,16 @@ class _RouteRun:
             additional_data=self.config.additional_data,
         )
         return recorder
+
+    def _attach_collision_sensor(self) -> Any:
+        """The `sensor.other.collision` the leaderboard's CollisionTest spawns on the ego when
+        the scenario tree first ticks: after the recorder started, before the first world
+        tick. The log holds it (its EventAdd and EventParent in the first tick's frame) and
+        every collision it hears, as CARLA's log of a leaderboard route does; it is destroyed
+        when the criteria terminate, after the last recorded frame, so the log has no
+        EventDel for it (CARLA's recorder drops what comes after its last frame)."""
+        blueprint = self.world.get_blueprint_library().find(COLLISION_SENSOR)
+        return self.world.spawn_actor(blueprint, Transform(), self.ego)
 
     def _drive(
         self, recorder: Any, max_ticks: int | None, setup_tasks: SetupTasks | None
@@ -288,6 +302,7 @@ class _RouteRun:
             if failure is Failure.NONE:
                 failure, message = Failure.SIMULATION_RUNTIME, f"criteria: {exc}"
                 trace = traceback.format_exc()
+        self._take_collision_sensor_off()
         recorder.stop()
         self._release()
         result = self._finish(failure, message, trace)
@@ -296,9 +311,15 @@ class _RouteRun:
 
     # -- the end --------------------------------------------------------------------------
 
+    def _take_collision_sensor_off(self) -> None:
+        sensor, self.collision_sensor = self.collision_sensor, None
+        if sensor is not None and sensor.is_alive:
+            sensor.destroy()
+
     def _release(self) -> None:
         """The agent destroyed and its sensors taken off (the leaderboard ignores a failing
         cleanup of the agent too)."""
+        self._take_collision_sensor_off()
         if self.agent is not None:
             with contextlib.suppress(Exception):
                 self.agent.destroy()

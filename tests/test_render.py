@@ -263,10 +263,11 @@ def test_bad_files_exit_2_with_one_line(run, capsys, tmp_path):
     junk.write_bytes(b"not a log at all")
     rc, err = _cli(capsys, str(junk), "--map", str(TOWN), "-o", out)
     assert rc == 2 and "junk.log" in err and err.count("\n") == 1
-    bad_map = tmp_path / "bad.xodr"
+    bad_map = tmp_path / "broken" / TOWN.name  # the run's town by name, broken inside
+    bad_map.parent.mkdir()
     bad_map.write_text("<OpenDRIVE><road")
     rc, err = _cli(capsys, str(run["log"]), "--map", str(bad_map), "-o", out)
-    assert rc == 2 and "bad.xodr" in err and err.count("\n") == 1
+    assert rc == 2 and f"broken/{TOWN.name}" in err and err.count("\n") == 1
     rc, err = _cli(capsys, str(run["log"]), "--map", str(TOWN), "-o", str(tmp_path / "x.jpg"))
     assert rc == 2 and "must end in .gif or .png" in err
     rc, err = _cli(capsys, str(run["log"]), "--map", str(TOWN), "-o", "/nonexistent/dir/x.gif")

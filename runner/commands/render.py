@@ -17,7 +17,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "render", help="draw a log from above into a GIF or a PNG, or film it with a camera"
     )
     p.add_argument("log", help="the log to draw")
-    p.add_argument("--map", required=True, help="the OpenDRIVE (.xodr) map of the run")
+    p.add_argument(
+        "--map",
+        help="the OpenDRIVE (.xodr) map of the run (default: the one the run's manifest or "
+        "the log's header names)",
+    )
     p.add_argument("-o", "--output", required=True,
                    help="the picture to write: .gif (a stretch) or .png (one frame)")  # fmt: skip
     p.add_argument("-s", "--start", type=float, default=None,
@@ -47,16 +51,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _render(args: argparse.Namespace) -> int:
     from recorder.errors import TruncatedLogWarning
     from recorder.picture import RenderOptions, render_log
+    from runner.log_map import map_for_log
     from world.map.map import Map
 
     log = Path(args.log)
     if not log.is_file():
         raise UsageError(f"render: no log at {log}")
-    if not Path(args.map).is_file():
-        raise UsageError(f"render: --map: no map at {args.map}")
     if args.size < 16:
         raise UsageError(f"render: --size must be at least 16 pixels, found {args.size}")
-    town = Map.from_file(args.map)
+    town = Map.from_file(map_for_log(log, args.map, "render"))
     if args.camera is not None:
         return _film(log, town, args)
     options = RenderOptions(args.start, args.duration, args.fps, args.follow, args.size, args.span)

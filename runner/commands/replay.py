@@ -14,7 +14,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("replay", help="replay a CARLA or lockstep log into a world")
     p.add_argument("-f", "--recorder-filename", "--file", dest="file", required=True,
                    help="the log to replay")  # fmt: skip
-    p.add_argument("--map", required=True, help="the OpenDRIVE (.xodr) map to replay on")
+    p.add_argument(
+        "--map",
+        help="the OpenDRIVE (.xodr) map to replay on (default: the one the run's manifest "
+        "or the log's header names)",
+    )
     p.add_argument("-s", "--start", type=float, default=0.0,
                    help="starting time, s (negative: from the end) (0)")  # fmt: skip
     p.add_argument("-d", "--duration", type=float, default=0.0,
@@ -35,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     from recorder.replay.replayer import Replayer
+    from runner.log_map import map_for_log
     from world.map.map import Map
     from world.settings import WorldSettings
     from world.world import World
@@ -44,7 +49,7 @@ def _replay(args: argparse.Namespace) -> int:
         raise UsageError(f"replay: -f: no log at {log}")
     if not args.delta > 0.0:
         raise UsageError(f"replay: --delta must be > 0 s, found {args.delta}")
-    world = World(Map.from_file(args.map))
+    world = World(Map.from_file(map_for_log(log, args.map, "replay")))
     world.apply_settings(WorldSettings(fixed_delta_seconds=args.delta))
     replayer = Replayer()
     replayer.set_time_factor(args.time_factor)

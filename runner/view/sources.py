@@ -3,9 +3,10 @@
 A run directory (its manifest.yaml) gives one route per recorded route repetition: the log,
 the route's map and definition from the manifest's resolved config, and its score record
 from results.json when the run wrote one. A lone log gives one route: the log, the map
-`--map` names (else `<map name>.xodr` beside the log or among lockstep's own maps, the
-header's map name), no definition and no score. Two sources side by side pair their routes
-by name (a run's `RouteScenario_<id>_rep<k>`; two lone logs pair with each other).
+`--map` names (else the header's `<map name>.xodr` beside the log, in $LOCKSTEP_MAPS or
+among lockstep's own maps: runner/log_map.py), no definition and no score. Two sources side
+by side pair their routes by name (a run's `RouteScenario_<id>_rep<k>`; two lone logs pair
+with each other).
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ from typing import Any
 
 from recorder.errors import RecorderError
 from recorder.logfile.reader import LogReader
-from runner.errors import CheckError, ViewError
+from runner.errors import CheckError, UsageError, ViewError
 from runner.execution.manifest import MANIFEST, read_manifest
 from runner.scoring.errors import ResultsFileError
 from runner.scoring.results_file import ResultsFile
-
-_OWN_MAPS = Path(__file__).resolve().parents[2] / "configs" / "maps"
 
 
 @dataclass
@@ -120,21 +119,14 @@ def _log_route(log: Path, key: str, map_path: str | Path | None) -> RouteSource:
 
 
 def find_map(log: Path) -> Path:
-    """The map of a lone log: `<header map name>.xodr` beside the log or among lockstep's
-    own maps; ViewError saying to give --map when there is none."""
+    """The map of a lone log, found by its header's map name as `lockstep render` finds it
+    (runner/log_map.py); ViewError saying to give --map when there is none."""
+    from runner.log_map import map_by_header
+
     try:
-        name = LogReader(log).header.map_name
-    except RecorderError as exc:
+        return map_by_header(log, LogReader(log).header.map_name, "view")
+    except (RecorderError, UsageError) as exc:
         raise ViewError(str(exc)) from None
-    stem = Path(name).name  # CARLA writes a town's name, maybe a content path
-    for folder in (log.parent, _OWN_MAPS):
-        candidate = folder / f"{stem}.xodr"
-        if stem and candidate.is_file():
-            return candidate
-    raise ViewError(
-        f"{log}: its map {name!r} is not beside it nor one of lockstep's maps; "
-        f"give the OpenDRIVE file with --map"
-    )
 
 
 def _checked_map(path: Path) -> Path:

@@ -20,7 +20,7 @@ def test_dump_build_round_trip(shared, tmp_path, capsys):
 def test_build_golden_spec_with_libstdcxx(shared, tmp_path):
     case = shared / "carla-golden" / "all_packets"
     out = tmp_path / "x.log"
-    assert main(["log", "build", str(case / "SPEC.json"), str(out), "--libstdcxx"]) == 0
+    assert main(["log", "build", str(case / "SPEC.json"), str(out), "--order", "libstdc++"]) == 0
     assert out.read_bytes() == (case / "libstdcxx" / "recording.log").read_bytes()
 
 
@@ -39,12 +39,25 @@ def test_export_csv(shared, tmp_path, capsys):
     assert out.read_text().splitlines()[1] == "1,0.0,1,0,spectator,0.0,0.0,0.0,0.0,0.0,0.0"
 
 
-def test_truncated_log_is_one_line_exit_2(shared, tmp_path, capsys):
+def test_truncated_log_read_to_its_last_frame_with_a_warning(shared, tmp_path, capsys):
+    whole = (shared / "carla-golden" / "all_packets" / "recording.log").read_bytes()
     cut = tmp_path / "cut.log"
-    cut.write_bytes((shared / "carla-golden" / "all_packets" / "recording.log").read_bytes()[:100])
-    assert main(["log", "dump", str(cut)]) == 2
+    cut.write_bytes(whole[:100])
+    assert main(["log", "dump", str(cut), "--strict"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "byte 93" in err and "frame 1" in err
+    # without --strict: the frames before the cut, a warning. None is complete in 100 bytes:
+    # reading stops after the header, 2 (version) + 2 + 14 ("carla_recorder") + 8 (date) +
+    # 2 + 23 ("Carla/Maps/Town10HD_Opt") = byte 51
+    assert main(["log", "dump", str(cut), "-o", str(tmp_path / "cut.json")]) == 0
+    assert capsys.readouterr().err == (
+        f"lockstep: warning: {cut}: the log ends inside a frame (bytes 51 to 100); read up to "
+        "its last complete frame, which ends at byte 51 (--strict: an error)\n"
+    )
+    assert json.loads((tmp_path / "cut.json").read_text())["frames"] == []
+    csv = tmp_path / "cut.csv"
+    assert main(["log", "export", str(cut), "--csv", str(csv)]) == 0
+    assert "ends inside a frame" in capsys.readouterr().err
 
 
 def test_missing_file_exit_2(tmp_path, capsys):

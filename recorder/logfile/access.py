@@ -110,8 +110,11 @@ class ActorInfo:
 class RecordedLog:
     """A CARLA log opened for analysis (see `open_log`)."""
 
-    def __init__(self, source: str | Path | bytes, *, lenient: bool = False):
-        self.reader = LogReader(source, lenient=lenient, variant="auto")
+    def __init__(self, source: str | Path | bytes | LogReader, *, lenient: bool = False):
+        if isinstance(source, LogReader):
+            self.reader = source
+        else:
+            self.reader = LogReader(source, lenient=lenient, variant="auto")
 
     @property
     def header(self) -> LogHeader:

@@ -320,6 +320,12 @@ class LogReader:
         nul = text.find("\0")
         return (text if nul < 0 else text[:nul]), stop
 
+    @property
+    def end(self) -> int:
+        """The byte reading stops at: the file's size, or when lenient the end of the last
+        complete frame (less than the size for a log cut inside a frame)."""
+        return self._end
+
     # -- variants ---------------------------------------------------------------------------
 
     @property

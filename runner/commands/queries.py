@@ -16,22 +16,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import warnings
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
+from runner.commands.log_options import add_order, add_strict, truncation_warnings
 from runner.errors import UsageError
-
-_LIBRARIES = ("libc++", "libstdc++")  # recorder.logfile.hash_order.LIBRARIES, checked again there
-
-
-def _order(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--order",
-        choices=_LIBRARIES,
-        default=_LIBRARIES[0],
-        help="C++ library whose hash-map order to follow (CARLA's Linux build: libc++)",
-    )
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -39,12 +28,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--local-time", action="store_true", help="print the date in this machine's zone, not UTC"
     )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="a log that ends inside a frame is an error (default: answer up to its last "
-        "complete frame, with a warning)",
-    )
+    add_strict(parser)
 
 
 def _threshold(what: str) -> Callable[[str], float]:
@@ -93,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=100.0,
         help="maximum distance moved, centimetres (100)",
     )
-    _order(blocked)
+    add_order(blocked)
     blocked.set_defaults(func=_blocked)
 
 
@@ -129,11 +113,10 @@ class _Output:
 def _run(pieces: Iterator[str], save: str | None = None) -> int:
     """Writes the query's text as it comes; CARLA's text and exit 2 for a non-log file; a
     warning line for a log answered up to its last complete frame."""
-    from recorder.errors import NOT_A_RECORDER, NotARecorderError, TruncatedLogWarning
+    from recorder.errors import NOT_A_RECORDER, NotARecorderError
 
     out = _Output(save)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", TruncatedLogWarning)
+    with truncation_warnings():
         try:
             for piece in pieces:
                 out.write(piece)
@@ -142,13 +125,6 @@ def _run(pieces: Iterator[str], save: str | None = None) -> int:
             raise
         finally:
             out.close()
-    for warning in caught:
-        if issubclass(warning.category, TruncatedLogWarning):
-            print(f"lockstep: warning: {warning.message}", file=sys.stderr)
-        else:
-            warnings.showwarning(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
     return 0
 
 

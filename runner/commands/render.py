@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import warnings
 from pathlib import Path
 
+from runner.commands.log_options import truncation_warnings
 from runner.errors import UsageError
 
 
@@ -49,7 +48,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from recorder.errors import TruncatedLogWarning
     from recorder.picture import RenderOptions, render_log
     from runner.log_map import map_for_log
     from world.map.map import Map
@@ -63,16 +61,8 @@ def _render(args: argparse.Namespace) -> int:
     if args.camera is not None:
         return _film(log, town, args)
     options = RenderOptions(args.start, args.duration, args.fps, args.follow, args.size, args.span)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", TruncatedLogWarning)
+    with truncation_warnings():
         info = render_log(log, town, args.output, options)
-    for warning in caught:
-        if issubclass(warning.category, TruncatedLogWarning):
-            print(f"lockstep: warning: {warning.message}", file=sys.stderr)
-        else:
-            warnings.showwarning(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
     first, last = info.pictures[0], info.pictures[-1]
     print(
         f"wrote {info.path}: {len(info.pictures)} picture(s) of {info.width}x{info.height} px "

@@ -224,10 +224,10 @@ def test_trigger_volume_and_lane_waypoints(town01_map):
 
 def test_sensors_lockstep_does_not_model_say_so(town01_map):
     world = world_on(town01_map)
-    rss = world.spawn_actor(blueprint("sensor.other.rss"), town01_map.get_spawn_points()[0])
-    assert not rss.is_listening()
+    v2x = world.spawn_actor(blueprint("sensor.other.v2x"), town01_map.get_spawn_points()[0])
+    assert not v2x.is_listening()
     with pytest.raises(WorldError, match="is not modelled by lockstep"):
-        rss.listen(print)
+        v2x.listen(print)
 
 
 def test_lights_ahead_of_a_waypoint(town01_map):

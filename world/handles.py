@@ -39,6 +39,7 @@ from world.traffic.walkers.ai import DEFAULT_WALKER_SPEED, WalkerAISystem
 if TYPE_CHECKING:
     from world.map.waypoint import Waypoint
     from world.sensors import SensorBehaviour
+    from world.sensors.rss import RssSensorBehaviour
     from world.traffic.signals.install import WorldTraffic
     from world.world import World
 
@@ -544,6 +545,70 @@ class Sensor(Actor):
     def is_listening(self) -> bool:
         found = self._world._sensor_behaviour(self.id)
         return found is not None and found.is_listening()
+
+
+class RssSensor(Sensor):
+    """sensor.other.rss (CARLA's carla.RssSensor): the RSS check of its parent vehicle, with
+    its settings; the behaviour is world.sensors.rss.sensor."""
+
+    __slots__ = ()
+
+    def _rss(self) -> RssSensorBehaviour:
+        return self._behaviour()  # type: ignore[return-value]  # the registry's for this id
+
+    @property
+    def ego_vehicle_dynamics(self) -> Any:
+        return self._rss().get_dynamics("ego_vehicle")
+
+    @ego_vehicle_dynamics.setter
+    def ego_vehicle_dynamics(self, value: Any) -> None:
+        self._rss().set_dynamics("ego_vehicle", value)
+
+    @property
+    def other_vehicle_dynamics(self) -> Any:
+        return self._rss().get_dynamics("other_vehicle")
+
+    @other_vehicle_dynamics.setter
+    def other_vehicle_dynamics(self, value: Any) -> None:
+        self._rss().set_dynamics("other_vehicle", value)
+
+    @property
+    def pedestrian_dynamics(self) -> Any:
+        return self._rss().get_dynamics("pedestrian")
+
+    @pedestrian_dynamics.setter
+    def pedestrian_dynamics(self, value: Any) -> None:
+        self._rss().set_dynamics("pedestrian", value)
+
+    @property
+    def road_boundaries_mode(self) -> Any:
+        return self._rss().road_boundaries_mode
+
+    @road_boundaries_mode.setter
+    def road_boundaries_mode(self, mode: Any) -> None:
+        self._rss().road_boundaries_mode = mode
+
+    @property
+    def routing_targets(self) -> list[Transform]:
+        return self._rss().routing_targets()
+
+    def append_routing_target(self, routing_target: Transform) -> None:
+        self._rss().append_routing_target(routing_target)
+
+    def reset_routing_targets(self) -> None:
+        self._rss().reset_routing_targets()
+
+    def drop_route(self) -> None:
+        self._rss().drop_route()
+
+    def register_actor_constellation_callback(self, callback: Callable[[Any], Any]) -> None:
+        self._rss().register_actor_constellation_callback(callback)
+
+    def set_log_level(self, log_level: Any) -> None:
+        self._rss().set_log_level(log_level)
+
+    def set_map_log_level(self, map_log_level: Any) -> None:
+        self._rss().set_map_log_level(map_log_level)
 
 
 class Spectator(Actor):

@@ -34,6 +34,7 @@ from world.errors import WorldError
 from world.geometry import Location, Transform, Vector3D, wrap_yaw
 from world.handles import (
     Actor,
+    RssSensor,
     Sensor,
     Spectator,
     TrafficLight,
@@ -49,6 +50,7 @@ from world.physics.control import VehiclePhysicsControl
 from world.physics.vehicle_dynamics import load_physics_control
 from world.sensors import SensorBehaviour, SensorSystem
 from world.sensors.attribute_ranges import check_attributes
+from world.sensors.registry import check_available
 from world.sensors.scene_frame import FrameScene, RenderingFrame
 from world.settings import WorldSettings, substep_count
 from world.snapshot import Timestamp, WorldSnapshot
@@ -88,7 +90,10 @@ _HANDLES: dict[int, type[Actor]] = {
     ActorType.Sensor: Sensor,
 }
 # Handles for blueprint ids whose kind alone does not tell.
-_TYPE_HANDLES: dict[str, type[Actor]] = {"controller.ai.walker": WalkerAIController}
+_TYPE_HANDLES: dict[str, type[Actor]] = {
+    "controller.ai.walker": WalkerAIController,
+    "sensor.other.rss": RssSensor,
+}
 
 
 @dataclass(slots=True)
@@ -616,6 +621,7 @@ class World:
         attributes = _attributes(blueprint)
         if kind == ActorType.Sensor:
             check_attributes(type_id, attributes)  # before anything is made for it
+            check_available(type_id)  # an optional library it needs (the RSS sensor's)
         tags = [int(body.semantic_tag)] if body.semantic_tag else []
         handle = _TYPE_HANDLES.get(type_id) or _HANDLES.get(kind, Actor)
         actor = self._add_actor(type_id, attributes, kind, tags, handle)

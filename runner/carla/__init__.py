@@ -15,7 +15,7 @@ from __future__ import annotations
 import world as _world
 from runner.carla import command
 from runner.carla.client import Client
-from runner.carla.missing import NotInLockstepError, bind_missing_members
+from runner.carla.missing import NotInLockstepError, bind_missing_members, rss_namespace
 from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS
 from runner.carla.values import FloatColor, MapLayer, OpendriveGenerationParameters
 from world.debug import DebugHelper
@@ -49,6 +49,8 @@ bind_missing_members(
 
 
 def __getattr__(name: str):
+    if name == "ad":  # the RSS build's `ad` namespace (ad.rss, ad.map, ad.physics)
+        return rss_namespace()
     if name in CARLA_API or name in ENUMS:
         raise NotInLockstepError(name)
     raise AttributeError(f"module 'carla' has no attribute {name!r}")

@@ -39,6 +39,12 @@ DIFFERENCES: dict[str, str] = {
     "Vector3D": "float64 components (CARLA's are float32)",
     "TrafficManager": "deterministic per seed; hybrid physics accepted, no effect",
     "Map.get_waypoint": "the nearest lane by 3D distance to lane segments, as CARLA's R-tree",
+    "RssSensor": "needs the `rss` extra: Intel's ad-rss 5.0 wheels, whose types name their "
+    "fields in snake_case (CARLA's RSS build bundles ad-rss 4.4: camelCase, RssMode); the "
+    "route's random picks draw from the sensor's own seeded generator",
+    "RssEgoDynamicsOnRoute": "ad-rss 5.0's types; the two wall-clock fields stay 0.0",
+    "RssActorConstellationResult": "rss_calculation_mode takes ad-rss 5.0's "
+    "RssConstellationCreationMode, restrict_speed_limit_mode its RssRestrictSpeedLimitMode",
     "Image.save_to_disk": "PNG by the standard library; .jpg/.jpeg/.tiff through Pillow (the "
     "`pictures` extra)",
 }

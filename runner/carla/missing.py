@@ -13,7 +13,14 @@ from typing import Any
 
 from world.errors import LockstepError
 
-__all__ = ["MissingMember", "NotInLockstepError", "bind_missing_members", "is_missing"]
+__all__ = [
+    "MissingExtraError",
+    "MissingMember",
+    "NotInLockstepError",
+    "bind_missing_members",
+    "is_missing",
+    "rss_namespace",
+]
 
 
 class NotInLockstepError(LockstepError, AttributeError):
@@ -22,6 +29,19 @@ class NotInLockstepError(LockstepError, AttributeError):
     def __init__(self, qualified: str) -> None:
         super().__init__(f"carla.{qualified} is not implemented by lockstep")
         self.qualified = qualified
+
+
+class MissingExtraError(LockstepError, AttributeError):
+    """A name of CARLA's API that needs one of lockstep's optional extras, not installed."""
+
+
+def rss_namespace() -> Any:
+    """`carla.ad`: the RSS libraries' namespace, or MissingExtraError naming the extra."""
+    from world.sensors.rss import bindings
+
+    if not bindings.available():
+        raise MissingExtraError(f"carla.ad needs Intel's RSS libraries: {bindings.EXTRA_HINT}")
+    return bindings.ad()
 
 
 class MissingMember:

@@ -29,6 +29,73 @@ _VEHICLE = (
     " set_wheel_steer_direction use_carsim_road"
 )
 
+_SENSOR = (
+    " is_listening listen stop disable_for_ros enable_for_ros is_enabled_for_ros"
+    " listen_to_gbuffer stop_gbuffer is_listening_gbuffer send"
+)
+# CARLA's RSS build (`make PythonAPI.rss`; the package index's carla wheel has none of these)
+_RSS_API: dict[str, tuple[str, ...]] = {
+    "RssSensor": tuple(
+        (
+            _ACTOR + _SENSOR + " ego_vehicle_dynamics other_vehicle_dynamics pedestrian_dynamics"
+            " road_boundaries_mode routing_targets append_routing_target drop_route"
+            " register_actor_constellation_callback reset_routing_targets set_log_level"
+            " set_map_log_level"
+        ).split()
+    ),
+    "RssResponse": tuple(
+        [
+            "response_valid",
+            "proper_response",
+            "rss_state_snapshot",
+            "situation_snapshot",
+            "world_model",
+            "ego_dynamics_on_route",
+        ]
+    ),
+    "RssEgoDynamicsOnRoute": tuple(
+        [
+            "timestamp",
+            "time_since_epoch_check_start_ms",
+            "time_since_epoch_check_end_ms",
+            "ego_speed",
+            "min_stopping_distance",
+            "ego_center",
+            "ego_heading",
+            "ego_center_within_route",
+            "crossing_border",
+            "route_heading",
+            "route_nominal_center",
+            "heading_diff",
+            "route_speed_lat",
+            "route_speed_lon",
+            "route_accel_lat",
+            "route_accel_lon",
+            "avg_route_accel_lat",
+            "avg_route_accel_lon",
+        ]
+    ),
+    "RssActorConstellationData": tuple(
+        [
+            "ego_match_object",
+            "ego_route",
+            "ego_dynamics_on_route",
+            "other_match_object",
+            "other_actor",
+        ]
+    ),
+    "RssActorConstellationResult": tuple(
+        [
+            "rss_calculation_mode",
+            "restrict_speed_limit_mode",
+            "ego_vehicle_dynamics",
+            "actor_object_type",
+            "actor_dynamics",
+        ]
+    ),
+    "RssRestrictor": tuple(["restrict_vehicle_control"]),
+}
+
 CARLA_API: dict[str, tuple[str, ...]] = {
     "Client": tuple(
         [
@@ -161,13 +228,7 @@ CARLA_API: dict[str, tuple[str, ...]] = {
             " set_yellow_time"
         ).split()
     ),
-    "Sensor": tuple(
-        (
-            _ACTOR + " is_listening listen stop disable_for_ros enable_for_ros"
-            " is_enabled_for_ros listen_to_gbuffer stop_gbuffer is_listening_gbuffer"
-            " send"
-        ).split()
-    ),
+    "Sensor": tuple((_ACTOR + _SENSOR).split()),
     "ActorList": tuple(["filter", "find"]),
     "ActorBlueprint": tuple(
         ["id", "tags", "get_attribute", "has_attribute", "has_tag", "match_tags", "set_attribute"]
@@ -496,6 +557,7 @@ CARLA_API: dict[str, tuple[str, ...]] = {
     "WalkerBoneControlOut": tuple(["bone_transforms"]),
     "BoneTransformDataOut": tuple(["name", "world", "relative", "component"]),
     "LightState": tuple(["intensity", "color", "group", "active"]),
+    **_RSS_API,
 }
 
 ENUMS: tuple[str, ...] = (
@@ -513,6 +575,8 @@ ENUMS: tuple[str, ...] = (
     "LightGroup",
     "MapLayer",
     "MaterialParameter",
+    "RssLogLevel",
+    "RssRoadBoundariesMode",
     "TrafficLightState",
     "VehicleDoor",
     "VehicleFailureState",

@@ -59,6 +59,10 @@ class SensorBehaviour:
         self._gathered = 0.0
         self.elapsed = 0.0  # s since the last measurement was due (sensor_tick's spacing)
 
+    @classmethod
+    def check_available(cls, type_id: str) -> None:
+        """Raises WorldError when the sensor needs an optional library that is missing."""
+
     def listen(self, callback: Callable[[Any], None]) -> None:
         """Every later measurement goes to `callback`."""
         self._callback = callback

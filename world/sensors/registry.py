@@ -22,8 +22,9 @@ from world.sensors.lidar import RayCastLidar, RayCastSemanticLidar
 from world.sensors.obstacle import ObstacleSensor
 from world.sensors.optical_flow import OpticalFlowCamera
 from world.sensors.radar import Radar
+from world.sensors.rss.sensor import RssSensorBehaviour
 
-__all__ = ["SENSOR_TYPES", "SensorSystem"]
+__all__ = ["SENSOR_TYPES", "SensorSystem", "check_available"]
 
 SENSOR_TYPES: dict[str, type[SensorBehaviour]] = {
     "sensor.other.collision": CollisionSensor,
@@ -41,7 +42,15 @@ SENSOR_TYPES: dict[str, type[SensorBehaviour]] = {
     "sensor.lidar.ray_cast": RayCastLidar,
     "sensor.lidar.ray_cast_semantic": RayCastSemanticLidar,
     "sensor.other.radar": Radar,
+    "sensor.other.rss": RssSensorBehaviour,
 }
+
+
+def check_available(type_id: str) -> None:
+    """Raises WorldError when `type_id`'s sensor needs an optional library that is missing."""
+    kind = SENSOR_TYPES.get(type_id)
+    if kind is not None:
+        kind.check_available(type_id)
 
 
 class SensorSystem:
@@ -49,7 +58,7 @@ class SensorSystem:
 
     def __init__(self) -> None:
         self._by_id: dict[int, SensorBehaviour] = {}
-        self._inert: set[int] = set()  # sensors lockstep has no behaviour for (rss, v2x)
+        self._inert: set[int] = set()  # sensors lockstep has no behaviour for (v2x)
 
     def add(
         self, sensor: Any, type_id: str, attributes: Mapping[str, str]

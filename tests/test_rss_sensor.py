@@ -308,3 +308,11 @@ def test_the_carla_namespace_has_the_rss_build_s_names(town01):
     sensor = world.spawn_actor(blueprint("sensor.other.rss"), Transform(), attach_to=ego)
     assert type(sensor) is carla.RssSensor
     assert str(carla.RssRoadBoundariesMode.On) == "On" and int(carla.RssLogLevel.off) == 6
+
+
+def test_the_sensor_goes_quiet_when_its_vehicle_is_gone(town01):
+    world, ego, _, sensor, responses = _pair(town01, 20.0)
+    world.tick()
+    ego.destroy()
+    world.tick()
+    assert len(responses) == 1 and sensor.is_alive and sensor.parent is None

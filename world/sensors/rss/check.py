@@ -31,7 +31,7 @@ from world.sensors.rss.data import (
 )
 from world.sensors.rss.dynamics import other_vehicle_dynamics, pedestrian_dynamics, vehicle_dynamics
 from world.sensors.rss.ego_motion import ego_motion_on_route
-from world.sensors.rss.matching import heading_change, match_object, signed_speed
+from world.sensors.rss.matching import MatchCache, heading_change, signed_speed
 from world.sensors.rss.route import RouteKeeper
 from world.sensors.rss.world_model import (
     ConstellationCallback,
@@ -83,12 +83,15 @@ class RssCheck:
         self._callback = callback if callback is not None else self._default_callback
         self.routes = RouteKeeper(rng)
         self._lights = LightMatches()
+        self._matches = MatchCache()
         self._core = lib.rss.core.RssCheck()
         self._motion = RssEgoDynamicsOnRoute()
         self._default_ego = _copy_dynamics(self.ego_vehicle_dynamics)
         self._ego_match = lib.map.match.Object()  # not matched yet: no jump to see
         if callback is not None:  # CARLA asks a user's callback for the ego's dynamics at once
-            self._ego_match = match_object(ego.get_transform(), ego.bounding_box.extent)
+            self._ego_match = self._matches.match(
+                ego.id, ego.get_transform(), ego.bounding_box.extent
+            )
             self._update_default_dynamics()
 
     def check(self, world: Any, ego: Any, timestamp: Timestamp) -> CheckOutcome:
@@ -114,7 +117,7 @@ class RssCheck:
     def _check(self, world: Any, ego: Any, timestamp: Timestamp) -> CheckOutcome:
         lib = ad()
         transform = ego.get_transform()
-        match = match_object(transform, ego.bounding_box.extent)
+        match = self._matches.match(ego.id, transform, ego.bounding_box.extent)
         before = self._ego_match.enu_position.center_point
         if lib.map.point.isValid(before, False):
             jump = float(lib.map.point.distance(before, match.enu_position.center_point).toBaseType)
@@ -143,6 +146,7 @@ class RssCheck:
             self._callback,
             self.road_boundaries_mode == RssRoadBoundariesMode.On,
             self._lights,
+            self._matches,
         )
         situation = lib.rss.core.RssSituationSnapshot()
         states = lib.rss.state.RssStateSnapshot()

@@ -13,7 +13,7 @@ from typing import Any
 from world.geometry import Transform, Vector3D
 from world.sensors.rss.bindings import ad
 
-__all__ = ["MATCH_SAMPLING", "heading_change", "match_object", "signed_speed"]
+__all__ = ["MATCH_SAMPLING", "MatchCache", "heading_change", "match_object", "signed_speed"]
 
 MATCH_SAMPLING = 2.0  # m: how far an object may lie from its lanes and still match them
 
@@ -35,6 +35,30 @@ def match_object(transform: Transform, extent: Vector3D) -> Any:
         position, physics.Distance(MATCH_SAMPLING)
     )
     return found
+
+
+class MatchCache:
+    """Each actor's last match, reused while its pose and box stay the same: a standing car
+    is matched once, not every tick (a match is ~7 ms of ad-map-access's work, and a
+    function of the map, the pose and the box alone, so reusing it changes no result)."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[tuple[float, ...], Any]] = {}
+
+    def match(self, actor_id: int, transform: Transform, extent: Vector3D) -> Any:
+        """A copy of the actor's match (the callback may change what it is handed)."""
+        location = transform.location
+        key = (location.x, location.y, transform.rotation.yaw, extent.x, extent.y, extent.z)
+        found = self._by_id.get(actor_id)
+        if found is None or found[0] != key:
+            found = (key, match_object(transform, extent))
+            self._by_id[actor_id] = found
+        return ad().map.match.Object(found[1])
+
+    def keep(self, actor_ids: set[int]) -> None:
+        """Forgets the actors not in `actor_ids` (gone, or too far to be checked)."""
+        for actor_id in [i for i in self._by_id if i not in actor_ids]:
+            del self._by_id[actor_id]
 
 
 def signed_speed(transform: Transform, velocity: Vector3D) -> float:

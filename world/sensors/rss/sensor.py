@@ -95,16 +95,16 @@ class RssSensorBehaviour(SensorBehaviour):
         super().stop()
 
     def measure(self, ctx: SensorContext) -> list[RssResponse]:
-        check = self._check
-        if check is None:
-            return []
+        check, ego = self._check, self.sensor.parent
+        if check is None or ego is None:
+            return []  # not listening, or its vehicle is gone: nothing to check
         assert self._map is not None
         ensure_map(self._map[0], self._map[1], self.sensor.get_world().get_map().name)
         if self._drop_route:
             self._drop_route = False
             check.routes.drop()
         timestamp = Timestamp(ctx.frame, ctx.timestamp, ctx.delta_seconds, 0.0)
-        outcome = check.check(ctx.world, self.sensor.parent, timestamp)
+        outcome = check.check(ctx.world, ego, timestamp)
         return [
             RssResponse(
                 ctx.frame,

@@ -25,7 +25,7 @@ from world.sensors.rss.data import (
     RssActorConstellationResult,
     RssEgoDynamicsOnRoute,
 )
-from world.sensors.rss.matching import heading_change, match_object, signed_speed
+from world.sensors.rss.matching import MatchCache, heading_change, signed_speed
 from world.sensors.rss.route import runs_wrong_way
 
 __all__ = ["EgoState", "build_world_model", "object_data", "others_near"]
@@ -188,17 +188,19 @@ def build_world_model(
     callback: ConstellationCallback,
     road_boundaries: bool,
     light_matches: LightMatches,
+    matches: MatchCache,
 ) -> Any:
     """The ad.rss.world.WorldModel of this tick."""
     lib = ad()
     creation = lib.rss.map.RssWorldModelCreation(frame, ego.default_dynamics)
     green = green_lights_on_route(world, ego.route, light_matches)
     near = others_near(world, ego.actor_id, float(ego.motion.min_stopping_distance.toBaseType))
+    matches.keep({ego.actor_id, *near})
     for other_id in near:  # per other: ad-rss matches and pairs each object itself
         other = world.get_actor(other_id)
         try:
             transform = other.get_transform()
-            match = match_object(transform, other.bounding_box.extent)
+            match = matches.match(other_id, transform, other.bounding_box.extent)
             data = RssActorConstellationData(ego.match, ego.route, ego.motion, match, other)
             result = ask(callback, data)
             other_data = object_data(

@@ -25,3 +25,13 @@ def test_carla_ad_without_the_libraries_names_the_extra(monkeypatch):
     with pytest.raises(AttributeError, match=r"carla.ad needs .*pip install 'lockstep\[rss\]'"):
         carla.ad  # noqa: B018
     assert not hasattr(carla, "ad")  # an AttributeError, as for any missing name
+
+
+def test_the_restrictor_without_the_libraries_names_the_extra(monkeypatch):
+    from world.sensors.rss import RssRestrictor
+
+    monkeypatch.setattr(bindings, "available", lambda: False)
+    with pytest.raises(
+        WorldError, match=r"^carla.RssRestrictor needs .*pip install 'lockstep\[rss\]'$"
+    ):
+        RssRestrictor()

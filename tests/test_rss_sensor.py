@@ -31,6 +31,7 @@ from world.sensors.rss import (
     RssActorConstellationResult,
     RssEgoDynamicsOnRoute,
     RssRestrictor,
+    RssRoadBoundariesMode,
     bindings,
 )
 from world.sensors.rss.dynamics import vehicle_dynamics
@@ -210,6 +211,18 @@ def test_settings_while_not_listening_have_no_effect_and_say_so(town01):
         sensor.road_boundaries_mode = 1
     with pytest.warns(RuntimeWarning, match="not yet listening"):
         assert float(sensor.ego_vehicle_dynamics.response_time) == 1.0  # CARLA's default
+
+
+def test_an_unknown_road_boundaries_mode_or_log_level_is_refused_in_one_line(town01):
+    _world, _, _, sensor, _ = _pair(town01, 20.0)
+    for bad in (2, -1, "On", 1.0, True):
+        with pytest.raises(WorldError, match=r"road_boundaries_mode .* Off \(0\) and On \(1\)$"):
+            sensor.road_boundaries_mode = bad
+    assert sensor.road_boundaries_mode == RssRoadBoundariesMode.Off  # left as it was
+    sensor.road_boundaries_mode = 1  # a member's number is taken, as the member
+    assert sensor.road_boundaries_mode is RssRoadBoundariesMode.On
+    with pytest.raises(WorldError, match=r"set_log_level\('warn'\): expected a carla.RssLogLevel"):
+        sensor.set_log_level("warn")
 
 
 def test_listening_needs_a_vehicle_parent(town01):

@@ -26,7 +26,7 @@ import numpy as np
 
 from world import elementary as el
 from world.actors.controls import VehicleControl
-from world.sensors.rss.bindings import ad
+from world.sensors.rss.bindings import ad, require
 from world.sensors.rss.data import RssEgoDynamicsOnRoute
 
 __all__ = ["RssRestrictor"]
@@ -41,6 +41,9 @@ def _value(x: Any) -> float:
 
 class RssRestrictor:
     """Restricts vehicle controls to RSS proper responses (CARLA's carla.RssRestrictor)."""
+
+    def __init__(self) -> None:
+        require("carla.RssRestrictor")
 
     def restrict_vehicle_control(
         self,

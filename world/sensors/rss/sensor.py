@@ -153,9 +153,21 @@ class RssSensorBehaviour(SensorBehaviour):
 
     @road_boundaries_mode.setter
     def road_boundaries_mode(self, mode: RssRoadBoundariesMode) -> None:
+        found = self._boundaries_mode(mode)
         check = self._listening_check("road_boundaries_mode")
         if check is not None:
-            check.road_boundaries_mode = RssRoadBoundariesMode(int(mode))
+            check.road_boundaries_mode = found
+
+    def _boundaries_mode(self, mode: Any) -> RssRoadBoundariesMode:
+        """`mode` as an RssRoadBoundariesMode (a member or its number), or WorldError."""
+        if isinstance(mode, int) and not isinstance(mode, bool):  # members are ints too
+            for member in RssRoadBoundariesMode:
+                if member == mode:
+                    return member
+        raise WorldError(
+            f"{self._name()}: road_boundaries_mode {mode!r} is not one of "
+            "carla.RssRoadBoundariesMode's Off (0) and On (1)"
+        )
 
     def routing_targets(self) -> list[Transform]:
         check = self._listening_check("routing_targets")
@@ -206,6 +218,10 @@ class RssSensorBehaviour(SensorBehaviour):
     def _level(self, what: str, level: RssLogLevel) -> Any:
         """spdlog's level for an RssLogLevel (or its number), or None when it has no effect:
         not listening, or a number past `off` (CARLA ignores those too)."""
+        if not isinstance(level, int) or isinstance(level, bool):
+            raise WorldError(
+                f"{self._name()}: {what}({level!r}): expected a carla.RssLogLevel (0..6)"
+            )
         if self._listening_check(what) is None:
             return None
         number = int(level)

@@ -98,6 +98,25 @@ def test_rgb_ground_is_its_albedo_lit_by_the_sun():
     assert not (bgra[:15] == bgra[20]).all()  # the sky above the horizon differs
 
 
+def test_rgb_ground_follows_the_sun_from_frame_to_frame():
+    # one camera, the weather changed between its frames: each frame has its own light
+    world = scene_world(ground(0.0))
+    up = Transform(Location(0.0, 0.0, 2.0), Rotation())
+    images = listen(world, "sensor.camera.rgb", up, image_size_x=40, image_size_y=30)
+    albedo = [128, 64, 128]
+    world.set_weather(WeatherParameters(sun_altitude_angle=90.0, sun_azimuth_angle=0.0))
+    world.tick()
+    world.set_weather(WeatherParameters(sun_altitude_angle=30.0, sun_azimuth_angle=0.0))
+    world.tick()
+    # overhead: ambient 0.35, sun 1.1, n.s = 1; at 30 degrees (d = 0.5, day still 1):
+    # ambient 0.35, sun 1.1 * sqrt(0.5), n.s = sin 30 = 0.5
+    overhead = [_srgb(_linear(a) * (0.35 + 1.1)) for a in albedo]
+    low = [_srgb(_linear(a) * (0.35 + 1.1 * math.sqrt(0.5) * 0.5)) for a in albedo]
+    assert overhead != low
+    assert (_bgra(images[0])[20:, :, 2::-1] == overhead).all()
+    assert (_bgra(images[1])[20:, :, 2::-1] == low).all()
+
+
 def _linear(code: int) -> float:
     c = code / 255.0
     return c / 12.92 if c <= 0.04045 else math.pow((c + 0.055) / 1.055, 2.4)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.actors.vehicle_state import CityObjectLabel
+from world.sensors.buffers import records_array
 from world.sensors.color_converter import encode_depth
 
 __all__ = [
@@ -38,7 +39,7 @@ SKY_TAG = int(CityObjectLabel.Sky)
 
 def to_bgra(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(H, W, 4) uint8 BGRA of three (H, W) channels, alpha 255."""
-    out = np.empty((*r.shape, 4), np.uint8)
+    out = records_array((*r.shape, 4), np.uint8)
     out[..., 0], out[..., 1], out[..., 2], out[..., 3] = b, g, r, 255
     return out
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from world.geometry import Transform
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
+from world.sensors.buffers import records_bytes
 from world.sensors.camera_encodings import (
     depth_bgra,
     instance_bgra,
@@ -24,9 +25,9 @@ from world.sensors.camera_encodings import (
     sky_tags,
 )
 from world.sensors.images import Image
-from world.sensors.pinhole import pixel_rays, world_rays
+from world.sensors.pinhole import world_rays
 from world.sensors.scene_frame import FrameScene
-from world.sensors.shading import lighting_of, shade
+from world.sensors.shading import Shader, lighting_of
 
 __all__ = [
     "CameraSensor",
@@ -78,7 +79,7 @@ class CameraSensor(SensorBehaviour):
             self.width,
             self.height,
             self.fov,
-            bytearray(bgra.tobytes()),
+            records_bytes(bgra),
         )
 
     def measure(self, ctx: SensorContext) -> list[Image]:
@@ -132,11 +133,15 @@ class NormalsCamera(CameraSensor):
 class RGBCamera(CameraSensor):
     """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog."""
 
+    def __init__(self, sensor: Any, attributes: Mapping[str, str]) -> None:
+        super().__init__(sensor, attributes)
+        self.shader = Shader()
+
     def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return shade(
+        return self.shader.shade(
             triangle,
             depth,
-            pixel_rays(self.width, self.height, self.fov),
+            self.fov,
             axes,
             transform.location.z,
             scene.columns(),

@@ -15,7 +15,15 @@ import numpy as np
 
 from world import elementary as el
 
-__all__ = ["focal_length", "pixel_rays", "project", "to_local", "to_world", "world_rays"]
+__all__ = [
+    "focal_length",
+    "pixel_offsets",
+    "pixel_rays",
+    "project",
+    "to_local",
+    "to_world",
+    "world_rays",
+]
 
 
 def focal_length(width: int, fov: float) -> float:
@@ -24,14 +32,26 @@ def focal_length(width: int, fov: float) -> float:
 
 
 @lru_cache(maxsize=16)
+def pixel_offsets(width: int, height: int, fov: float) -> tuple[np.ndarray, np.ndarray]:
+    """The rays through the pixels' centres in the camera's frame, x = 1: (W,) their y by
+    column and (H,) their z by row (pixel (i, j)'s ray is (1, y[i], z[j])); read-only."""
+    f = focal_length(width, fov)
+    across = (np.arange(width) + 0.5 - width / 2.0) / f
+    down = -(np.arange(height) + 0.5 - height / 2.0) / f
+    across.flags.writeable = False
+    down.flags.writeable = False
+    return across, down
+
+
+@lru_cache(maxsize=16)
 def pixel_rays(width: int, height: int, fov: float) -> np.ndarray:
     """(H, W, 3) rays through the pixels' centres in the camera's frame, x = 1 (not unit);
     read-only, shared by the cameras of one size."""
-    f = focal_length(width, fov)
+    across, down = pixel_offsets(width, height, fov)
     rays = np.empty((height, width, 3))
     rays[..., 0] = 1.0
-    rays[..., 1] = ((np.arange(width) + 0.5 - width / 2.0) / f)[None, :]
-    rays[..., 2] = (-(np.arange(height) + 0.5 - height / 2.0) / f)[:, None]
+    rays[..., 1] = across[None, :]
+    rays[..., 2] = down[:, None]
     rays.flags.writeable = False
     return rays
 

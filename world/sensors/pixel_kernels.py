@@ -1,12 +1,24 @@
 """The RGB camera's shading in one compiled pass over the pixels (world.sensors.shading's
 light, fog and sRGB rules; numpy's many passes over a 800x600 picture took hundreds of ms).
 
-Each pixel: its ray in the world (the camera's axes times its camera-frame ray, made unit);
-the sky's colour by the ray's elevation, or the seen triangle's albedo (linear, from the
-sRGB table) lit by the ambient and the sun on the normal turned toward the camera, or at
-full colour for a lit lamp; the fog's transmittance along the ray; the nearest sRGB code
-from a table of cells and one step. Plain IEEE arithmetic, world/elementary's
-exp, no fastmath: the same bytes on every CPU.
+Each pixel: the sky's colour by its ray's elevation, or the seen triangle's albedo (linear,
+from the sRGB table) lit by the ambient and the sun on the normal turned toward the camera,
+or at full colour for a lit lamp; the fog's transmittance along the ray; the nearest sRGB
+code. Plain IEEE arithmetic, world/elementary's exp, no fastmath: the same bytes on every
+CPU.
+
+What does not vary per pixel is worked out once and kept, with the very same operations as
+the pixel would have made, so the bytes are those of the plain per-pixel rules:
+
+* a triangle's two sides' light (ambient + sun on the normal or on its reverse) and their
+  codes without fog, the first time a pixel sees the triangle (the caller keeps the
+  static scene's from frame to frame while the light stays the same);
+* the pixel rays' column and row parts (the ray (1, y_i, z_j) of pixel (i, j) enters the
+  camera's axes as one sum per column plus one per row, in the per-pixel order);
+* the sky's transmittance (the sky is always FAR_SKY away).
+
+The helpers a pixel calls are inlined: a compiled call per pixel with array arguments
+(their reference counts) cost more than the work itself.
 """
 
 from __future__ import annotations
@@ -18,7 +30,7 @@ import numpy as np
 from world import elementary as el
 from world.kernels.compiled import njit
 
-__all__ = ["LIGHT_FIELDS", "shade_pixels"]
+__all__ = ["LIGHT_FIELDS", "OPAQUE", "UNSET", "shade_frame", "srgb_code"]
 
 # the order of the light's numbers in the kernel's `light` array
 LIGHT_FIELDS = (
@@ -27,98 +39,157 @@ LIGHT_FIELDS = (
     "fog_extinction", "fog_distance", "unused", "far_sky", "glow_tag",
 )  # fmt: skip
 
+OPAQUE = 255 << 24  # alpha's bits in a packed BGRA code
+UNSET = 0  # a triangle side's packed code not worked out yet (every code is OPAQUE)
 
-@njit(cache=True)
-def _code(value: float, midpoints: np.ndarray, cells: np.ndarray) -> int:
-    """The sRGB code whose linear value is nearest `value` (clipped to [0, 1]): the first
-    midpoint at or above it, as numpy's searchsorted finds it. `cells` (N + 1,) holds the
-    code at each cell start k / N, cells finer than the codes' spacing, so at most one step
-    from there is left."""
-    if value <= 0.0:
-        value = 0.0
-    elif value >= 1.0:
-        value = 1.0
+
+@njit(inline="always")
+def srgb_code(value: float, above: np.ndarray, cells: np.ndarray) -> int:
+    """The sRGB code whose linear value is nearest `value` (clipped to [0, 1]): how many of
+    the codes' 255 midpoints lie below it. `above` (256,) holds the midpoints and +inf;
+    `cells` (N + 1,) the code at each cell start k / N, cells finer than the codes' spacing,
+    so at most one midpoint lies in a cell."""
+    value = min(max(value, 0.0), 1.0)
     code = cells[int(value * (len(cells) - 1))]
-    while code < len(midpoints) and midpoints[code] < value:
-        code += 1
-    return code
+    return code + (above[code] < value)
+
+
+@njit
+def _light_triangle(
+    k: int,
+    offset: int,
+    static: tuple,
+    dynamic: tuple,
+    lit: np.ndarray,
+    light: np.ndarray,
+    codes: tuple,
+    static_memo: tuple,
+    dynamic_memo: tuple,
+) -> None:
+    """Works out triangle k's two sides into its memo row: the light's scale (side 0 on its
+    normal, side 1 on the reverse; 1 for a lit lamp) and the packed BGRA code without fog."""
+    linear, above, cells = codes
+    colour, normal, tags = static if k < offset else dynamic
+    memo_code, memo_scale = static_memo if k < offset else dynamic_memo
+    row = k if k < offset else k - offset
+    nx, ny, nz = float(normal[row, 0]), float(normal[row, 1]), float(normal[row, 2])
+    r, g, b = colour[row, 0], colour[row, 1], colour[row, 2]
+    glows = False
+    if tags[row] == light[15]:
+        for q in range(len(lit)):
+            if r == lit[q, 0] and g == lit[q, 1] and b == lit[q, 2]:
+                glows = True
+    for side in range(2):
+        scale = 1.0
+        if not glows:
+            if side == 1:  # -(a·b) is (-a)·b exactly: the reversed normal's own products
+                nx, ny, nz = -nx, -ny, -nz
+            lambert = max(nx * light[0] + ny * light[1] + nz * light[2], 0.0)
+            scale = light[4] + light[3] * lambert
+        # no fog: the transmittance is 1, the blend colour · 1 + horizon · 0
+        code = OPAQUE
+        code |= srgb_code(linear[r] * scale * 1.0 + light[8] * 0.0, above, cells) << 16
+        code |= srgb_code(linear[g] * scale * 1.0 + light[9] * 0.0, above, cells) << 8
+        code |= srgb_code(linear[b] * scale * 1.0 + light[10] * 0.0, above, cells)
+        memo_code[row, side] = code
+        memo_scale[row, side] = scale
 
 
 @njit(cache=True)
-def _transmittance(distance: float, light: np.ndarray) -> float:
-    """e^{-σ (d - d₀)} beyond the fog's start d₀, σ the extinction at the camera's height."""
-    through = distance - light[12]
-    if light[11] <= 0.0 or through <= 0.0:
-        return 1.0
-    return el.exp(-light[11] * through)
-
-
-@njit(cache=True)
-def shade_pixels(
-    number: np.ndarray,
-    depth: np.ndarray,
-    local: np.ndarray,
-    axes: np.ndarray,
+def shade_frame(
+    pixels: tuple,
+    rays: tuple,
     static: tuple,
     dynamic: tuple,
     offset: int,
-    linear: np.ndarray,
-    midpoints: np.ndarray,
-    cells: np.ndarray,
+    codes: tuple,
     lit: np.ndarray,
     light: np.ndarray,
+    static_memo: tuple,
+    dynamic_memo: tuple,
     out: np.ndarray,
 ) -> None:
-    """Shades P pixels into `out` (P, 4) BGRA: `number` (P,) triangle numbers (-1: sky; the
-    static columns below `offset`, the dynamic ones from it), `depth` (P,) planar depths,
-    `local` (P, 3) camera-frame rays with x = 1, `axes` the camera's forward, right, up as
-    columns, `linear` (256,) the sRGB codes' linear values,
-    `midpoints` (255,) between them, `cells` the codes at a fine grid's points (_code), `lit`
-    (K, 3) the lit lamps' colours, `light` the LIGHT_FIELDS. `static` and `dynamic` are the
-    scene's colour, normal and tag columns of the static and the dynamic triangles."""
-    static_colour, static_normal, static_tag = static
-    dynamic_colour, dynamic_normal, dynamic_tag = dynamic
-    colour = np.empty(3)
-    for p in range(len(number)):
-        lx, ly, lz = local[p, 0], local[p, 1], local[p, 2]
-        length = math.sqrt(lx * lx + ly * ly + lz * lz)
-        rx = (axes[0, 0] * lx + axes[0, 1] * ly + axes[0, 2] * lz) / length
-        ry = (axes[1, 0] * lx + axes[1, 1] * ly + axes[1, 2] * lz) / length
-        rz = (axes[2, 0] * lx + axes[2, 1] * ly + axes[2, 2] * lz) / length
-        k = number[p]
-        distance = light[14]
-        if k < 0:
-            up = math.sqrt(min(max(rz, 0.0), 1.0))
-            for c in range(3):
-                colour[c] = light[8 + c] + (light[5 + c] - light[8 + c]) * up
-        else:
+    """Shades (H, W) pixels into `out` (H, W, 4) BGRA. `pixels`: (H, W) triangle numbers
+    (-1: sky; the static triangles below `offset`, the dynamic ones from it) and planar
+    depths; `rays`: the camera-frame ray of pixel (i, j) is (1, across[i], down[j]), and
+    `axes` the camera's forward, right, up as columns; `static` and `dynamic`: the scene's
+    colour, normal and tag columns; `codes`: (256,) the sRGB codes' linear values, (256,) the
+    midpoints above each code (+inf last), the codes at a fine grid's points (srgb_code);
+    `lit` (K, 3) the lit lamps' colours; `light` the LIGHT_FIELDS. `static_memo` and
+    `dynamic_memo` hold each triangle's two sides' packed code (S, 2) int64 (UNSET: not yet)
+    and light (S, 2) float64, filled here as pixels first see them."""
+    number, depth = pixels
+    across, down, axes = rays
+    linear, above, cells = codes
+    static_colour, static_normal = static[0], static[1]
+    dynamic_colour, dynamic_normal = dynamic[0], dynamic[1]
+    static_code, static_scale = static_memo
+    dynamic_code, dynamic_scale = dynamic_memo
+    height, width = number.shape
+    # pixel (i, j)'s ray in the world, before its division by the length: column part + row
+    # part, the order of (a·1 + b·y) + c·z; its length squared likewise (1·1 + y·y) + z·z
+    column_x, column_y, column_z = np.empty(width), np.empty(width), np.empty(width)
+    column_length = np.empty(width)
+    for i in range(width):
+        y = across[i]
+        column_x[i] = axes[0, 0] * 1.0 + axes[0, 1] * y
+        column_y[i] = axes[1, 0] * 1.0 + axes[1, 1] * y
+        column_z[i] = axes[2, 0] * 1.0 + axes[2, 1] * y
+        column_length[i] = 1.0 * 1.0 + y * y
+    fog = light[11] > 0.0
+    sky_keep = 1.0
+    if fog and light[14] - light[12] > 0.0:
+        sky_keep = el.exp(-light[11] * (light[14] - light[12]))
+    for j in range(height):
+        z = down[j]
+        row_x, row_y, row_z, row_length = axes[0, 2] * z, axes[1, 2] * z, axes[2, 2] * z, z * z
+        for i in range(width):
+            k = number[j, i]
+            length = math.sqrt(column_length[i] + row_length)
+            if k < 0:
+                up = math.sqrt(min(max((column_z[i] + row_z) / length, 0.0), 1.0))
+                for c in range(3):
+                    colour = light[8 + c] + (light[5 + c] - light[8 + c]) * up
+                    value = colour * sky_keep + light[8 + c] * (1.0 - sky_keep)
+                    out[j, i, 2 - c] = srgb_code(value, above, cells)
+                out[j, i, 3] = 255
+                continue
             if k < offset:
+                if static_code[k, 0] == UNSET:
+                    _light_triangle(
+                        k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
+                    )
+                code, scale, back = static_code[k, 0], static_scale[k, 0], static_scale[k, 1]
                 nx, ny, nz = static_normal[k, 0], static_normal[k, 1], static_normal[k, 2]
-                r, g, b, tag = (static_colour[k, 0], static_colour[k, 1], static_colour[k, 2],
-                                static_tag[k])  # fmt: skip
+                r, g, b = static_colour[k, 0], static_colour[k, 1], static_colour[k, 2]
             else:
-                j = k - offset
-                nx, ny, nz = dynamic_normal[j, 0], dynamic_normal[j, 1], dynamic_normal[j, 2]
-                r, g, b, tag = (dynamic_colour[j, 0], dynamic_colour[j, 1], dynamic_colour[j, 2],
-                                dynamic_tag[j])  # fmt: skip
-            glows = False
-            if tag == light[15]:
-                for q in range(len(lit)):
-                    if r == lit[q, 0] and g == lit[q, 1] and b == lit[q, 2]:
-                        glows = True
-            scale = 1.0
-            if not glows:
-                nx, ny, nz = float(nx), float(ny), float(nz)
-                if nx * rx + ny * ry + nz * rz > 0.0:
-                    nx, ny, nz = -nx, -ny, -nz
-                lambert = max(nx * light[0] + ny * light[1] + nz * light[2], 0.0)
-                scale = light[4] + light[3] * lambert
-            colour[0] = linear[r] * scale
-            colour[1] = linear[g] * scale
-            colour[2] = linear[b] * scale
-            distance = float(depth[p]) * length
-        keep = _transmittance(distance, light)
-        for c in range(3):
-            value = colour[c] * keep + light[8 + c] * (1.0 - keep)
-            out[p, 2 - c] = _code(value, midpoints, cells)
-        out[p, 3] = 255
+                q = k - offset
+                if dynamic_code[q, 0] == UNSET:
+                    _light_triangle(
+                        k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
+                    )
+                code, scale, back = dynamic_code[q, 0], dynamic_scale[q, 0], dynamic_scale[q, 1]
+                nx, ny, nz = dynamic_normal[q, 0], dynamic_normal[q, 1], dynamic_normal[q, 2]
+                r, g, b = dynamic_colour[q, 0], dynamic_colour[q, 1], dynamic_colour[q, 2]
+            if back != scale:  # the side the camera sees matters: the normal turned toward it
+                rx = (column_x[i] + row_x) / length
+                ry = (column_y[i] + row_y) / length
+                rz = (column_z[i] + row_z) / length
+                if float(nx) * rx + float(ny) * ry + float(nz) * rz > 0.0:
+                    scale = back
+                    code = static_code[k, 1] if k < offset else dynamic_code[k - offset, 1]
+            if fog:
+                through = float(depth[j, i]) * length - light[12]
+                if through > 0.0:
+                    keep = el.exp(-light[11] * through)
+                    code = OPAQUE
+                    value = linear[r] * scale * keep + light[8] * (1.0 - keep)
+                    code |= srgb_code(value, above, cells) << 16
+                    value = linear[g] * scale * keep + light[9] * (1.0 - keep)
+                    code |= srgb_code(value, above, cells) << 8
+                    value = linear[b] * scale * keep + light[10] * (1.0 - keep)
+                    code |= srgb_code(value, above, cells)
+            out[j, i, 0] = code & 255
+            out[j, i, 1] = (code >> 8) & 255
+            out[j, i, 2] = (code >> 16) & 255
+            out[j, i, 3] = 255

@@ -31,9 +31,11 @@ import numpy as np
 
 from world import elementary as el
 from world.actors.vehicle_state import CityObjectLabel
-from world.sensors.pixel_kernels import shade_pixels
+from world.sensors.buffers import records_array
+from world.sensors.pinhole import pixel_offsets
+from world.sensors.pixel_kernels import shade_frame
 
-__all__ = ["LINEAR_OF_SRGB", "Lighting", "light_array", "lighting_of", "shade"]
+__all__ = ["LINEAR_OF_SRGB", "Lighting", "Shader", "light_array", "lighting_of"]
 
 
 def _srgb_table() -> np.ndarray:
@@ -44,6 +46,7 @@ def _srgb_table() -> np.ndarray:
 
 LINEAR_OF_SRGB = _srgb_table()  # 256 linear values of the sRGB codes
 _MIDPOINTS = (LINEAR_OF_SRGB[1:] + LINEAR_OF_SRGB[:-1]) / 2.0
+_ABOVE = np.concatenate([_MIDPOINTS, [np.inf]])  # the midpoint above each code
 # the code at each of 8192 + 1 grid points of [0, 1]: finer than the codes' least spacing
 # (1 / (255 * 12.92) = 0.0003), so a value is at most one step from its cell's code
 _CELLS = np.searchsorted(_MIDPOINTS, np.arange(8193) / 8192.0).astype(np.int64)
@@ -110,35 +113,61 @@ def light_array(light: Lighting, height: float) -> np.ndarray:
     )  # fmt: skip
 
 
-def shade(
-    number: np.ndarray,
-    depth: np.ndarray,
-    local: np.ndarray,
-    axes: np.ndarray,
-    height: float,
-    columns: tuple,
-    lit: np.ndarray,
-    light: Lighting,
-) -> np.ndarray:
-    """(H, W, 4) BGRA of one frame: `number` and `depth` (H, W) from the renderer, `local`
-    (H, W, 3) the camera-frame pixel rays (x = 1), `axes` the camera's, `height` its z,
-    `columns` the scene's (static colour, normal, tag, dynamic colour, normal, tag, offset),
-    `lit` the lit lamps' colours (world.sensors.pixel_kernels does the work)."""
-    h, w = number.shape
-    out = np.empty((h * w, 4), np.uint8)
-    shade_pixels(
-        np.ascontiguousarray(number, np.int32).reshape(-1),
-        np.ascontiguousarray(depth, np.float32).reshape(-1),
-        np.ascontiguousarray(local, np.float64).reshape(-1, 3),
-        np.ascontiguousarray(axes, np.float64),
-        tuple(columns[0:3]),
-        tuple(columns[3:6]),
-        columns[6],
-        LINEAR_OF_SRGB,
-        _MIDPOINTS,
-        _CELLS,
-        np.ascontiguousarray(lit, np.uint8),
-        light_array(light, height),
-        out,
-    )
-    return out.reshape(h, w, 4)
+class Shader:
+    """An RGB camera's shading, keeping between frames what does not change with them: the
+    light on each side of the static scene's triangles (world.sensors.pixel_kernels), worked
+    out as pixels first see them, kept while the static scene and the light stay the same."""
+
+    def __init__(self) -> None:
+        self._static_key: tuple | None = None  # (the static colours, the light's bytes)
+        self._static_code = np.zeros((0, 2), np.int64)
+        self._static_scale = np.zeros((0, 2))
+
+    def _static_memo(
+        self, colour: np.ndarray, light: np.ndarray, lit: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        # what a side's light and code depend on: the sun, ambient, horizon, glow tag, lamps
+        key = (colour, light[[0, 1, 2, 3, 4, 8, 9, 10, 15]].tobytes(), lit.tobytes())
+        held = self._static_key
+        if held is None or held[0] is not colour or held[1:] != key[1:]:
+            self._static_key = key
+            self._static_code = np.zeros((len(colour), 2), np.int64)
+            self._static_scale = np.zeros((len(colour), 2))
+        return self._static_code, self._static_scale
+
+    def shade(
+        self,
+        number: np.ndarray,
+        depth: np.ndarray,
+        fov: float,
+        axes: np.ndarray,
+        height: float,
+        columns: tuple,
+        lit: np.ndarray,
+        light: Lighting,
+    ) -> np.ndarray:
+        """(H, W, 4) BGRA of one frame (over a bytearray an Image takes as it is): `number`
+        and `depth` (H, W) from the renderer, `fov` the camera's, `axes` its forward, right
+        and up as columns, `height` its z, `columns` the scene's (static colour, normal, tag,
+        dynamic colour, normal, tag, offset), `lit` the lit lamps' colours."""
+        h, w = number.shape
+        across, down = pixel_offsets(w, h, fov)
+        out = records_array((h, w, 4), np.uint8)
+        lamps = np.ascontiguousarray(lit, np.uint8)
+        values = light_array(light, height)
+        static_memo = self._static_memo(columns[0], values, lamps)
+        dynamic = len(columns[3])
+        shade_frame(
+            (np.ascontiguousarray(number, np.int32), np.ascontiguousarray(depth, np.float32)),
+            (across, down, np.ascontiguousarray(axes, np.float64)),
+            tuple(columns[0:3]),
+            tuple(columns[3:6]),
+            columns[6],
+            (LINEAR_OF_SRGB, _ABOVE, _CELLS),
+            lamps,
+            values,
+            static_memo,
+            (np.zeros((dynamic, 2), np.int64), np.zeros((dynamic, 2))),
+            out,
+        )
+        return out

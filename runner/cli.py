@@ -57,13 +57,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (LockstepError, OSError) as exc:
-        print(f"lockstep: error: {exc}", file=sys.stderr)
+        print(f"lockstep: error: {_said(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     finally:
         if argv is None:
             gc.freeze()
+
+
+def _said(exc: Exception) -> str:
+    """An error's line: an OSError about a file as `FILE: what went wrong` (not Python's
+    `[Errno 2] ...`), any other error's own message."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
 
 
 if __name__ == "__main__":

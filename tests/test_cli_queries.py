@@ -96,3 +96,13 @@ def test_local_time_prints_the_machine_zone(shared, capsysbinary):
     date_line = capsysbinary.readouterr().out.decode().splitlines()[2]
     # all_packets' date is 1767225601 (01/01/26 00:00:01 UTC).
     assert date_line == "Date: " + time.strftime("%m/%d/%y %H:%M:%S", time.localtime(1767225601))
+
+
+def test_a_missing_log_is_named_without_python_s_errno(tmp_path, capsys):
+    missing = tmp_path / "none.log"
+    for command in (["info"], ["collisions"], ["blocked"], ["log", "dump"]):
+        flag = [str(missing)] if command[0] == "log" else ["-f", str(missing)]
+        assert main([*command, *flag]) == 2
+        assert capsys.readouterr().err == (
+            f"lockstep: error: {missing}: No such file or directory\n"
+        )

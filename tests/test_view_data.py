@@ -159,7 +159,7 @@ def test_two_runs_pair_their_routes_and_mark_the_first_divergence(tmp_path, run)
 
 def test_the_static_folder_holds_every_address(tmp_path, run) -> None:
     out = tmp_path / "site"
-    assert main(["view", str(run), "--out", str(out)]) == 0
+    assert main(["view", str(run), "-o", str(out)]) == 0
     site = Site(open_sources([run]))
     for address in site.addresses():
         target = out / address
@@ -194,7 +194,7 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys) -> None:
         open_sources([tmp_path / "empty"])
     junk = tmp_path / "junk.log"
     junk.write_bytes(b"not a log at all")
-    assert main(["view", str(junk), "--out", str(tmp_path / "o")]) == 2
+    assert main(["view", str(junk), "-o", str(tmp_path / "o")]) == 2
     assert "not a CARLA recorder log" in capsys.readouterr().err
     assert main(["export", str(junk)]) == 2
     assert "--mcap OUT.mcap and/or --rerun OUT.rrd" in capsys.readouterr().err

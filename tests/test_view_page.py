@@ -244,7 +244,7 @@ def test_a_static_folder_opens_from_disk_with_camera_pictures(browser, run, tmp_
     Image.new("RGB", (64, 48), (0, 0, 200)).save(folder / "111.png")
     out = tmp_path / "page"
     try:
-        assert main(["view", str(run), "--out", str(out)]) == 0
+        assert main(["view", str(run), "-o", str(out)]) == 0
     finally:
         for picture in folder.iterdir():
             picture.unlink()
@@ -269,7 +269,7 @@ def test_a_static_folder_opens_from_disk_with_camera_pictures(browser, run, tmp_
 def test_two_runs_overlaid_mark_their_first_divergence(browser, run, tmp_path) -> None:
     other = rush_run(tmp_path, routes="0", throttle=0.5)
     out = tmp_path / "page"
-    assert main(["view", str(run), str(other), "--out", str(out)]) == 0
+    assert main(["view", str(run), str(other), "-o", str(out)]) == 0
     open_route(browser, (out / "index.html").as_uri() + "#route=0-0")
     wait(browser, "document.querySelector('#marks .divergence') !== null")
     found = compare_logs(run / "RouteScenario_0_rep0.log", other / "RouteScenario_0_rep0.log")
@@ -288,7 +288,7 @@ def test_a_carla_log_on_its_town(browser, shared, tmp_path) -> None:
     log = shared / "carla-logs" / "DistanceBetweenVehicles" / "recording.log"
     out = tmp_path / "page"
     town = shared / "maps" / "carla" / "Town01.xodr"
-    assert main(["view", str(log), "--map", str(town), "--out", str(out)]) == 0
+    assert main(["view", str(log), "--map", str(town), "-o", str(out)]) == 0
     open_route(browser, (out / "index.html").as_uri() + "#route=0-0")
     hero_drawn_at(browser, log, 400)
     no_errors(browser)

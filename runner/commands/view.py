@@ -4,10 +4,10 @@ Foxglove (MCAP) or Rerun (runner/view/, docs/view.md)."""
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
 from pathlib import Path
 
+from runner.commands.log_options import truncation_warnings
 from runner.errors import UsageError
 
 
@@ -19,12 +19,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN_DIR|LOG",
                    help="a run directory or a CARLA log; a second one is overlaid")  # fmt: skip
     p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (8000; 0: any)")
-    p.add_argument("--out", default=None,
+    p.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="write the page and its data into this folder instead of serving it "
                         "(it opens from disk)")  # fmt: skip
     p.add_argument("--map", default=None,
-                   help="the OpenDRIVE map of a lone log (default: <map name>.xodr beside it "
-                        "or among lockstep's maps)")  # fmt: skip
+                   help="the OpenDRIVE map of a lone log (default: the header's <map name>.xodr "
+                        "beside it, in $LOCKSTEP_MAPS or among lockstep's maps)")  # fmt: skip
     p.set_defaults(func=_view)
 
     e = subparsers.add_parser("export", help="write a log for Foxglove (MCAP) or Rerun (.rrd)")
@@ -48,18 +48,15 @@ def _view(args: argparse.Namespace) -> int:
     if not 0 <= args.port < 65536:
         raise UsageError(f"view: --port must be 0 to 65535, found {args.port}")
     site = Site(open_sources(args.runs, args.map))
-    if args.out is None:
+    if args.output is None:
         warnings.simplefilter("ignore", TruncatedLogWarning)  # the page shows it
         for key in site.maps:  # built (or loaded from the map store) before the address
             site.map_bytes(key)  # is printed, so the page's first picture waits for none
         serve(site, args.port)
         return 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", TruncatedLogWarning)
-        count = write_static(site, Path(args.out))
-    for warning in caught:
-        print(f"lockstep: warning: {warning.message}", file=sys.stderr)
-    print(f"wrote {count} files into {args.out}: open {Path(args.out) / 'index.html'}")
+    with truncation_warnings():
+        count = write_static(site, Path(args.output))
+    print(f"wrote {count} files into {args.output}: open {Path(args.output) / 'index.html'}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""`lockstep view ... --out DIR`: the site written as a folder that a browser opens from disk.
+"""`lockstep view ... -o DIR`: the site written as a folder that a browser opens from disk.
 
 A page opened from a file may not fetch other files, but it may load scripts: so each data
 address becomes a script `<address>.js` that hands its content to the page
@@ -21,7 +21,7 @@ from runner.view.site import BINARY, JSON, PAGE, PAGE_FILES, Site
 def write_static(site: Site, out: Path) -> int:
     """Writes the site into folder `out` (made if missing); returns the number of files."""
     if out.exists() and not out.is_dir():
-        raise ViewError(f"--out {out}: not a folder")
+        raise ViewError(f"-o {out}: not a folder")
     out.mkdir(parents=True, exist_ok=True)
     count = 0
     for address in site.addresses():

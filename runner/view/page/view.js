@@ -1,7 +1,7 @@
 // lockstep view: a run's score table, and a route's log played on its map from above.
 // Plain JavaScript and Canvas, no build step, nothing from the internet. The data comes as
 // the addresses of runner/view/site.py: fetched from `lockstep view`'s server, or, for a
-// folder written by `lockstep view --out` and opened from disk, loaded as scripts that
+// folder written by `lockstep view -o DIR` and opened from disk, loaded as scripts that
 // hand their content to LS.deliver. World (x, y) in metres is the pixel
 // ((x - x0) * scale, (y - y0) * scale) of the map canvas: CARLA's x runs right, y down.
 "use strict";

@@ -4,6 +4,7 @@ and an agent crash fails its route only."""
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import subprocess
@@ -185,3 +186,41 @@ def test_ctrl_c_says_how_to_resume(tmp_path, monkeypatch, capsys):
         f"lockstep: interrupted; what finished is kept in {out}: "
         f"`lockstep run {config} -o {out} --resume` goes on from there\n"
     )
+
+
+def test_scenario_crash_fails_the_evaluation_with_its_traceback(tmp_path, monkeypatch, capsys):
+    """A scenario that raises while running is the leaderboard's simulation crash: the route
+    "Failed - Simulation crashed", the evaluation stops there, exit 1, the traceback (ending
+    at the raise below) once on stderr and in the record's meta.exception."""
+    from scenarios.route_scenario import RouteScenario
+    from scenarios.tasks import tick
+
+    def monitor(self) -> None:
+        for _ in range(3):
+            tick()
+        raise ValueError("scenario fell over")
+
+    monkeypatch.setattr(RouteScenario, "monitor", monitor)
+    route = {
+        "id": 0,
+        "waypoints": [[20.0, 1.75, 0.0], [180.0, 1.75, 0.0]],
+        "scenarios": [{"type": "HardBreakRoute", "trigger": {"x": 60.0, "y": 1.75, "yaw": 0.0}}],
+    }
+    config = write_config(
+        tmp_path, name="scenario_crash", traffic={"vehicles": 0}, routes=[route, {**route, "id": 1}]
+    )
+    out = tmp_path / "out"
+    assert main(["run", str(config), "-o", str(out), "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    # the second route never started; a crashed entry has no global record (leaderboard 2.x's
+    # LeaderboardEvaluator.run computes the global statistics only `if not crashed`)
+    (record,) = results["_checkpoint"]["records"]
+    assert results["_checkpoint"]["global_record"] == {}
+    assert record["status"] == "Failed - Simulation crashed"
+    assert results["entry_status"] == "Crashed"
+    exception = record["meta"]["exception"]
+    assert exception["failure"] == "simulation_runtime"
+    assert exception["message"] == "task route scenario raised ValueError: scenario fell over"
+    raised = 'raise ValueError("scenario fell over")'
+    assert raised in exception["traceback"] and err.count(raised) == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from runner_helpers import write_config
 
@@ -116,3 +117,23 @@ def test_a_route_without_collisions_logs_the_sensor_and_no_collision(tmp_path):
     assert not any(f.records(PacketId.Collision) for f in recorded.frames)
     results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     assert results["_checkpoint"]["records"][0]["infractions"]["collisions_pedestrian"] == []
+
+
+def test_render_rings_the_ego_s_collision(rammed, tmp_path):
+    """`lockstep render` (its map found from the log's header: town_small among lockstep's
+    maps) draws the ring of the ego's collision record at the frame it is in."""
+    pytest.importorskip("PIL", reason="render needs the pictures extra (Pillow)")
+    from PIL import Image
+
+    _, log = rammed
+    recorded = open_log(log)
+    first = min(f.id for f in recorded.frames if f.records(PacketId.Collision))
+    ring = (255, 60, 0)  # recorder/picture/palette.py: the collision ring
+
+    def ring_pixels(at: float) -> int:
+        out = tmp_path / f"at{at}.png"
+        assert main(["render", str(log), "-o", str(out), "-s", f"{at}", "--size", "160"]) == 0
+        return int((np.asarray(Image.open(out).convert("RGB")) == ring).all(axis=2).sum())
+
+    assert ring_pixels(recorded.frames[first - 1].elapsed) > 10  # frame k is the k-th
+    assert ring_pixels(0.0) == 0

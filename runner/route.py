@@ -170,7 +170,7 @@ class _RouteRun:
         config, route = self.config, self.route
         world_map, planner = map_store.map_and_planner(route.map_path)
         self.world = world = World(world_map)
-        world.apply_settings(WorldSettings(fixed_delta_seconds=config.tick))
+        world.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=config.tick))
         world.set_weather(route.weather)
         points = [Location(*p) for p in route.definition.points]
         self.plan = plan = interpolate_trajectory(world.get_map(), points, planner=planner)

@@ -43,9 +43,10 @@ def test_maps_by_name_and_carla_s_error_text(client, shared):
     assert client.get_server_version() == client.get_client_version() == "0.9.16"
 
 
-def test_a_loaded_world_ticks_at_once_with_a_fixed_step(client):
+def test_a_loaded_world_has_carla_s_default_settings_and_ticks_a_twentieth(client):
     world = client.load_world("town_small")
-    assert world.get_settings().fixed_delta_seconds == 0.05
+    settings = world.get_settings()
+    assert (settings.synchronous_mode, settings.fixed_delta_seconds) == (False, None)
     assert world.tick() == 1
     assert math.isclose(world.get_snapshot().timestamp.elapsed_seconds, 0.05)
 

@@ -165,7 +165,7 @@ class DebugHelper:
             persistent=bool(persistent_lines),
         )
 
-    def draw_hud_point(self, location, size=0.1, color=None, life_time=-1.0):
+    def draw_hud_point(self, location, size=0.1, color=None, life_time=-1.0, persistent_lines=True):
         self._add(
             ShapeKind.Point,
             (_point(location),),
@@ -175,15 +175,28 @@ class DebugHelper:
             hud=True,
         )
 
-    def draw_hud_line(self, begin, end, thickness=0.1, color=None, life_time=-1.0):
+    def draw_hud_line(
+        self, begin, end, thickness=0.1, color=None, life_time=-1.0, persistent_lines=True
+    ):
         self._segment(ShapeKind.Line, begin, end, thickness, 0.0, color, life_time, hud=True)
 
-    def draw_hud_arrow(self, begin, end, thickness=0.1, arrow_size=0.1, color=None, life_time=-1.0):
+    def draw_hud_arrow(
+        self,
+        begin,
+        end,
+        thickness=0.1,
+        arrow_size=0.1,
+        color=None,
+        life_time=-1.0,
+        persistent_lines=True,
+    ):
         self._segment(
             ShapeKind.Arrow, begin, end, thickness, arrow_size, color, life_time, hud=True
         )
 
-    def draw_hud_box(self, box, rotation, thickness=0.1, color=None, life_time=-1.0):
+    def draw_hud_box(
+        self, box, rotation, thickness=0.1, color=None, life_time=-1.0, persistent_lines=True
+    ):
         self._box(box, rotation, thickness, color, life_time, hud=True)
 
     def expire(self, frame: int, elapsed: float) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,9 @@ __all__ = [
     "wrap_yaw",
     "xyz_distance",
 ]
+
+
+UNIT_VECTOR_EPSILON = 2.384185791015625e-07  # CARLA's default: twice float32's epsilon
 
 
 def _el() -> ModuleType:
@@ -95,14 +99,19 @@ class Vector3D:
     y: float = 0.0
     z: float = 0.0
 
+    def __init__(self, x: float = 0.0, y: float = 0.0, z: float = 0.0, *, rhs: Any = None):
+        if rhs is not None:  # CARLA's copy constructor
+            x, y, z = rhs.x, rhs.y, rhs.z
+        self.x, self.y, self.z = x, y, z
+
     def _new(self, x: float, y: float, z: float) -> Vector3D:
         return type(self)(x, y, z)
 
-    def __add__(self, o: Vector3D) -> Vector3D:
-        return self._new(self.x + o.x, self.y + o.y, self.z + o.z)
+    def __add__(self, vector: Vector3D) -> Vector3D:
+        return self._new(self.x + vector.x, self.y + vector.y, self.z + vector.z)
 
-    def __sub__(self, o: Vector3D) -> Vector3D:
-        return self._new(self.x - o.x, self.y - o.y, self.z - o.z)
+    def __sub__(self, vector: Vector3D) -> Vector3D:
+        return self._new(self.x - vector.x, self.y - vector.y, self.z - vector.z)
 
     def __mul__(self, k: float) -> Vector3D:
         return self._new(self.x * k, self.y * k, self.z * k)
@@ -124,45 +133,47 @@ class Vector3D:
     def squared_length(self) -> float:
         return self.x * self.x + self.y * self.y + self.z * self.z
 
-    def make_unit_vector(self) -> Vector3D:
+    def make_unit_vector(self, epsilon: float = UNIT_VECTOR_EPSILON) -> Vector3D:
+        """This vector over its length; a vector shorter than `epsilon` is returned as it is
+        (CARLA's MakeUnitVector)."""
         n = self.length()
-        if n == 0.0:
-            raise ZeroDivisionError("cannot make a unit vector from a zero vector")
+        if n < epsilon:
+            return self._new(self.x, self.y, self.z)
         return self._new(self.x / n, self.y / n, self.z / n)
 
-    def dot(self, o: Vector3D) -> float:
-        return self.x * o.x + self.y * o.y + self.z * o.z
+    def dot(self, vector: Vector3D) -> float:
+        return self.x * vector.x + self.y * vector.y + self.z * vector.z
 
-    def dot_2d(self, o: Vector3D) -> float:
-        return self.x * o.x + self.y * o.y
+    def dot_2d(self, vector: Vector3D) -> float:
+        return self.x * vector.x + self.y * vector.y
 
-    def cross(self, o: Vector3D) -> Vector3D:
+    def cross(self, vector: Vector3D) -> Vector3D:
         return self._new(
-            self.y * o.z - self.z * o.y,
-            self.z * o.x - self.x * o.z,
-            self.x * o.y - self.y * o.x,
+            self.y * vector.z - self.z * vector.y,
+            self.z * vector.x - self.x * vector.z,
+            self.x * vector.y - self.y * vector.x,
         )
 
-    def distance(self, o: Vector3D) -> float:
-        return xyz_distance(self.x, self.y, self.z, o.x, o.y, o.z)
+    def distance(self, vector: Vector3D) -> float:
+        return xyz_distance(self.x, self.y, self.z, vector.x, vector.y, vector.z)
 
-    def distance_squared(self, o: Vector3D) -> float:
-        dx, dy, dz = self.x - o.x, self.y - o.y, self.z - o.z
+    def distance_squared(self, vector: Vector3D) -> float:
+        dx, dy, dz = self.x - vector.x, self.y - vector.y, self.z - vector.z
         return dx * dx + dy * dy + dz * dz
 
-    def distance_2d(self, o: Vector3D) -> float:
-        return _el().hypot(self.x - o.x, self.y - o.y)
+    def distance_2d(self, vector: Vector3D) -> float:
+        return _el().hypot(self.x - vector.x, self.y - vector.y)
 
-    def distance_squared_2d(self, o: Vector3D) -> float:
-        dx, dy = self.x - o.x, self.y - o.y
+    def distance_squared_2d(self, vector: Vector3D) -> float:
+        dx, dy = self.x - vector.x, self.y - vector.y
         return dx * dx + dy * dy
 
-    def get_vector_angle(self, o: Vector3D) -> float:
+    def get_vector_angle(self, vector: Vector3D) -> float:
         """Angle between the two vectors in radians (CARLA's get_vector_angle)."""
-        n = self.length() * o.length()
+        n = self.length() * vector.length()
         if n == 0.0:
             return 0.0
-        return _el().acos(max(-1.0, min(1.0, self.dot(o) / n)))
+        return _el().acos(max(-1.0, min(1.0, self.dot(vector) / n)))
 
     def abs(self) -> Vector3D:
         return self._new(abs(self.x), abs(self.y), abs(self.z))
@@ -176,10 +187,17 @@ class Location(Vector3D):
     """A point in the world, metres (CARLA's carla.Location); `Location(vector)` takes a
     Vector3D's components, as CARLA's constructor does."""
 
-    def __init__(self, x: float | Vector3D = 0.0, y: float = 0.0, z: float = 0.0) -> None:
+    def __init__(
+        self, x: float | Vector3D = 0.0, y: float = 0.0, z: float = 0.0, *, rhs: Any = None
+    ) -> None:
+        if rhs is not None:
+            x = rhs
         if isinstance(x, Vector3D):
             x, y, z = x.x, x.y, x.z
         self.x, self.y, self.z = x, y, z
+
+    def distance(self, location: Vector3D) -> float:
+        return xyz_distance(self.x, self.y, self.z, location.x, location.y, location.z)
 
 
 @dataclass(slots=True)
@@ -240,28 +258,36 @@ class Transform:
         loc, rot = self.location, self.rotation
         return Transform(Location(loc.x, loc.y, loc.z), Rotation(rot.pitch, rot.yaw, rot.roll))
 
-    def transform(self, point: Vector3D) -> Vector3D:
-        """Moves `point` from this frame to the world frame, in place, and returns it (as CARLA)."""
-        w = self.rotation.rotate_vector(point)
-        point.x = w.x + self.location.x
-        point.y = w.y + self.location.y
-        point.z = w.z + self.location.z
-        return point
+    def transform(self, in_point: Vector3D | list) -> Vector3D | None:
+        """Moves `in_point` from this frame to the world frame, in place, and returns it (as
+        CARLA); given a list of points, moves each in place and returns None (CARLA's
+        overload for lists)."""
+        if isinstance(in_point, list):
+            for point in in_point:
+                self.transform(point)
+            return None
+        w = self.rotation.rotate_vector(in_point)
+        in_point.x = w.x + self.location.x
+        in_point.y = w.y + self.location.y
+        in_point.z = w.z + self.location.z
+        return in_point
 
-    def transform_vector(self, vector: Vector3D) -> Vector3D:
-        """Rotates `vector` from this frame to the world frame, in place, and returns it."""
-        w = self.rotation.rotate_vector(vector)
-        vector.x, vector.y, vector.z = w.x, w.y, w.z
-        return vector
+    def transform_vector(self, in_point: Vector3D) -> Vector3D:
+        """Rotates `in_point` from this frame to the world frame, in place, and returns it."""
+        w = self.rotation.rotate_vector(in_point)
+        in_point.x, in_point.y, in_point.z = w.x, w.y, w.z
+        return in_point
 
-    def inverse_transform(self, point: Vector3D) -> Vector3D:
-        """Moves `point` from the world frame into this frame, in place, and returns it."""
+    def inverse_transform(self, in_point: Vector3D) -> Vector3D:
+        """Moves `in_point` from the world frame into this frame, in place, and returns it."""
         d = Vector3D(
-            point.x - self.location.x, point.y - self.location.y, point.z - self.location.z
+            in_point.x - self.location.x,
+            in_point.y - self.location.y,
+            in_point.z - self.location.z,
         )
         w = self.rotation.inverse_rotate_vector(d)
-        point.x, point.y, point.z = w.x, w.y, w.z
-        return point
+        in_point.x, in_point.y, in_point.z = w.x, w.y, w.z
+        return in_point
 
     def get_forward_vector(self) -> Vector3D:
         return self.rotation.get_forward_vector()
@@ -325,14 +351,14 @@ class BoundingBox:
         """The eight corners in the actor's frame, in CARLA's order."""
         return self._vertices(None)
 
-    def get_world_vertices(self, transform: Transform) -> list[Location]:
-        """The eight corners in the world, for an actor at `transform`, in CARLA's order."""
-        return self._vertices(transform)
+    def get_world_vertices(self, bbox_transform: Transform) -> list[Location]:
+        """The eight corners in the world, for an actor at `bbox_transform`, in CARLA's order."""
+        return self._vertices(bbox_transform)
 
-    def contains(self, world_point: Location, transform: Transform) -> bool:
-        """Whether `world_point` lies in the box of an actor at `transform`."""
-        p = Location(world_point.x, world_point.y, world_point.z)
-        transform.inverse_transform(p)
+    def contains(self, point: Location, bbox_transform: Transform) -> bool:
+        """Whether `point` (in the world) lies in the box of an actor at `bbox_transform`."""
+        p = Location(point.x, point.y, point.z)
+        bbox_transform.inverse_transform(p)
         local = Transform(self.location, self.rotation).inverse_transform(p)
         e = self.extent
         return abs(local.x) <= e.x and abs(local.y) <= e.y and abs(local.z) <= e.z

@@ -187,7 +187,7 @@ class Actor:
         if row is not None:
             self._world._actors.torque[row] += _arr(torque)
 
-    def set_enable_gravity(self, enabled: bool) -> None:
+    def set_enable_gravity(self, enabled: bool = True) -> None:
         self._world._actors.gravity[self._live_row()] = bool(enabled)
 
     def set_simulate_physics(self, enabled: bool = True) -> None:

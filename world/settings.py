@@ -1,10 +1,13 @@
 """A world's settings (CARLA's carla.WorldSettings; the seed names it EpisodeSettings).
 
-lockstep runs synchronously with a fixed step only, so `synchronous_mode` must be
-True and `fixed_delta_seconds` a finite number > 0. With `substepping`, CARLA's
-rule `fixed_delta_seconds <= max_substep_delta_time * max_substeps` holds, and
-the tick is cut into the fewest substeps no longer than `max_substep_delta_time`.
-The other fields are kept as data, as CARLA's server keeps them.
+CARLA's fields and defaults: asynchronous, with a variable step. lockstep always steps a
+fixed time: `fixed_delta_seconds` None (CARLA's variable step) means VARIABLE_STEP_STAND_IN
+(the World says so once on stderr); otherwise it is a finite number > 0. In asynchronous
+mode the world advances when its client waits for it (World.wait_for_tick), never on a clock.
+With `substepping`, the tick is cut into the fewest substeps no longer than
+`max_substep_delta_time`, at most `max_substeps`: a step longer than their product is
+accepted with CARLA's warning (`substep_warnings`), as CARLA's client accepts it. The other
+fields are kept as data, as CARLA's server keeps them.
 """
 
 from __future__ import annotations
@@ -14,14 +17,22 @@ from dataclasses import dataclass, fields
 
 from world.errors import WorldError
 
-__all__ = ["EpisodeSettings", "WorldSettings", "substep_count"]
+__all__ = [
+    "VARIABLE_STEP_STAND_IN",
+    "EpisodeSettings",
+    "WorldSettings",
+    "substep_count",
+    "substep_warnings",
+]
+
+VARIABLE_STEP_STAND_IN = 0.05  # s: the step a world with fixed_delta_seconds None takes
 
 
 @dataclass(slots=True)
 class WorldSettings:
-    """CARLA's WorldSettings fields and defaults, with lockstep's synchronous default."""
+    """CARLA's WorldSettings fields and defaults."""
 
-    synchronous_mode: bool = True
+    synchronous_mode: bool = False
     no_rendering_mode: bool = False
     fixed_delta_seconds: float | None = None
     substepping: bool = True
@@ -39,21 +50,21 @@ class WorldSettings:
         return WorldSettings(*[getattr(self, name) for name in _SETTING_NAMES])
 
     def validate(self) -> None:
-        """Raises WorldError naming the first field that CARLA or lockstep refuses."""
-        if not self.synchronous_mode:
-            raise WorldError(
-                "WorldSettings.synchronous_mode: lockstep runs synchronously only "
-                "(expected True, found False)"
-            )
+        """Raises WorldError naming the first field lockstep refuses (what would be unsafe:
+        a step that is NaN or infinite, NaN distances, no substeps). A step <= 0 becomes
+        None, as CARLA's setter makes it."""
         dt = self.fixed_delta_seconds
-        if dt is None:
-            raise WorldError("WorldSettings.fixed_delta_seconds is required (found None)")
-        if isinstance(dt, bool) or not isinstance(dt, int | float):
-            raise WorldError(f"WorldSettings.fixed_delta_seconds: expected a number, found {dt!r}")
-        if not math.isfinite(dt) or dt <= 0.0:
-            raise WorldError(
-                f"WorldSettings.fixed_delta_seconds: expected a finite number > 0, found {dt!r}"
-            )
+        if isinstance(dt, int | float) and not isinstance(dt, bool) and dt <= 0.0:
+            self.fixed_delta_seconds = dt = None  # CARLA's: a step <= 0 is the variable step
+        if dt is not None:
+            if isinstance(dt, bool) or not isinstance(dt, int | float):
+                raise WorldError(
+                    f"WorldSettings.fixed_delta_seconds: expected a number or None, found {dt!r}"
+                )
+            if not math.isfinite(dt) or dt <= 0.0:
+                raise WorldError(
+                    f"WorldSettings.fixed_delta_seconds: expected a finite number > 0, found {dt!r}"
+                )
         for name in (
             "max_substep_delta_time",
             "max_culling_distance",
@@ -76,11 +87,12 @@ class WorldSettings:
             raise WorldError(
                 f"WorldSettings.max_substeps: expected an integer >= 1, found {count!r}"
             )
-        if dt > sub * count:
-            raise WorldError(
-                "WorldSettings: with substepping, fixed_delta_seconds must be <= "
-                f"max_substep_delta_time * max_substeps (found {dt!r} > {sub!r} * {count})"
-            )
+
+    @property
+    def step(self) -> float:
+        """The seconds one tick advances: the fixed step, or the variable step's stand-in."""
+        dt = self.fixed_delta_seconds
+        return VARIABLE_STEP_STAND_IN if dt is None else float(dt)
 
     def __str__(self) -> str:
         text = ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
@@ -91,11 +103,41 @@ EpisodeSettings = WorldSettings
 _SETTING_NAMES = tuple(f.name for f in fields(WorldSettings))
 
 
+def substep_warnings(settings: WorldSettings) -> list[str]:
+    """CARLA's client's warnings for these settings (LibCarla's Simulator::SetEpisodeSettings
+    gives them in synchronous mode): a variable step, or substeps that cannot fit the step."""
+    if not settings.synchronous_mode:
+        return []
+    if settings.fixed_delta_seconds is None:
+        return [
+            "synchronous mode enabled with variable delta seconds. It is highly recommended "
+            "to set 'fixed_delta_seconds' when running on synchronous mode."
+        ]
+    if not settings.substepping:
+        return []
+    out = []
+    if not 1 <= settings.max_substeps <= 16:
+        out.append(
+            "synchronous mode and substepping are enabled but the number of substeps is not "
+            "valid. Please be aware that this value needs to be in the range [1-16]."
+        )
+    if settings.fixed_delta_seconds / settings.max_substep_delta_time > settings.max_substeps:
+        out.append(
+            "synchronous mode and substepping are enabled but the values for the simulation "
+            "are not valid. The values should fulfil fixed_delta_seconds <= "
+            "max_substep_delta_time * max_substeps. Be very careful about that, the time "
+            "deltas are not guaranteed."
+        )
+    return out
+
+
 def substep_count(settings: WorldSettings) -> int:
-    """The fewest substeps no longer than max_substep_delta_time (1 without substepping)."""
+    """The fewest substeps no longer than max_substep_delta_time, at most max_substeps (a
+    longer step takes max_substeps longer substeps, as Unreal's substepping does); 1 without
+    substepping."""
     if not settings.substepping:
         return 1
-    ratio = float(settings.fixed_delta_seconds) / settings.max_substep_delta_time
+    ratio = settings.step / settings.max_substep_delta_time
     # A ratio a rounding error above an integer (0.05 / 0.01 = 5.000000000000001) is that integer.
     n = math.ceil(ratio - 1e-9)
     return max(1, min(n, settings.max_substeps))

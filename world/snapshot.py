@@ -89,6 +89,23 @@ class WorldSnapshot:
     def frame(self) -> int:
         return self.timestamp.frame
 
+    # CARLA's deprecated names, still bound: the timestamp's fields on the snapshot itself
+    @property
+    def frame_count(self) -> int:
+        return self.timestamp.frame
+
+    @property
+    def elapsed_seconds(self) -> float:
+        return self.timestamp.elapsed_seconds
+
+    @property
+    def delta_seconds(self) -> float:
+        return self.timestamp.delta_seconds
+
+    @property
+    def platform_timestamp(self) -> float:
+        return self.timestamp.platform_timestamp
+
     def _index(self, actor_id: int) -> int:
         i = int(np.searchsorted(self._ids, actor_id))
         return i if i < len(self._ids) and int(self._ids[i]) == actor_id else -1

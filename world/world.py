@@ -1,5 +1,9 @@
 """World: the actor registry, settings, the tick and its snapshot (CARLA's carla.World).
 
+Synchronous or asynchronous, the world steps a fixed time per tick and only when asked:
+`tick()` in either mode, and in asynchronous mode each `wait_for_tick()` too (a CARLA
+server runs on by itself; lockstep has no clock, so a client's wait is what moves it).
+
 Actor ids start at 1: the spectator is actor 1, then the map's traffic lights
 and signs (world.traffic.signals.install places them; static actor providers given to the
 constructor replace them), then spawned actors. A failed spawn changes nothing
@@ -11,6 +15,7 @@ in with `add_tick_system`), then takes the snapshot.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -52,7 +57,7 @@ from world.sensors import SensorBehaviour, SensorSystem
 from world.sensors.attribute_ranges import check_attributes
 from world.sensors.registry import check_available
 from world.sensors.scene_frame import FrameScene, RenderingFrame
-from world.settings import WorldSettings, substep_count
+from world.settings import VARIABLE_STEP_STAND_IN, WorldSettings, substep_count, substep_warnings
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
 from world.traffic.autopilot.manager import TrafficManager
@@ -107,6 +112,11 @@ class ActorInfo:
     physics_control: VehiclePhysicsControl | None = None
     bones: dict[str, Transform] = field(default_factory=dict)
     pose_blend: float = 0.0
+
+
+def _warn(text: str) -> None:
+    """A warning on stderr in CARLA's client's words and form (LibCarla's log_warning)."""
+    print(f"WARNING: {text}", file=sys.stderr)
 
 
 def _kind_of(type_id: str) -> ActorType:
@@ -176,6 +186,8 @@ class World:
         self._walker_ai: WalkerAISystem | None = None
         self._tick_callbacks: dict[int, Callable[[WorldSnapshot], None]] = {}
         self._next_callback_id = 1
+        self._told_variable_step = False
+        self.interrupt_at_frame: int | None = None
         self._debug = DebugHelper(lambda: (self._frame, self._elapsed))
         self._placing_static = True
         self._add_actor("spectator", {}, ActorType.Other, [], Spectator)
@@ -199,10 +211,13 @@ class World:
     def get_settings(self) -> WorldSettings:
         return self._settings.copy()
 
-    def apply_settings(self, settings: WorldSettings) -> int:
-        """Validates and applies `settings` (nothing changes when refused); returns the frame."""
+    def apply_settings(self, settings: WorldSettings, seconds: float = 0.0) -> int:
+        """Validates and applies `settings` (nothing changes when refused), with CARLA's
+        client's warnings on stderr; returns the frame (seconds: CARLA's timeout, unused)."""
         candidate = settings.copy()
         candidate.validate()
+        for text in substep_warnings(candidate):
+            _warn(text)
         self._settings = candidate
         return self._frame
 
@@ -242,14 +257,19 @@ class World:
         at = sum(1 for p, _ in self._systems if TICK_PHASES.index(p) <= order)
         self._systems.insert(at, (phase, system))
 
-    def tick(self, seconds: float = 10.0) -> int:
-        """Advances one fixed step and returns the new frame (seconds: CARLA's timeout, unused)."""
-        if self._settings.fixed_delta_seconds is None:
-            raise WorldError(
-                "tick: fixed_delta_seconds is not set "
-                "(apply WorldSettings with fixed_delta_seconds > 0 first)"
+    def tick(self, seconds: float = 0.0) -> int:
+        """Advances one fixed step and returns the new frame (seconds: CARLA's timeout, unused).
+
+        With `interrupt_at_frame` set (`lockstep exec --frames`), the tick that reaches that
+        frame completes and then raises KeyboardInterrupt once, as a user's Ctrl+C would
+        reach a script waiting on the world."""
+        if self._settings.fixed_delta_seconds is None and not self._told_variable_step:
+            self._told_variable_step = True
+            _warn(
+                "fixed_delta_seconds is None (a variable step in CARLA): lockstep steps a "
+                f"fixed {VARIABLE_STEP_STAND_IN} s"
             )
-        dt = float(self._settings.fixed_delta_seconds)
+        dt = self._settings.step
         self._frame += 1
         self._elapsed += dt
         self._delta = dt
@@ -264,6 +284,9 @@ class World:
             callback = self._tick_callbacks.get(callback_id)
             if callback is not None:  # (a callback may remove a later one)
                 callback(self._snapshot)
+        if self.interrupt_at_frame is not None and self._frame >= self.interrupt_at_frame:
+            self.interrupt_at_frame = None
+            raise KeyboardInterrupt(f"lockstep: frame {self._frame} reached")
         return self._frame
 
     # probes: rays, projections, the level's boxes (world.probes) -------------------------
@@ -281,9 +304,9 @@ class World:
         """The first point straight below `location`, or None."""
         return probes.ground_projection(self, location, float(search_distance))
 
-    def get_level_bbs(self, actor_type: CityObjectLabel = CityObjectLabel.Any) -> list:
-        """The level's boxes of `actor_type` (lockstep's level: the lights' and signs')."""
-        return probes.level_boxes(self, CityObjectLabel(actor_type))
+    def get_level_bbs(self, bb_type: CityObjectLabel = CityObjectLabel.Any) -> list:
+        """The level's boxes of `bb_type` (lockstep's level: the lights' and signs')."""
+        return probes.level_boxes(self, CityObjectLabel(bb_type))
 
     def get_environment_objects(self, object_type: CityObjectLabel = CityObjectLabel.Any) -> list:
         """The level's objects of `object_type` (the map's traffic lights and signs)."""
@@ -407,8 +430,12 @@ class World:
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot
 
-    def wait_for_tick(self, seconds: float = 10.0) -> WorldSnapshot:
-        """The last tick's snapshot (synchronous mode: the client ticks)."""
+    def wait_for_tick(self, seconds: float = 0.0) -> WorldSnapshot:
+        """The next tick's snapshot. Asynchronous: the world advances one step now (the wait
+        is what moves it). Synchronous: the last tick's snapshot, as the only client is the
+        one that ticks (CARLA would wait for another client's tick)."""
+        if not self._settings.synchronous_mode:
+            self.tick(seconds)
         return self._snapshot
 
     # traffic lights -----------------------------------------------------------------------
@@ -420,9 +447,9 @@ class World:
         """Every group back to its first controller's green, elapsed 0."""
         self.traffic_signals(required=True).system.reset_all(self._vehicles)
 
-    def get_traffic_light_from_opendrive_id(self, opendrive_id: str) -> Actor | None:
-        """The light placed for the OpenDRIVE signal `opendrive_id`, or None."""
-        actor_id = self.traffic_signals(required=True).light_with_opendrive_id(opendrive_id)
+    def get_traffic_light_from_opendrive_id(self, traffic_light_id: str) -> Actor | None:
+        """The light placed for the OpenDRIVE signal `traffic_light_id`, or None."""
+        actor_id = self.traffic_signals(required=True).light_with_opendrive_id(traffic_light_id)
         return None if actor_id is None else self._handle(actor_id)
 
     def get_traffic_light(self, landmark: Any) -> Actor | None:
@@ -586,9 +613,11 @@ class World:
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
+        bone: str = "",
     ) -> Actor:
-        """Spawns `blueprint` at `transform` (in `attach_to`'s frame when given)."""
-        actor = self.try_spawn_actor(blueprint, transform, attach_to, attachment_type)
+        """Spawns `blueprint` at `transform` (in `attach_to`'s frame when given; attached
+        rigidly, at the parent's origin whatever `bone` names)."""
+        actor = self.try_spawn_actor(blueprint, transform, attach_to, attachment_type, bone)
         if actor is None:
             raise WorldError(
                 f"spawn_actor: {blueprint.id} at {transform.location} collides "
@@ -602,6 +631,7 @@ class World:
         transform: Transform,
         attach_to: Actor | None = None,
         attachment_type: AttachmentType = AttachmentType.Rigid,
+        bone: str = "",
     ) -> Actor | None:
         """Like spawn_actor, but None when the new body's box overlaps a vehicle or walker."""
         type_id = blueprint.id

@@ -16,15 +16,17 @@ import world as _world
 from runner.carla import command
 from runner.carla.client import Client
 from runner.carla.missing import NotInLockstepError, bind_missing_members, rss_namespace
-from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS
+from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS, UNDESCRIBED
 from runner.carla.values import FloatColor, MapLayer, OpendriveGenerationParameters
 from world.debug import DebugHelper
 from world.probes import EnvironmentObject, LabelledPoint
+from world.sensors.data import CollisionEvent
 from world.snapshot import ActorSnapshot, Timestamp, WorldSnapshot
 from world.traffic.autopilot.manager import TrafficManager
 
 _LOCAL = {
     "Client": Client,
+    "CollisionEvent": CollisionEvent,  # the collision sensor's data (world's is the physics')
     "DebugHelper": DebugHelper,
     "EnvironmentObject": EnvironmentObject,
     "FloatColor": FloatColor,
@@ -41,10 +43,11 @@ globals().update(_NAMES)
 
 __all__ = sorted([*_NAMES, "NotInLockstepError", "command"])
 
-bind_missing_members({n: c for n, c in _NAMES.items() if isinstance(c, type)}, CARLA_API)
+_MEMBERS = {n: CARLA_API[n] + UNDESCRIBED.get(n, ()) for n in CARLA_API}
+bind_missing_members({n: c for n, c in _NAMES.items() if isinstance(c, type)}, _MEMBERS)
 bind_missing_members(
-    {n: getattr(command, n) for n in COMMAND_API if isinstance(getattr(command, n), type)},
-    COMMAND_API,
+    {n: getattr(command, n) for n in COMMAND_API if isinstance(getattr(command, n, None), type)},
+    {n: COMMAND_API[n] + UNDESCRIBED.get(n, ()) for n in COMMAND_API},
 )
 
 

@@ -3,10 +3,11 @@
 There is no server: a Client's "server" is the `Simulation` for its port, made on first use
 and shared by every Client of that port (as CARLA's clients share one server). It holds the
 current World, the maps it can load (runner.carla.maps), and the recorder and replayer
-sessions. Worlds are synchronous and fixed-step (lockstep's only mode): a world the client
-loads starts with `fixed_delta_seconds` 0.05 s, so `world.tick()` works at once.
-The host, port's meaning as a network address, timeouts and worker threads are accepted
-and have no effect.
+sessions. A world the client loads starts with CARLA's default settings (asynchronous,
+fixed_delta_seconds None: lockstep steps 0.05 s, world.settings); in asynchronous mode the
+world advances when the client waits for it (World.wait_for_tick). The host, port's meaning
+as a network address, timeouts and worker threads are accepted and have no effect. Every
+method takes CARLA 0.9.16's parameters by CARLA's keyword names (runner.carla.reference).
 """
 
 from __future__ import annotations
@@ -17,24 +18,56 @@ from typing import Any
 
 from runner.carla.command import Response, run_batch
 from runner.carla.maps import GAME_PREFIX, MapCatalog, map_key
+from world.settings import VARIABLE_STEP_STAND_IN
 
-__all__ = ["CARLA_VERSION", "Client", "Simulation", "configure"]
+__all__ = [
+    "CARLA_VERSION",
+    "DEFAULT_DELTA",
+    "Client",
+    "Simulation",
+    "configure",
+    "sleep_in_simulation",
+]
 
 CARLA_VERSION = "0.9.16"  # the API version lockstep's namespace follows
 DEFAULT_MAP = "town_small"
-DEFAULT_DELTA = 0.05
+DEFAULT_DELTA = VARIABLE_STEP_STAND_IN  # s: the step of a world asked for a variable one
+TM_DEFAULT_PORT = 8000
 
 _SIMULATIONS: dict[int, Simulation] = {}
 _CATALOG_FOLDERS: list[str] = []
-_DEFAULT: dict[str, str] = {"map": DEFAULT_MAP}
+_DEFAULT: dict[str, Any] = {"map": DEFAULT_MAP, "frames": None}
 
 
-def configure(map_folders: list[str] | None = None, default_map: str | None = None) -> None:
-    """Sets where clients find maps and which map a first `get_world()` loads; forgets the
-    simulations made so far (`lockstep exec` calls it before running a script)."""
+def configure(
+    map_folders: list[str] | None = None,
+    default_map: str | None = None,
+    frames: int | None = None,
+) -> None:
+    """Sets where clients find maps, which map a first `get_world()` loads, and the frame at
+    which a world interrupts its script as Ctrl+C would (World.interrupt_at_frame; None:
+    never); forgets the simulations made so far (`lockstep exec` calls it first)."""
     _CATALOG_FOLDERS[:] = list(map_folders or [])
     _DEFAULT["map"] = default_map or DEFAULT_MAP
+    _DEFAULT["frames"] = frames
     _SIMULATIONS.clear()
+
+
+def sleep_in_simulation(seconds: float) -> bool:
+    """A client's `time.sleep(seconds)` while its worlds run asynchronously: each such world
+    (in port order) advances the steps that fit in `seconds` of simulated time, at least
+    one, as a CARLA server running in real time would meanwhile. Returns whether any world
+    was asynchronous (a synchronous world does not move while its client sleeps)."""
+    moved = False
+    for port in sorted(_SIMULATIONS):
+        world = _SIMULATIONS[port].world
+        if world is None or world.get_settings().synchronous_mode:
+            continue
+        moved = True
+        steps = max(1, round(float(seconds) / world.get_settings().step))
+        for _ in range(steps):
+            world.tick()
+    return moved
 
 
 class Simulation:
@@ -62,7 +95,8 @@ class Simulation:
         self.stop_recording()
         self.replaying, self.replay_callback = None, None
         world = World(Map(map_name, text))
-        world.apply_settings(previous or WorldSettings(fixed_delta_seconds=DEFAULT_DELTA))
+        world.apply_settings(previous or WorldSettings())
+        world.interrupt_at_frame = _DEFAULT["frames"]
         self.world, self.map_name = world, map_name
         return world
 
@@ -133,31 +167,37 @@ class Client:
         none). `parameters` are accepted and not used."""
         return self._sim.load_text("OpenDriveMap", str(opendrive), reset_settings)
 
-    def get_trafficmanager(self, client_connection: int = 8000) -> Any:
-        return self._sim.current().get_trafficmanager(int(client_connection))
+    def get_trafficmanager(self, port: int = TM_DEFAULT_PORT) -> Any:
+        return self._sim.current().get_trafficmanager(int(port))
 
     # batches ------------------------------------------------------------------------------
-    def apply_batch(self, commands: Iterable[Any]) -> None:
-        run_batch(self._sim.current(), commands)
+    def apply_batch(self, commands: Iterable[Any], do_tick: bool = False) -> None:
+        """Runs the batch; ticks after it when asked."""
+        self.apply_batch_sync(commands, do_tick)
 
-    def apply_batch_sync(self, commands: Iterable[Any], due_tick_cue: bool = False):
+    def apply_batch_sync(self, commands: Iterable[Any], do_tick: bool = False) -> list[Response]:
         """Runs the batch and answers a Response per command; ticks after it when asked."""
         world = self._sim.current()
         responses: list[Response] = run_batch(world, commands)
-        if due_tick_cue:
+        if do_tick:
             world.tick()
         return responses
 
     # recorder -----------------------------------------------------------------------------
-    def start_recorder(self, filename: str, additional_data: bool = False) -> str:
-        """Records every tick of the current world to `filename` (recorder.Recorder);
-        a recording already running is stopped first. Returns the file's path."""
+    def start_recorder(
+        self, name: str, additional_data: bool = False, stop_replayer: bool = True
+    ) -> str:
+        """Records every tick of the current world to the file `name` (recorder.Recorder);
+        a recording already running is stopped first, and a replay too unless
+        `stop_replayer` is False. Returns the file's path."""
         from recorder import Recorder
 
         sim = self._sim
         sim.stop_recording()
+        if stop_replayer and sim.replaying is not None:
+            sim.replaying.stop(False)
         world = sim.current()
-        path = Path(filename)
+        path = Path(name)
         recorder = Recorder()
         recorder.start(world, path, sim.map_name, additional_data=bool(additional_data))
         callback_id = world.on_tick(lambda _snapshot: recorder.record(world))
@@ -167,22 +207,20 @@ class Client:
     def stop_recorder(self) -> None:
         self._sim.stop_recording()
 
-    def show_recorder_file_info(self, filename: str, show_all: bool = False) -> str:
+    def show_recorder_file_info(self, name: str, show_all: bool = False) -> str:
         from recorder import query_info
 
-        return query_info(filename, bool(show_all))
+        return query_info(name, bool(show_all))
 
-    def show_recorder_collisions(self, filename: str, category1: str, category2: str) -> str:
+    def show_recorder_collisions(self, name: str, type1: str, type2: str) -> str:
         from recorder import query_collisions
 
-        return query_collisions(filename, str(category1), str(category2))
+        return query_collisions(name, str(type1), str(type2))
 
-    def show_recorder_actors_blocked(
-        self, filename: str, min_time: float, min_distance: float
-    ) -> str:
+    def show_recorder_actors_blocked(self, name: str, min_time: float, min_distance: float) -> str:
         from recorder import query_blocked
 
-        return query_blocked(filename, float(min_time), float(min_distance))
+        return query_blocked(name, float(min_time), float(min_distance))
 
     # replayer -----------------------------------------------------------------------------
     def _replayer(self) -> Any:
@@ -199,9 +237,14 @@ class Client:
         duration: float,
         follow_id: int,
         replay_sensors: bool = False,
+        replay_weather: bool = False,
+        offset: Any = None,
+        map_override: str = "",
     ) -> str:
         """Starts replaying `name` into the current world (recorder.Replayer); the world's
-        ticks advance it. Returns CARLA's replay text."""
+        ticks advance it. Returns CARLA's replay text. `replay_weather`, the spectator's
+        follow `offset` and `map_override` are accepted: lockstep's replayer keeps the
+        world's weather and map and has no camera to place."""
         world = self._sim.current()
         replayer = self._replayer()
         text = replayer.replay_file(

@@ -1,15 +1,19 @@
 """CARLA's `carla.command`: commands run in a batch by `Client.apply_batch(_sync)`.
 
-Each command names its actor by id (an Actor is taken for its id, as CARLA does). A
-`SpawnActor` may carry commands to run on the new actor (`then`), written with
-`FutureActor` where the new actor's id goes. `run_batch` runs a batch in order against a
-world and answers one `Response` per command: the actor's id, or CARLA's error text.
+Each command names its actor by id (an Actor is taken for its id, as CARLA does), given as
+`actor` or `actor_id` (CARLA's two constructors). A `SpawnActor` may carry commands to run
+on the new actor (`then`; CARLA's scripts write `FutureActor` for its id). `run_batch` runs
+a batch in order against a world and answers one `Response` per command: the actor's id,
+or CARLA's error text. As CARLA's server does, a spawn's follow-up commands all act on the
+new actor, whatever id they were made with, and their failures are not the spawn's: its
+response is the new id.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from world.errors import LockstepError
@@ -39,6 +43,8 @@ __all__ = [
     "run_batch",
 ]
 
+_REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "<required>"})()
+
 FutureActor = 0  # CARLA's placeholder id: "the actor the enclosing SpawnActor made"
 
 
@@ -62,8 +68,10 @@ class Command:
 
     __slots__ = ("actor_id",)
 
-    def __init__(self, actor: Any) -> None:
-        self.actor_id = _actor_id(actor)
+    def __init__(self, actor: Any = None, *, actor_id: Any = None) -> None:
+        if (actor is None) == (actor_id is None):
+            raise TypeError(f"{type(self).__name__}: give the actor as `actor` or `actor_id`")
+        self.actor_id = _actor_id(actor if actor_id is None else actor_id)
 
     def apply(self, actor: Any, world: Any) -> None:  # pragma: no cover - every subclass has one
         raise NotImplementedError
@@ -80,14 +88,35 @@ def _slots(cls: type) -> list[str]:
     return names
 
 
-def _command(name: str, field_name: str, method: str, doc: str) -> type[Command]:
-    """A command that calls `actor.<method>(value)` with its one argument."""
+def _command(
+    name: str, field_name: str, method: str, doc: str, kind: str | None = None
+) -> type[Command]:
+    """A command that calls `actor.<method>(value)` with its one argument, made as
+    `Name(actor, <field_name>)` or `Name(actor_id=..., <field_name>=...)`; with `kind`
+    ("Vehicle", "Walker") it fails on an actor of another kind, as CARLA's server does."""
+    parameter = inspect.Parameter
+    signature = inspect.Signature(
+        [
+            parameter("self", parameter.POSITIONAL_OR_KEYWORD),
+            parameter("actor", parameter.POSITIONAL_OR_KEYWORD, default=None),
+            parameter(field_name, parameter.POSITIONAL_OR_KEYWORD, default=_REQUIRED),
+            parameter("actor_id", parameter.KEYWORD_ONLY, default=None),
+        ]
+    )
 
-    def init(self, actor: Any, value: Any) -> None:
-        Command.__init__(self, actor)
-        setattr(self, field_name, value)
+    def init(self, *args: Any, **kwargs: Any) -> None:
+        bound = signature.bind(self, *args, **kwargs)
+        values = {**{"actor": None, "actor_id": None}, **bound.arguments}
+        if values.get(field_name, _REQUIRED) is _REQUIRED:
+            raise TypeError(f"{name}: missing the argument {field_name!r}")
+        Command.__init__(self, values["actor"], actor_id=values["actor_id"])
+        setattr(self, field_name, values[field_name])
+
+    init.__signature__ = signature  # type: ignore[attr-defined]
 
     def apply(self, actor: Any, world: Any) -> None:
+        if kind is not None and type(actor).__name__ != kind:
+            raise LockstepError(f"{name}: actor {actor.id} is not a {kind.lower()}")
         getattr(actor, method)(getattr(self, field_name))
 
     return type(
@@ -98,22 +127,28 @@ def _command(name: str, field_name: str, method: str, doc: str) -> type[Command]
 
 
 ApplyVehicleControl = _command(
-    "ApplyVehicleControl", "control", "apply_control", "Vehicle.apply_control(control)."
+    "ApplyVehicleControl",
+    "control",
+    "apply_control",
+    "Vehicle.apply_control(control).",
+    "Vehicle",
 )
 ApplyVehicleAckermannControl = _command(
     "ApplyVehicleAckermannControl",
     "control",
     "apply_ackermann_control",
     "Vehicle.apply_ackermann_control(control).",
+    "Vehicle",
 )
 ApplyWalkerControl = _command(
-    "ApplyWalkerControl", "control", "apply_control", "Walker.apply_control(control)."
+    "ApplyWalkerControl", "control", "apply_control", "Walker.apply_control(control).", "Walker"
 )
 ApplyVehiclePhysicsControl = _command(
     "ApplyVehiclePhysicsControl",
     "physics_control",
     "apply_physics_control",
     "Vehicle.apply_physics_control(physics_control).",
+    "Vehicle",
 )
 ApplyTransform = _command(
     "ApplyTransform", "transform", "set_transform", "Actor.set_transform(transform)."
@@ -154,16 +189,23 @@ class DestroyActor(Command):
 
 
 class SetAutopilot(Command):
-    """Vehicle.set_autopilot(enabled, port): hands the vehicle to a traffic manager."""
+    """Vehicle.set_autopilot(enabled, tm_port): hands the vehicle to a traffic manager."""
 
-    __slots__ = ("enabled", "port")
+    __slots__ = ("enabled", "tm_port")
 
-    def __init__(self, actor: Any, enabled: bool, port: int = 8000) -> None:
-        super().__init__(actor)
-        self.enabled, self.port = bool(enabled), int(port)
+    def __init__(
+        self,
+        actor: Any = None,
+        enabled: bool = True,
+        tm_port: int = 8000,
+        *,
+        actor_id: Any = None,
+    ) -> None:
+        super().__init__(actor, actor_id=actor_id)
+        self.enabled, self.tm_port = bool(enabled), int(tm_port)
 
     def apply(self, actor: Any, world: Any) -> None:
-        actor.set_autopilot(self.enabled, self.port)
+        actor.set_autopilot(self.enabled, self.tm_port)
 
 
 class ApplyWalkerState(Command):
@@ -171,8 +213,15 @@ class ApplyWalkerState(Command):
 
     __slots__ = ("speed", "transform")
 
-    def __init__(self, actor: Any, transform: Any, speed: float) -> None:
-        super().__init__(actor)
+    def __init__(
+        self,
+        actor: Any = None,
+        transform: Any = None,
+        speed: float = 0.0,
+        *,
+        actor_id: Any = None,
+    ) -> None:
+        super().__init__(actor, actor_id=actor_id)
         self.transform, self.speed = transform, float(speed)
 
     def apply(self, actor: Any, world: Any) -> None:
@@ -188,36 +237,51 @@ class ShowDebugTelemetry(Command):
 
     __slots__ = ("enabled",)
 
-    def __init__(self, actor: Any, enabled: bool = True) -> None:
-        super().__init__(actor)
+    def __init__(self, actor: Any = None, enabled: bool = True, *, actor_id: Any = None) -> None:
+        super().__init__(actor, actor_id=actor_id)
         self.enabled = bool(enabled)
 
     def apply(self, actor: Any, world: Any) -> None:
         return None
 
 
-@dataclass(slots=True)
 class SpawnActor:
     """World.try_spawn_actor(blueprint, transform, parent); `then(command)` adds a command run
-    on the new actor (its FutureActor ids replaced by the new id)."""
+    on the new actor. The parent is given as `parent` (an actor or id) or `parent_id`;
+    `attachment_type` and `socket_name` are kept (lockstep attaches rigidly, no sockets)."""
 
-    blueprint: Any
-    transform: Any
-    parent: Any = None
-    _then: list[Command] = field(default_factory=list)
+    __slots__ = ("_then", "attachment_type", "blueprint", "parent", "socket_name", "transform")
+
+    def __init__(
+        self,
+        blueprint: Any = None,
+        transform: Any = None,
+        parent: Any = None,
+        attachment_type: Any = None,
+        socket_name: str = "",
+        *,
+        parent_id: Any = None,
+    ) -> None:
+        self.blueprint, self.transform = blueprint, transform
+        self.parent = parent if parent_id is None else parent_id
+        self.attachment_type, self.socket_name = attachment_type, str(socket_name)
+        self._then: list[Any] = []
 
     @property
     def parent_id(self) -> int:
         return 0 if self.parent is None else _actor_id(self.parent)
 
-    def then(self, command: Command) -> SpawnActor:
+    def then(self, command: Any) -> SpawnActor:
         self._then.append(command)
         return self
+
+    def __repr__(self) -> str:
+        return f"SpawnActor(blueprint={self.blueprint!r}, transform={self.transform!r})"
 
 
 def run_batch(world: Any, commands: Iterable[Any]) -> list[Response]:
     """Runs `commands` in order; one Response for each top-level command (a SpawnActor's
-    `then` commands answer through it: its response carries their first error)."""
+    `then` commands run on the new actor and answer nothing)."""
     return [_run(world, command) for command in commands]
 
 
@@ -253,8 +317,8 @@ def _spawn(world: Any, command: SpawnActor) -> Response:
     if actor is None:
         return Response(0, "Spawn failed because of collision at spawn position")
     for follow in command._then:
-        target = actor.id if follow.actor_id == FutureActor else follow.actor_id
-        outcome = _apply(world, follow, target)
-        if outcome.has_error():
-            return Response(actor.id, outcome.error)
+        if isinstance(follow, SpawnActor):
+            _spawn(world, follow)
+        elif isinstance(follow, Command):
+            _apply(world, follow, actor.id)  # (its failure is not the spawn's)
     return Response(actor.id)

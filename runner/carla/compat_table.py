@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 
 from runner.carla.missing import MissingMember, is_missing
-from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS
+from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS, UNDESCRIBED
 
 __all__ = ["DIFFERENCES", "compat_rows", "render"]
 
@@ -24,9 +24,13 @@ DIFFERENCES: dict[str, str] = {
     "towns; map layers are accepted and ignored; a new world starts with a fixed step of "
     "0.05 s",
     "Client.generate_opendrive_world": "the generation parameters are accepted, unused",
-    "Client.apply_batch_sync": "commands run in order in-process; `due_tick_cue` ticks",
-    "World.apply_settings": "synchronous, fixed-step only: asynchronous settings are refused",
-    "World.wait_for_tick": "returns the last tick's snapshot (the client ticks)",
+    "Client.apply_batch_sync": "commands run in order in-process; `do_tick` ticks after them",
+    "Client.replay_file": "`replay_weather`, `offset` and `map_override` are accepted and "
+    "change nothing (the world keeps its map and weather; no camera to place)",
+    "World.apply_settings": "asynchronous mode has no clock: the world advances when the client "
+    "waits for it (wait_for_tick) or ticks; `fixed_delta_seconds` None steps a fixed 0.05 s",
+    "World.wait_for_tick": "asynchronous: advances the world one step and returns its snapshot; "
+    "synchronous: the last tick's snapshot (no other client ticks)",
     "World.cast_ray": "meets the road surfaces and vehicles' and walkers' boxes (no meshes)",
     "World.project_point": "as cast_ray",
     "World.ground_projection": "as cast_ray",
@@ -99,11 +103,22 @@ def compat_rows() -> Iterator[tuple[str, str, str]]:
         for member in members:
             name = f"{class_name}.{member}"
             attr = cls.__dict__.get(member)
-            present = not isinstance(attr, MissingMember) and _present(
-                cls, examples.get(class_name), member
+            example = examples.get(class_name)
+            # (an instance's own attribute wins over the class's MissingMember placeholder)
+            present = _present(cls, example, member) and (
+                example is not None or not isinstance(attr, MissingMember)
             )
             status = _status(name) if present else "missing"
             yield name, status, DIFFERENCES.get(name, "") if present else ""
+    for class_name, members in sorted(UNDESCRIBED.items()):
+        cls = (command if class_name in COMMAND_API else namespace).__dict__.get(class_name)
+        for member in members:
+            present = isinstance(cls, type) and _present(cls, examples.get(class_name), member)
+            yield (
+                f"{class_name}.{member} (bound, not documented)",
+                ("implemented" if present else "missing"),
+                "",
+            )
     for enum_name in sorted(ENUMS):
         present = isinstance(namespace.__dict__.get(enum_name), type)
         yield enum_name, "implemented" if present else "missing", ""
@@ -128,6 +143,10 @@ def render() -> str:
         "namespace (runner.carla), measured against the names of CARLA 0.9.16's API",
         "(runner/carla/reference.py). *differs*: implemented, with the difference noted;",
         "*missing*: reading it raises `carla.NotInLockstepError`, an AttributeError that names it.",
+        "Names marked *bound, not documented* are in CARLA's bindings but not its API description:",
+        "the deprecated names CARLA keeps (as `WorldSnapshot.frame_count`) and a few others.",
+        "Every implemented call takes CARLA's parameters by CARLA's keyword names",
+        "(runner.carla.reference.SIGNATURES; tests/test_carla_signatures.py).",
         "",
         f"{counts['implemented']} implemented, {counts['differs']} differing, {missing} missing.",
         "",

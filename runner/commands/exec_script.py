@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import runpy
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from runner.errors import UsageError
@@ -18,7 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Runs SCRIPT as __main__ with `import carla` giving lockstep's namespace "
             "(runner.carla): carla.Client works on an in-process world. Maps are found by "
-            "name in the --maps folders, then $LOCKSTEP_MAPS, then lockstep's own towns."
+            "name in the --maps folders, then $LOCKSTEP_MAPS, then lockstep's own towns. "
+            "An asynchronous world advances one step each time the script waits for it "
+            "(world.wait_for_tick) and, while the script sleeps (time.sleep), the steps that "
+            "fit in the sleep; never on a clock, so a script gives the same log every run."
         ),
     )
     parser.add_argument(
@@ -26,6 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--map", default=None, help="the map a first get_world() loads (town_small)"
+    )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=None,
+        metavar="N",
+        help="interrupt the script as Ctrl+C would when a world reaches frame N (for scripts "
+        "that loop until interrupted, as CARLA's examples do)",
     )
     parser.add_argument("script", help="the Python script to run")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
@@ -42,10 +55,14 @@ def _exec(args: argparse.Namespace) -> int:
     for folder in args.maps:
         if not Path(folder).is_dir():
             raise UsageError(f"exec: --maps {folder}: not a folder")
-    configure(args.maps, args.map)
+    if args.frames is not None and args.frames < 1:
+        raise UsageError(f"exec: --frames must be >= 1, found {args.frames}")
+    configure(args.maps, args.map, args.frames)
     bind_carla()
     sys.argv = [str(script), *args.args]
     sys.path.insert(0, str(script.resolve().parent))
+    real_sleep = time.sleep
+    time.sleep = _simulated_sleep(real_sleep)
     try:
         runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
@@ -54,4 +71,21 @@ def _exec(args: argparse.Namespace) -> int:
             return int(code or 0)
         print(code, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("lockstep exec: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        time.sleep = real_sleep
     return 0
+
+
+def _simulated_sleep(real_sleep: Callable[[float], None]) -> Callable[[float], None]:
+    """time.sleep for the script: simulated time while a world runs asynchronously
+    (runner.carla.client.sleep_in_simulation), a real sleep otherwise."""
+    from runner.carla.client import sleep_in_simulation
+
+    def sleep(seconds: float) -> None:
+        if not sleep_in_simulation(seconds):
+            real_sleep(seconds)
+
+    return sleep

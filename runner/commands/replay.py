@@ -50,7 +50,7 @@ def _replay(args: argparse.Namespace) -> int:
     if not args.delta > 0.0:
         raise UsageError(f"replay: --delta must be > 0 s, found {args.delta}")
     world = World(Map.from_file(map_for_log(log, args.map, "replay")))
-    world.apply_settings(WorldSettings(fixed_delta_seconds=args.delta))
+    world.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=args.delta))
     replayer = Replayer()
     replayer.set_time_factor(args.time_factor)
     replayer.set_ignore_hero(args.ignore_hero)

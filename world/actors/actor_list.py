@@ -26,7 +26,8 @@ class ActorList:
             [a for a in self._actors if fnmatch.fnmatchcase(a.type_id, wildcard_pattern)]
         )
 
-    def find(self, actor_id: int) -> Actor | None:
+    def find(self, id: int) -> Actor | None:
+        actor_id = int(id)
         for actor in self._actors:
             if actor.id == actor_id:
                 return actor

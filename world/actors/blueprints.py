@@ -320,8 +320,9 @@ class BlueprintLibrary:
                 kept.append(bp.copy())
         return BlueprintLibrary(kept)
 
-    def find(self, blueprint_id: str) -> ActorBlueprint:
-        """A copy of the blueprint `blueprint_id`; BlueprintError if the library has none."""
+    def find(self, id: str) -> ActorBlueprint:
+        """A copy of the blueprint `id`; BlueprintError if the library has none."""
+        blueprint_id = str(id)
         bp = self._blueprints.get(blueprint_id)
         if bp is None:
             near = difflib.get_close_matches(blueprint_id, list(self._blueprints), n=3)

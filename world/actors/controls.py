@@ -47,7 +47,9 @@ def _clamp(value: float, low: float, high: float) -> float:
 class VehicleControl:
     """Throttle, steer, brake, hand brake, reverse and gear (CARLA's carla.VehicleControl)."""
 
+    # __dict__: a script may hang its own attributes on a control, as on CARLA's
     __slots__ = (
+        "__dict__",
         "_brake",
         "_steer",
         "_throttle",
@@ -55,6 +57,7 @@ class VehicleControl:
         "hand_brake",
         "manual_gear_shift",
         "reverse",
+        "timestamp",
     )
 
     def __init__(
@@ -66,7 +69,9 @@ class VehicleControl:
         reverse: bool = False,
         manual_gear_shift: bool = False,
         gear: int = 0,
+        timestamp: float = 0.0,
     ) -> None:
+        self.timestamp = float(timestamp)
         self.throttle = throttle
         self.steer = steer
         self.brake = brake
@@ -152,7 +157,7 @@ class VehicleAckermannControl:
     CARLA's carla.VehicleAckermannControl; every field is a float32.
     """
 
-    __slots__ = tuple(f"_{name}" for name in _ACKERMANN_FIELDS)
+    __slots__ = ("__dict__", "timestamp", *(f"_{name}" for name in _ACKERMANN_FIELDS))
 
     def __init__(
         self,
@@ -161,7 +166,9 @@ class VehicleAckermannControl:
         speed: float = 0.0,
         acceleration: float = 0.0,
         jerk: float = 0.0,
+        timestamp: float = 0.0,
     ) -> None:
+        self.timestamp = float(timestamp)
         self.steer = steer
         self.steer_speed = steer_speed
         self.speed = speed
@@ -211,11 +218,16 @@ class WalkerControl:
     CARLA's carla.WalkerControl; direction components and speed are float32.
     """
 
-    __slots__ = ("_direction", "_speed", "jump")
+    __slots__ = ("__dict__", "_direction", "_speed", "jump", "timestamp")
 
     def __init__(
-        self, direction: Vector3D | None = None, speed: float = 0.0, jump: bool = False
+        self,
+        direction: Vector3D | None = None,
+        speed: float = 0.0,
+        jump: bool = False,
+        timestamp: float = 0.0,
     ) -> None:
+        self.timestamp = float(timestamp)
         self.direction = Vector3D(1.0, 0.0, 0.0) if direction is None else direction
         self.speed = speed
         self.jump = bool(jump)

@@ -113,10 +113,10 @@ class LanePoint(NamedTuple):
 class Map:
     """An OpenDRIVE map with CARLA's carla.Map API."""
 
-    def __init__(self, name: str, xodr_text: str, *, source: str | None = None) -> None:
-        self._odr = parse_opendrive(xodr_text, source=source or name)
+    def __init__(self, name: str, xodr_content: str, *, source: str | None = None) -> None:
+        self._odr = parse_opendrive(xodr_content, source=source or name)
         self._name = name
-        self._text = xodr_text
+        self._text = xodr_content
         self._graph = RoadGraph(self._odr)
         self._frames = {road_id: RoadFrames(road) for road_id, road in self._odr.roads.items()}
         self.lane_keys: list[LaneKey] = list(self._graph.nodes)
@@ -175,9 +175,9 @@ class Map:
     def to_opendrive(self) -> str:
         return self._text
 
-    def save_to_disk(self, path: str | Path | None = None) -> Path:
+    def save_to_disk(self, path: str | Path = "") -> Path:
         """Writes the OpenDRIVE text to `path` (default: `<name>.xodr` here) and returns it."""
-        target = Path(path) if path is not None else Path(f"{self._name}.xodr")
+        target = Path(path) if str(path) else Path(f"{self._name}.xodr")
         try:
             target.write_text(self._text, encoding="utf-8")
         except OSError as exc:
@@ -343,8 +343,8 @@ class Map:
     def get_all_landmarks(self) -> list[Landmark]:
         return [Landmark(p) for p in self._placements]
 
-    def get_all_landmarks_from_id(self, landmark_id: str) -> list[Landmark]:
-        return [Landmark(p) for p in self._placements if p.signal.id == str(landmark_id)]
+    def get_all_landmarks_from_id(self, opendrive_id: str) -> list[Landmark]:
+        return [Landmark(p) for p in self._placements if p.signal.id == str(opendrive_id)]
 
     def get_all_landmarks_of_type(self, type: str) -> list[Landmark]:
         return [Landmark(p) for p in self._placements if p.signal.type == str(type)]
@@ -388,7 +388,11 @@ class Map:
             out.append(np.array(current))
         return [polygon for polygon in out if len(polygon) >= 3]
 
-    def transform_to_geolocation(self, location: Location) -> GeoLocation:
+    def transform_to_geolocation(self, location: Location, projection: Any = None) -> GeoLocation:
+        """The location's latitude, longitude, altitude from the map's geo reference (the
+        transverse Mercator CARLA uses by default; another `projection` is not supported)."""
+        if projection is not None:
+            raise MapError("transform_to_geolocation: lockstep has only the map's own projection")
         return to_geolocation(self._origin, location)
 
     def get_junction(self, waypoint: Waypoint) -> Junction | None:

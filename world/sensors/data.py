@@ -30,6 +30,11 @@ class SensorData:
     timestamp: float
     transform: Transform
 
+    @property
+    def frame_number(self) -> int:
+        """CARLA's deprecated name of `frame`, still bound."""
+        return self.frame
+
     def _head(self) -> str:
         return f"{type(self).__name__}(frame={self.frame}, timestamp={self.timestamp:f}"
 

@@ -144,21 +144,21 @@ class TrafficManager:
         if self._fleet is not None:
             self._fleet.rngs = [self._rng(int(r)) for r in self._fleet.actor.tolist()]
 
-    def set_synchronous_mode(self, mode: bool = True) -> None:
+    def set_synchronous_mode(self, mode_switch: bool = True) -> None:
         """Accepted: lockstep's manager always steps with the world's tick."""
-        self._synchronous = bool(mode)
+        self._synchronous = bool(mode_switch)
 
     def set_hybrid_physics_mode(self, enabled: bool = False) -> None:
         """Accepted and ignored: every vehicle always runs full physics."""
         self._hybrid = bool(enabled)
 
-    def set_hybrid_physics_radius(self, radius: float = 50.0) -> None:
+    def set_hybrid_physics_radius(self, r: float = 50.0) -> None:
         """Accepted and ignored (see set_hybrid_physics_mode)."""
 
-    def set_respawn_dormant_vehicles(self, mode: bool = False) -> None:
+    def set_respawn_dormant_vehicles(self, mode_switch: bool = False) -> None:
         """Accepted and ignored: vehicles never go dormant."""
 
-    def set_osm_mode(self, mode: bool = False) -> None:
+    def set_osm_mode(self, mode_switch: bool = False) -> None:
         """Accepted and ignored."""
 
     # -- per-vehicle knobs -------------------------------------------------------------------
@@ -224,9 +224,9 @@ class TrafficManager:
             raise WorldError(f"force_lane_change: vehicle {actor.id} is not on autopilot here")
         fleet.change_lane(i, bool(direction))
 
-    def set_path(self, actor, path) -> None:
+    def set_path(self, actor, path, empty_buffer: bool = True) -> None:
         """Locations the vehicle heads for, in order: at each junction it takes the exit that
-        ends nearest the next one."""
+        ends nearest the next one (the plan is made again at once: `empty_buffer`)."""
         fleet = self.fleet
         i = fleet.slot(_actor_row(actor))
         if i < 0:
@@ -234,8 +234,9 @@ class TrafficManager:
         fleet.targets[i] = [np.array([p.x, p.y, p.z], dtype=np.float64) for p in path]
         fleet.replan(i)
 
-    def set_route(self, actor, path) -> None:
-        """Turns at the next junctions, in order: "Left", "Right", "Straight" (others: drawn)."""
+    def set_route(self, actor, path, empty_buffer: bool = True) -> None:
+        """Turns at the next junctions, in order: "Left", "Right", "Straight" (others: drawn);
+        the plan is made again at once (`empty_buffer`)."""
         fleet = self.fleet
         i = fleet.slot(_actor_row(actor))
         if i < 0:

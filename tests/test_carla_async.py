@@ -1,0 +1,123 @@
+"""Asynchronous mode under `lockstep exec`: a script in the style of CARLA's dynamic_weather.py
+(the world left asynchronous, a `wait_for_tick` loop) runs, stops and gives the same log
+twice; a sleeping script moves an asynchronous world; `--frames` interrupts a script that
+loops forever, as Ctrl+C does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from runner.log_compare import compare_logs
+
+REPO = Path(__file__).resolve().parent.parent
+
+WEATHER_SCRIPT = """
+import argparse
+import carla
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--log")
+parser.add_argument("--seconds", type=float, default=3.0)
+args = parser.parse_args()
+
+client = carla.Client("127.0.0.1", 2000)
+client.set_timeout(2.0)
+world = client.get_world()  # CARLA's defaults: asynchronous, variable step
+tm = client.get_trafficmanager()
+tm.set_random_device_seed(5)
+blueprint = world.get_blueprint_library().find("vehicle.lincoln.mkz_2020")
+batch = [
+    carla.command.SpawnActor(blueprint, t).then(
+        carla.command.SetAutopilot(carla.command.FutureActor, True, tm.get_port()))
+    for t in world.get_map().get_spawn_points()[:4]
+]
+client.apply_batch_sync(batch)
+client.start_recorder(args.log, True)
+weather = world.get_weather()
+elapsed = 0.0
+ticks = []
+world.on_tick(lambda snapshot: ticks.append(snapshot.frame))
+while elapsed < args.seconds:
+    timestamp = world.wait_for_tick(seconds=30.0).timestamp
+    elapsed += timestamp.delta_seconds
+    weather.sun_altitude_angle = 10.0 + elapsed
+    world.set_weather(weather)
+client.stop_recorder()
+print("frames", len(ticks), "last", world.get_snapshot().frame)
+"""
+
+
+def _exec(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "runner.cli", "exec", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_a_wait_for_tick_loop_advances_an_asynchronous_world_the_same_every_run(tmp_path):
+    script = tmp_path / "weather.py"
+    script.write_text(textwrap.dedent(WEATHER_SCRIPT))
+    logs = []
+    for run in range(2):
+        log = tmp_path / f"run{run}.log"
+        done = _exec(str(script), "--log", str(log), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        # each wait one step of the variable step's stand-in, 0.05 s; sixty 0.05s add up to
+        # 2.9999999999999982 in doubles (< 3.0), so the loop waits a 61st time
+        assert done.stdout.split() == ["frames", "61", "last", "61"]
+        assert done.stderr.count("fixed_delta_seconds is None") == 1
+        logs.append(log)
+    assert compare_logs(logs[0], logs[1]) is None
+
+
+SLEEPER = """
+import time
+import carla
+
+world = carla.Client().get_world()
+settings = world.get_settings()
+settings.fixed_delta_seconds = 0.1
+world.apply_settings(settings)
+time.sleep(2.0)
+print("after sleep", world.get_snapshot().frame)
+settings.synchronous_mode = True
+world.apply_settings(settings)
+time.sleep(0.01)
+print("synchronous sleep", world.get_snapshot().frame)
+"""
+
+
+def test_a_sleep_moves_an_asynchronous_world_and_not_a_synchronous_one(tmp_path):
+    script = tmp_path / "sleeper.py"
+    script.write_text(textwrap.dedent(SLEEPER))
+    done = _exec(str(script), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # 2 s of sleep at 0.1 s a step: 20 steps; a synchronous world does not move
+    assert done.stdout.splitlines() == ["after sleep 20", "synchronous sleep 20"]
+
+
+FOREVER = """
+import carla
+
+world = carla.Client().get_world()
+try:
+    while True:
+        world.wait_for_tick()
+except KeyboardInterrupt:
+    print("interrupted at", world.get_snapshot().frame)
+"""
+
+
+def test_frames_interrupts_a_script_that_waits_forever(tmp_path):
+    script = tmp_path / "forever.py"
+    script.write_text(textwrap.dedent(FOREVER))
+    done = _exec("--frames", "30", str(script), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "interrupted at 30"

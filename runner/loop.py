@@ -118,7 +118,7 @@ class MainLoop:
         return task
 
     def info(self, stopping: bool = False) -> TickInfo:
-        stamp = self.world.get_snapshot().timestamp
+        stamp = self.world.clock()
         return TickInfo(stamp.frame, stamp.elapsed_seconds, stamp.delta_seconds, stopping)
 
     def _resume(self, task: LoopTask, info: TickInfo) -> None:

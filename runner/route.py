@@ -145,6 +145,7 @@ class _RouteRun:
         self.agent: Any = None
         self.sensors: AgentSensors | None = None
         self.collision_sensor: Any = None
+        self.provider: Any = None  # scenario_runner's CarlaDataProvider, when importable
 
     def run(self, max_ticks: int | None, setup_tasks: SetupTasks | None) -> RouteResult:
         stage = Failure.SCENARIO_LOAD
@@ -191,6 +192,7 @@ class _RouteRun:
             config, route, self.repetition, world, ego, plan, self.criteria
         )
         self.result.points = [[tf.location.x, tf.location.y, tf.location.z] for tf, _ in plan]
+        self.provider = fill_data_provider(world, ego, route.map_path.stem)
 
     def _set_agent_up(self) -> None:
         """The agent made, handed the world (built-in agents), the plan, then set up."""
@@ -284,7 +286,7 @@ class _RouteRun:
         ran = loop.run(max_ticks)
         result = self.result
         result.ticks, result.loop_ticks = ran.ticks, ran.ticks - ran.drain_ticks
-        result.game_seconds = world.get_snapshot().timestamp.elapsed_seconds
+        result.game_seconds = world.clock().elapsed_seconds
         result.agent_wall_seconds = ran.agent_wall_seconds
         result.stop_reason = ran.reason
         result.killed_tasks = list(ran.killed)
@@ -325,6 +327,9 @@ class _RouteRun:
                 self.agent.destroy()
         if self.sensors is not None:
             self.sensors.destroy()
+        if self.provider is not None:
+            self.provider.release()
+            self.provider = None
 
     def _finish(self, failure: Failure, message: str, trace: str) -> RouteResult:
         result = self.result
@@ -341,6 +346,14 @@ class _RouteRun:
             result.timed_out = bool(self.criteria.timeout.timed_out)
         result.has_log = self.log_path.is_file()
         return result
+
+
+def fill_data_provider(world: World, ego: Any, map_name: str) -> Any:
+    """scenario_runner's CarlaDataProvider filled for the route, as the leaderboard fills it,
+    when scenario_runner can be imported (runner.carla.data_provider); None otherwise."""
+    from runner.carla.data_provider import fill_data_provider as fill
+
+    return fill(world, ego, map_name)
 
 
 def _spawn_ego(world: World, plan: list) -> Any:

@@ -101,7 +101,8 @@ def test_the_compatibility_page_is_the_generator_s_output():
     assert page == render(), "run: python -m runner.carla.compat_table > docs/carla-compat.md"
     assert "| `Client.apply_batch_sync` | differs |" in page
     assert "| `Image` | implemented |" in page
-    assert "| `LightManager` | missing |" in page
+    assert "| `LightManager` | implemented |" in page
+    assert "| `Osm2Odr` | missing |" in page
     assert "| `World.on_tick` | implemented |" in page
 
 

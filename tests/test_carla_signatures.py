@@ -168,7 +168,8 @@ def test_the_deprecated_names_carla_keeps(client):
     snapshot = world.get_snapshot()
     stamp = snapshot.timestamp
     assert (snapshot.frame_count, snapshot.elapsed_seconds) == (1, stamp.elapsed_seconds)
-    assert (snapshot.delta_seconds, snapshot.platform_timestamp) == (0.05, 0.0)
+    # (CARLA's delta: float32(0.05), world.world's docstring)
+    assert (snapshot.delta_seconds, snapshot.platform_timestamp) == (0.05000000074505806, 0.0)
     assert stamp.frame_count == 1
     data = carla.SensorData(7, 0.35, carla.Transform())
     assert data.frame_number == 7
@@ -230,3 +231,10 @@ def test_the_carla_distribution_reports_carla_s_version():
     bind_carla()
     assert importlib.metadata.version("carla") == "0.9.16"
     assert importlib.metadata.metadata("carla")["Version"] == "0.9.16"
+
+
+def test_start_recorder_on_a_folder_that_is_not_there_answers_empty_as_carla(client, tmp_path):
+    client.load_world("town_small")
+    # CARLA's recorder answers "" when it cannot open the file, and records nothing
+    assert client.start_recorder(str(tmp_path / "no" / "such" / "run.log")) == ""
+    client.stop_recorder()

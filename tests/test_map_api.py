@@ -101,6 +101,15 @@ def test_xodr_waypoint_sidewalk_and_missing(straight):
     assert straight.get_waypoint_xodr(99, -1, 1.0) is None
 
 
+def test_xodr_waypoint_of_the_centre_lane_is_on_the_reference_line(straight):
+    # CARLA's road::Map::GetWaypoint finds lane 0 in every section: OpenSCENARIO's RoadPosition
+    # asks for it. t = 0 on the slope: (10, 0, 0.5), heading along s, no width.
+    wp = straight.get_waypoint_xodr(1, 0, 10.0)
+    assert where(wp) == (1, 0, 0) and xyz(wp) == pytest.approx((10.0, 0.0, 0.5))
+    assert wp.transform.rotation.yaw == pytest.approx(0.0) and wp.lane_width == 0.0
+    assert wp.lane_type == LaneType.NONE
+
+
 def test_xodr_waypoint_on_arc(curve):
     th = math.pi / 4
     s = 50.0 * th

@@ -102,6 +102,9 @@ class FakeWorld:
         stamp.delta_seconds = 0.05
         return SimpleNamespace(timestamp=stamp)
 
+    def clock(self):
+        return self.get_snapshot().timestamp
+
     def tick(self) -> None:
         self.frame += 1
 

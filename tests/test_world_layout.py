@@ -28,6 +28,7 @@ TOP_MODULES = {
     "enums",
     "debug",
     "probes",
+    "street_lights",
 }
 PLAIN_TYPES = {
     "world.geometry",

@@ -69,7 +69,7 @@ def test_a_variable_step_is_a_fixed_twentieth_said_once(capsys):
     world = World(FlatMap())  # CARLA's defaults: asynchronous, fixed_delta_seconds None
     world.tick()
     world.tick()
-    assert world.get_snapshot().timestamp.delta_seconds == 0.05
+    assert world.clock().delta_seconds == 0.05
     assert world.get_settings().fixed_delta_seconds is None
     assert capsys.readouterr().err.count("fixed_delta_seconds is None") == 1
 
@@ -135,8 +135,14 @@ def test_timestamps_advance_by_the_fixed_step():
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
     for _ in range(3):
         world.tick()
-    stamp = world.get_snapshot().timestamp
+    stamp = world.clock()
     assert stamp.frame == 3
     assert stamp.delta_seconds == 0.05
-    assert stamp.elapsed_seconds == pytest.approx(0.15, abs=1e-12)
+    assert stamp.elapsed_seconds == 0.05 + 0.05 + 0.05
+    # what a client reads carries Unreal's float32 tick delta, as CARLA's Timestamp does:
+    # float32(0.05) = 0.0500000007450580596923828125, summed in doubles
+    client = world.get_snapshot().timestamp
+    assert client.frame == 3
+    assert client.delta_seconds == 0.0500000007450580596923828125
+    assert client.elapsed_seconds == 0.0500000007450580596923828125 * 3
     assert stamp.platform_timestamp == 0.0

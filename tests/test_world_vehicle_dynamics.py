@@ -220,6 +220,20 @@ def test_constant_velocity_moves_in_the_vehicle_frame():
     assert speed(car) == 0.0
 
 
+def test_a_constant_velocity_vehicle_still_steers():
+    world = flat_world(dt=0.05)
+    car = world.spawn_actor(CAR, at(0, 0, 0.04, yaw=0.0))
+    car.enable_constant_velocity(Vector3D(5.0, 0.0, 0.0))
+    car.apply_control(VehicleControl(steer=0.5))
+    for _ in range(40):
+        world.tick()
+    # a bicycle at 5 m/s turns right (yaw grows) at u tan(delta) / wheelbase; after 2 s it
+    # has turned and left the x axis to the right (+y), still at 5 m/s
+    assert car.get_transform().rotation.yaw > 20.0
+    assert car.get_location().y > 1.0
+    assert speed(car) == pytest.approx(5.0, abs=1e-9)
+
+
 class _Slope:
     """Ground z = gx * x + gy * y everywhere (normal (-gx, -gy, 1) normalised)."""
 

@@ -1,5 +1,12 @@
 """World: the actor registry, settings, the tick and its snapshot (CARLA's carla.World).
 
+Two clocks count the same ticks: lockstep's own (`clock()`: exact multiples of the step, what
+the runner, the recorder and the scenarios read) and the Timestamp a client reads in the
+snapshot, which carries CARLA's numbers: Unreal's tick delta is a float32, so CARLA's
+`delta_seconds` for a step of 0.05 s is 0.05000000074505806 and `elapsed_seconds` their sum
+in doubles (the leaderboard's pseudo-sensors read at "more than 1/20 s" since the last read:
+exact sums would never pass that test).
+
 Synchronous or asynchronous, the world steps a fixed time per tick and only when asked:
 `tick()` in either mode, and in asynchronous mode each `wait_for_tick()` too (a CARLA
 server runs on by itself; lockstep has no clock, so a client's wait is what moves it).
@@ -60,6 +67,7 @@ from world.sensors.scene_frame import FrameScene, RenderingFrame
 from world.settings import VARIABLE_STEP_STAND_IN, WorldSettings, substep_count, substep_warnings
 from world.snapshot import Timestamp, WorldSnapshot
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
+from world.street_lights import LightManager
 from world.traffic.autopilot.manager import TrafficManager
 from world.traffic.signals.install import WorldTraffic, install_traffic
 from world.traffic.walkers.ai import WalkerAISystem
@@ -167,6 +175,8 @@ class World:
         self._frame = 0
         self._elapsed = 0.0
         self._delta = 0.0
+        self._client_elapsed = 0.0  # the sum of CARLA's float32 deltas (the module docstring)
+        self._client_delta = 0.0
         self._library: BlueprintLibrary | None = None
         self._weather = WeatherParameters()
         self._weather_sets = 0
@@ -187,6 +197,7 @@ class World:
         self._tick_callbacks: dict[int, Callable[[WorldSnapshot], None]] = {}
         self._next_callback_id = 1
         self._told_variable_step = False
+        self._light_manager: LightManager | None = None
         self.interrupt_at_frame: int | None = None
         self._debug = DebugHelper(lambda: (self._frame, self._elapsed))
         self._placing_static = True
@@ -226,6 +237,12 @@ class World:
         if self._library is None:
             self._library = blueprint_library()
         return self._library
+
+    def get_lightmanager(self) -> LightManager:
+        """The world's street lights (world.street_lights: an OpenDRIVE map has none)."""
+        if self._light_manager is None:
+            self._light_manager = LightManager()
+        return self._light_manager
 
     @property
     def debug(self) -> DebugHelper:
@@ -273,6 +290,8 @@ class World:
         self._frame += 1
         self._elapsed += dt
         self._delta = dt
+        self._client_delta = float(np.float32(dt))
+        self._client_elapsed += self._client_delta
         self._collisions = []
         for _phase, system in self._systems:
             system(self, dt)
@@ -378,7 +397,7 @@ class World:
                 self._sensors.remove(actor_id)
         for row in rows.tolist():
             self._sensor_behaviour(row + 1)
-        self._sensors.tick(self, self._frame, self._elapsed, self._delta)
+        self._sensors.tick(self, self._frame, self._client_elapsed, self._client_delta)
 
     def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:
         """A live sensor actor's behaviour, made when first asked; None when it needs rendering
@@ -419,7 +438,7 @@ class World:
             columns = {name: getattr(a, name)[:n].copy() for name in names}
         else:
             columns = {name: getattr(a, name)[rows] for name in names}
-        stamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
+        stamp = Timestamp(self._frame, self._client_elapsed, self._client_delta, 0.0)
         return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
 
     def state_tables(self) -> StateTables:
@@ -429,6 +448,12 @@ class World:
 
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot
+
+    def clock(self) -> Timestamp:
+        """lockstep's own clock: the frame, the exact elapsed time (a sum of the steps) and the
+        last step, as the runner, the recorder and the scenarios count time; the snapshot's
+        Timestamp carries CARLA's float32 steps instead (the module docstring)."""
+        return Timestamp(self._frame, self._elapsed, self._delta, 0.0)
 
     def wait_for_tick(self, seconds: float = 0.0) -> WorldSnapshot:
         """The next tick's snapshot. Asynchronous: the world advances one step now (the wait

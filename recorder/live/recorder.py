@@ -194,7 +194,7 @@ class Recorder:
             raise RecorderError("record: the recorder is not started (call start first)")
         if world is not self._world:
             raise RecorderError("record: this recorder records another world")
-        stamp = world.get_snapshot().timestamp
+        stamp = world.clock()
         delta = stamp.delta_seconds if self._frames > 0 else 0.0
         platform = time.monotonic() - self._started_at if self.additional_data else 0.0
         times = (delta, stamp.elapsed_seconds, platform)

@@ -54,7 +54,7 @@ class SidecarWriter:
         """Writes the drawings made since the last frame, now that `log_frame` shows them."""
         if not self.pending:
             return
-        stamp = world.get_snapshot().timestamp
+        stamp = world.clock()  # the drawings' times are on lockstep's clock
         frame_shift = log_frame - int(stamp.frame)
         time_shift = log_elapsed - float(stamp.elapsed_seconds)
         lines = []

@@ -12,10 +12,13 @@ keeps its name.
 
 from __future__ import annotations
 
+import sys
+
 import world as _world
 from runner.carla import command
 from runner.carla.client import Client
-from runner.carla.missing import NotInLockstepError, bind_missing_members, rss_namespace
+from runner.carla.missing import NotInLockstepError as NotInLockstepError
+from runner.carla.missing import bind_missing_members, missing_class, rss_namespace
 from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS, UNDESCRIBED
 from runner.carla.values import FloatColor, MapLayer, OpendriveGenerationParameters
 from world.debug import DebugHelper
@@ -51,9 +54,16 @@ bind_missing_members(
 )
 
 
+# CARLA's compiled module: scripts name classes through it too (carla.libcarla.Image)
+libcarla = sys.modules[__name__]
+
+
 def __getattr__(name: str):
+    """A class of CARLA's that lockstep lacks is a stand-in class (runner.carla.missing):
+    `isinstance(x, carla.Image)` is False, making one or reading from it raises
+    NotInLockstepError naming it. `carla.ad` is the RSS build's namespace."""
     if name == "ad":  # the RSS build's `ad` namespace (ad.rss, ad.map, ad.physics)
         return rss_namespace()
     if name in CARLA_API or name in ENUMS:
-        raise NotInLockstepError(name)
+        return missing_class(name)
     raise AttributeError(f"module 'carla' has no attribute {name!r}")

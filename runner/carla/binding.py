@@ -10,6 +10,7 @@ installed distributions answers for the name `carla` when no real CARLA client i
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import sys
 import types
 
@@ -62,10 +63,13 @@ class _CarlaDistributionFinder(importlib.metadata.DistributionFinder):
 
 
 def bind_leaderboard() -> None:
-    """Binds `carla` and, unless a leaderboard is importable already, the leaderboard's
-    agent module to runner.agents.base (AutonomousAgent, Track)."""
+    """Binds `carla` and, unless CARLA's leaderboard package is imported or importable (then
+    its own AutonomousAgent serves, and its neighbours import), the leaderboard's agent
+    module to runner.agents.base (AutonomousAgent, Track)."""
     bind_carla()
     if _LEADERBOARD_AGENT in sys.modules:
+        return
+    if "leaderboard" not in sys.modules and importlib.util.find_spec("leaderboard") is not None:
         return
     from runner.agents import base
 

@@ -12,6 +12,7 @@ method takes CARLA 0.9.16's parameters by CARLA's keyword names (runner.carla.re
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ __all__ = [
     "DEFAULT_DELTA",
     "Client",
     "Simulation",
+    "attach_world",
     "configure",
     "sleep_in_simulation",
 ]
@@ -111,6 +113,16 @@ class Simulation:
             self.recording = None
 
 
+def attach_world(world: Any, map_name: str, port: int = 2000) -> None:
+    """Makes `world` (made by lockstep's runner) the current world of `port`'s simulation, so
+    a carla.Client of that port reaches it (the runner hands it to scenario_runner's
+    CarlaDataProvider, runner.carla.data_provider)."""
+    simulation = _simulation(port)
+    simulation.stop_recording()
+    simulation.replaying, simulation.replay_callback = None, None
+    simulation.world, simulation.map_name = world, map_name
+
+
 def _simulation(port: int) -> Simulation:
     if port not in _SIMULATIONS:
         _SIMULATIONS[port] = Simulation()
@@ -189,8 +201,9 @@ class Client:
     ) -> str:
         """Records every tick of the current world to the file `name` (recorder.Recorder);
         a recording already running is stopped first, and a replay too unless
-        `stop_replayer` is False. Returns the file's path."""
-        from recorder import Recorder
+        `stop_replayer` is False. Returns the file's path; a file that cannot be opened
+        gives "" and a warning, as CARLA's recorder answers and records nothing."""
+        from recorder import Recorder, RecorderError
 
         sim = self._sim
         sim.stop_recording()
@@ -199,7 +212,11 @@ class Client:
         world = sim.current()
         path = Path(name)
         recorder = Recorder()
-        recorder.start(world, path, sim.map_name, additional_data=bool(additional_data))
+        try:
+            recorder.start(world, path, sim.map_name, additional_data=bool(additional_data))
+        except RecorderError as exc:
+            print(f"WARNING: start_recorder: {exc}; nothing is recorded", file=sys.stderr)
+            return ""
         callback_id = world.on_tick(lambda _snapshot: recorder.record(world))
         sim.recording = (recorder, callback_id, world)
         return str(path)

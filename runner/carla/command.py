@@ -175,7 +175,11 @@ SetEnableGravity = _command(
     "SetEnableGravity", "enabled", "set_enable_gravity", "Actor.set_enable_gravity."
 )
 SetVehicleLightState = _command(
-    "SetVehicleLightState", "light_state", "set_light_state", "Vehicle.set_light_state."
+    "SetVehicleLightState",
+    "light_state",
+    "set_light_state",
+    "Vehicle.set_light_state.",
+    "Vehicle",
 )
 
 
@@ -205,6 +209,8 @@ class SetAutopilot(Command):
         self.enabled, self.tm_port = bool(enabled), int(tm_port)
 
     def apply(self, actor: Any, world: Any) -> None:
+        if type(actor).__name__ != "Vehicle":
+            raise LockstepError(f"SetAutopilot: actor {actor.id} is not a vehicle")
         actor.set_autopilot(self.enabled, self.tm_port)
 
 

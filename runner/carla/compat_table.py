@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from runner.carla.missing import MissingMember, is_missing
 from runner.carla.reference import CARLA_API, COMMAND_API, ENUMS, UNDESCRIBED
 
-__all__ = ["DIFFERENCES", "compat_rows", "render"]
+__all__ = ["DIFFERENCES", "KNOWN_TO_RUN", "compat_rows", "render"]
 
 DIFFERENCES: dict[str, str] = {
     "Client": "in-process: no server; host, port (beyond naming the simulation), timeout and "
@@ -41,6 +41,13 @@ DIFFERENCES: dict[str, str] = {
     "Actor.get_transform": "yaw in (-180, 180], as CARLA; other angles as stored",
     "Location": "float64 components (CARLA's are float32)",
     "Vector3D": "float64 components (CARLA's are float32)",
+    "Timestamp": "CARLA's numbers: delta_seconds is the step as a float32 (Unreal's tick "
+    "delta), elapsed_seconds their sum",
+    "TrafficManager.vehicle_lane_offset": "kept, not applied: the autopilot drives on the "
+    "lane's centre line",
+    "TrafficManager.global_lane_offset": "kept, not applied (as vehicle_lane_offset)",
+    "World.get_lightmanager": "a LightManager with no lights: an OpenDRIVE map has none",
+    "Client.start_recorder": 'a file that cannot be opened gives "" and a warning, as in CARLA',
     "TrafficManager": "deterministic per seed; hybrid physics accepted, no effect",
     "Map.get_waypoint": "the nearest lane by 3D distance to lane segments, as CARLA's R-tree",
     "RssSensor": "needs the `rss` extra: Intel's ad-rss 5.0 wheels, whose types name their "
@@ -52,6 +59,106 @@ DIFFERENCES: dict[str, str] = {
     "Image.save_to_disk": "PNG by the standard library; .jpg/.jpeg/.tiff through Pillow (the "
     "`pictures` extra)",
 }
+
+
+# CARLA code run unchanged under `lockstep exec` (or `lockstep run`): what, how, the result.
+# PythonAPI examples and CARLA's `agents` package are CARLA 0.9.16's; scenario_runner the 0.9.16
+# release; the leaderboards as published (../shared/carla-code). "tests/..." marks a case a
+# test runs; the others were run by hand.
+KNOWN_TO_RUN: list[tuple[str, str, str]] = [
+    (
+        "PythonAPI/examples/generate_traffic.py",
+        "`--frames 100 -n 20 -w 10`, synchronous and `--asynch`",
+        "runs: 18 vehicles (2 spawn points of town_small collide) and 10 walkers, cleaned up",
+    ),
+    (
+        "PythonAPI/examples/dynamic_weather.py",
+        "`--frames 200` (it loops until Ctrl+C)",
+        "runs: the asynchronous `wait_for_tick` loop moves the sun and the storm",
+    ),
+    (
+        "a script in the style of dynamic_weather.py",
+        "tests/test_carla_async.py",
+        "runs and stops; two runs give the same log",
+    ),
+    ("PythonAPI/examples/vehicle_gallery.py", "`--frames 200`", "runs (asynchronous)"),
+    ("PythonAPI/examples/vehicle_physics.py", "`--frames 100`", "runs"),
+    (
+        "PythonAPI/examples/start_recording.py, start_replaying.py",
+        "`-n 10 -f run.log`, then `-f run.log`",
+        "run: the log is written; the replay starts and prints CARLA's replay text",
+    ),
+    (
+        "PythonAPI/examples/show_recorder_file_info.py, show_recorder_collisions.py, "
+        "show_recorder_actors_blocked.py",
+        "`-f run.log`",
+        "run: CARLA's query texts",
+    ),
+    (
+        "PythonAPI/examples/no_rendering_mode.py",
+        "SDL_VIDEODRIVER=dummy",
+        "runs; it never waits for the asynchronous world, so the world stands still",
+    ),
+    (
+        "PythonAPI/examples/automatic_control.py, manual_control.py, tutorial.py, "
+        "synchronous_mode.py, sensor_synchronization.py",
+        "",
+        "stop at their cameras (carla.ColorConverter, sensor.camera.*): lockstep has no "
+        "rendering sensors yet",
+    ),
+    (
+        "scenario_runner.py --scenario FollowLeadingVehicle_1 --sync",
+        "tests/test_carla_scenario_runner.py (the hero on lockstep's autopilot)",
+        "its result table; two runs give the same log",
+    ),
+    (
+        "scenario_runner.py --openscenario: FollowLeadingVehicle.xosc",
+        "tests/test_carla_scenario_runner.py",
+        "its result table; two runs give the same log",
+    ),
+    (
+        "scenario_runner.py --openscenario: CatalogExample, CyclistCrossing, "
+        "InitAddEntityAction, InitDeleteEntityAction, LaneChangeSimple, "
+        "PedestrianCrossingFront, Slalom, StoryAddEntityAction, StoryDeleteEntityAction, "
+        "VehicleLateralDistance",
+        "tests/test_carla_scenario_runner.py (make test-slow)",
+        "their result tables; two runs of each give the same log",
+    ),
+    (
+        "scenario_runner.py --openscenario: IntersectionCollisionAvoidance, "
+        "SyncArrivalIntersection",
+        "",
+        "scenario_runner 0.9.16 itself raises TypeError (len(None) in ChangeActorWaypoints) "
+        "while building them",
+    ),
+    (
+        "scenario_runner.py --openscenario: ChangingWeather, LaneOffsetActionExample, "
+        "OscControllerExample",
+        "",
+        "run, but end only after 10^7 s of simulation or 20 km driven",
+    ),
+    (
+        "leaderboard 2.x leaderboard_evaluator.py, an agent without cameras",
+        "tests/test_carla_leaderboard.py (a route of leaderboard 1.0's devtest data on Town01)",
+        "evaluates the route with its own StatisticsManager and writes its results.json",
+    ),
+    (
+        "an agent on leaderboard 2.x's AutonomousAgent reading CarlaDataProvider",
+        "`lockstep run`, tests/test_carla_leaderboard.py",
+        "runs: lockstep's shim steps aside, CarlaDataProvider is filled as the evaluator fills it",
+    ),
+    (
+        "leaderboard 2.x npc_agent.py, dummy_agent.py, human_agent.py",
+        "",
+        "ask for cameras: wait for the rendering sensors",
+    ),
+    (
+        "leaderboard 1.0 leaderboard_evaluator.py",
+        "",
+        "does not import with CARLA 0.9.16's agents (it needs the GlobalRoutePlannerDAO of "
+        "the 0.9.10 era)",
+    ),
+]
 
 
 def _examples() -> dict[str, object]:
@@ -154,6 +261,18 @@ def render() -> str:
         "|---|---|---|",
     ]
     lines += [f"| `{name}` | {status} | {note} |" for name, status, note in rows]
+    lines += [
+        "",
+        "## CARLA code known to run",
+        "",
+        "Run unchanged under `lockstep exec [--maps DIR] [--map TOWN] [--frames N] SCRIPT` (or",
+        "`lockstep run`), with scenario_runner, the leaderboard and CARLA's `agents` package on",
+        "PYTHONPATH (scenario_runner also wants SCENARIO_RUNNER_ROOT, as with CARLA).",
+        "",
+        "| what | how | result |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {what} | {how} | {result} |" for what, how, result in KNOWN_TO_RUN]
     return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "NotInLockstepError",
     "bind_missing_members",
     "is_missing",
+    "missing_class",
     "rss_namespace",
 ]
 
@@ -56,6 +57,30 @@ class MissingMember:
         if instance is None:
             return self
         raise NotInLockstepError(self.qualified)
+
+
+class _MissingClassType(type):
+    """The type of a stand-in for a CARLA class lockstep lacks: reading any of its
+    attributes raises NotInLockstepError (`carla.ColorConverter.Raw`)."""
+
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise NotInLockstepError(f"{cls.__name__}.{name}")
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        raise NotInLockstepError(cls.__name__)
+
+
+_STAND_INS: dict[str, type] = {}
+
+
+def missing_class(name: str) -> type:
+    """The stand-in class for CARLA's `name` (one per name): no object is ever one of it,
+    so `isinstance(data, carla.Image)` is False, and making one raises NotInLockstepError."""
+    if name not in _STAND_INS:
+        _STAND_INS[name] = _MissingClassType(name, (), {"__module__": "carla"})
+    return _STAND_INS[name]
 
 
 def is_missing(cls: type, name: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import runpy
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -85,7 +86,10 @@ def _simulated_sleep(real_sleep: Callable[[float], None]) -> Callable[[float], N
     from runner.carla.client import sleep_in_simulation
 
     def sleep(seconds: float) -> None:
-        if not sleep_in_simulation(seconds):
+        # only the script's own thread moves the world: a library's thread that sleeps
+        # (a watchdog, a sensor reader) sleeps for real, so the runs stay the same
+        on_main = threading.current_thread() is threading.main_thread()
+        if not (on_main and sleep_in_simulation(seconds)):
             real_sleep(seconds)
 
     return sleep

@@ -67,7 +67,7 @@ class TickView:
     @classmethod
     def capture(cls, world: Any, ego: Any) -> TickView:
         """Read the ego and the world's clock now (call it once per tick, after world.tick)."""
-        stamp = world.get_snapshot().timestamp
+        stamp = world.clock()
         velocity = ego.get_velocity()
         speed = math.sqrt(velocity.x * velocity.x + velocity.y * velocity.y)
         transform = ego.get_transform()

@@ -37,6 +37,7 @@ from world.map.lane_enums import (
     LaneMarkingType,
     LaneType,
     lane_change_from_odr,
+    lane_type_from_odr,
     marking_color_from_odr,
     marking_type_from_odr,
 )
@@ -289,9 +290,11 @@ class Map:
         return out
 
     def get_waypoint_xodr(self, road_id: int | str, lane_id: int, s: float) -> Waypoint | None:
-        """The waypoint at (road, lane, s), or None when the road, s or lane does not exist."""
+        """The waypoint at (road, lane, s), or None when the road, s or lane does not exist.
+        Lane 0, the centre lane every section has, gives the reference line's point (as
+        CARLA's: OpenSCENARIO's RoadPosition asks for it)."""
         road = self._odr.roads.get(str(road_id))
-        if road is None or s < 0.0 or s >= road.length or lane_id == 0:
+        if road is None or s < 0.0 or s >= road.length:
             return None
         index = self._frames[road.id].section_index(s)
         if lane_id not in road.lane_sections[index].lanes:
@@ -517,6 +520,12 @@ class Map:
         if lane_id == 0 or key not in self._graph.nodes:
             return None
         return Waypoint(self, *key, wp.s)
+
+    def odr_lane_type(self, key: tuple[str, int, int]) -> LaneType:
+        """The OpenDRIVE type of a lane (road id, section index, lane id), also of one the
+        lane graph does not hold (the centre lane, lane 0)."""
+        road, index, lane = key
+        return lane_type_from_odr(self._odr.roads[road].lane_sections[index].lanes[lane].type)
 
     def _pose(self, wp: Waypoint) -> tuple[float, ...]:
         """x, y, z, yaw, pitch, roll, width of the waypoint's lane centre."""

@@ -111,7 +111,10 @@ class Waypoint:
 
     @property
     def lane_type(self) -> LaneType:
-        return self._map._graph.nodes[self.key].lane_type
+        node = self._map._graph.nodes.get(self.key)
+        if node is None:  # the centre lane, which no lane graph holds
+            return self._map.odr_lane_type(self.key)
+        return node.lane_type
 
     @property
     def lane_change(self) -> LaneChange:

@@ -631,10 +631,13 @@ def substep(
             roll,
             dt,
         )
-        # constant-velocity vehicles move at their set local velocity, heading kept;
+        # constant-velocity vehicles move at their set local velocity and still steer (CARLA
+        # forces the body's velocity in its own frame while the wheels turn it): the yaw rate
+        # of a bicycle rolling at that speed, u tan(delta) / wheelbase (0 with wheels straight);
         # airborne vehicles keep their horizontal motion (no tyre forces)
         if const_vel[row]:
-            u_new, lat_new, r_new = const_local[row, 0], const_local[row, 1], 0.0
+            u_new, lat_new = const_local[row, 0], const_local[row, 1]
+            r_new = u_new * _tan(delta) / veh.wheelbase[k]
         elif not grounded[i]:
             u_new, lat_new, r_new = u, lat, r
 

@@ -16,6 +16,8 @@ a negative speed difference drives faster than the limit.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from world import elementary as el
@@ -61,6 +63,15 @@ def _percentage(name: str, value: float) -> float:
     return value
 
 
+def _warn_offset() -> None:
+    warnings.warn(
+        "TrafficManager lane offsets are kept and not applied: lockstep's autopilot drives "
+        "on the lane's centre line",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+
+
 class TrafficManager:
     """CARLA's carla.TrafficManager: autopilot settings and the vehicles that drive by them."""
 
@@ -76,6 +87,7 @@ class TrafficManager:
         self._fleet = None
         self._global_speed_pct = DEFAULT_SPEED_DIFFERENCE
         self._global_lead = DEFAULT_LEADING_DISTANCE
+        self._global_lane_offset = 0.0
         self._synchronous = True
         self._hybrid = False
         self._settings: dict[int, dict[str, float | bool]] = {}
@@ -133,6 +145,17 @@ class TrafficManager:
     def global_percentage_speed_difference(self, percentage: float) -> None:
         """Every vehicle drives this much below its speed limit (negative: above it)."""
         self._global_speed_pct = float(percentage)
+
+    def global_lane_offset(self, offset: float) -> None:
+        """CARLA's lateral offset from the lane's centre line (m, positive right) for every
+        vehicle: kept, not applied (lockstep's autopilot drives on the centre line)."""
+        _warn_offset()
+        self._global_lane_offset = float(offset)
+
+    def vehicle_lane_offset(self, actor, offset: float) -> None:
+        """As global_lane_offset, for one vehicle: kept, not applied."""
+        _warn_offset()
+        self._set(actor, "lane_offset", float(offset))
 
     def set_global_distance_to_leading_vehicle(self, distance: float) -> None:
         """Metres kept to the vehicle ahead, bumper to bumper."""

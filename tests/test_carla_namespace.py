@@ -48,7 +48,8 @@ def test_a_loaded_world_has_carla_s_default_settings_and_ticks_a_twentieth(clien
     settings = world.get_settings()
     assert (settings.synchronous_mode, settings.fixed_delta_seconds) == (False, None)
     assert world.tick() == 1
-    assert math.isclose(world.get_snapshot().timestamp.elapsed_seconds, 0.05)
+    # the client reads CARLA's float32 step (world.world): float32(0.05)
+    assert world.get_snapshot().timestamp.elapsed_seconds == 0.05000000074505806
 
 
 def test_apply_batch_sync_spawns_on_the_autopilot_as_generate_traffic_does(client):

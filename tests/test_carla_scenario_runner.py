@@ -93,7 +93,10 @@ def _run_twice(shared: Path, tmp_path: Path, town: str, args: list[str], name: s
             env={"SCENARIO_RUNNER_ROOT": str(root)},
         )
         runs.append(done)
-        logs.append(root / "rec" / f"{name}.log")
+        # scenario_runner names the log after the scenario's configuration (an OpenSCENARIO
+        # file's description): the one log in rec/
+        found = sorted((root / "rec").glob("*.log"))
+        logs.append(found[0] if len(found) == 1 else root / "rec" / f"{name}.log")
     return runs, logs
 
 

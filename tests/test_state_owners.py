@@ -35,6 +35,10 @@ FOREIGN = {"world", "_world", "map", "_map", "world_map"}
 LIBRARY = {
     ("argparse", "_SubParsersAction"),  # the type add_subparsers returns
     ("os", "_exit"),  # documented: exits a forked child without the parent's clean-up
+    # scenario_runner's CarlaDataProvider keeps its actors in this class attribute, and no
+    # public call adds one spawned elsewhere (the leaderboard spawns its ego through
+    # request_new_actor; lockstep's runner spawns its own: runner/carla/data_provider.py)
+    ("CarlaDataProvider", "_carla_actor_pool"),
 }
 NAMEDTUPLE = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}
 # modules whose `__dict__` use is a module's namespace, not a stash: the kernels' fallback

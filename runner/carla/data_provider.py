@@ -18,16 +18,18 @@ __all__ = ["DataProviderSession", "fill_data_provider"]
 class DataProviderSession:
     """A filled CarlaDataProvider for one route: `release()` empties it at the route's end."""
 
-    def __init__(self, provider: Any, world: Any, callback_id: int) -> None:
-        self._provider, self._world, self._callback_id = provider, world, callback_id
+    def __init__(self, world: Any, callback_id: int) -> None:
+        self._world, self._callback_id = world, callback_id
 
     def release(self) -> None:
+        from srunner.scenariomanager.carla_data_provider import CarlaDataProvider
+
         from runner.carla.client import attach_world
 
         self._world.remove_on_tick(self._callback_id)
         # the route's world is thrown away: forget its actors without destroying them
-        self._provider._carla_actor_pool.clear()
-        self._provider.cleanup()
+        CarlaDataProvider._carla_actor_pool.clear()
+        CarlaDataProvider.cleanup()
         attach_world(None, "")
 
 
@@ -51,4 +53,4 @@ def fill_data_provider(world: Any, ego: Any, map_name: str) -> DataProviderSessi
     CarlaDataProvider._carla_actor_pool[ego.id] = ego
     CarlaDataProvider.register_actor(ego, ego.get_transform())
     callback_id = world.on_tick(lambda _snapshot: CarlaDataProvider.on_carla_tick())
-    return DataProviderSession(CarlaDataProvider, world, callback_id)
+    return DataProviderSession(world, callback_id)

@@ -94,6 +94,22 @@ def test_exec_reports_a_missing_script_and_passes_on_a_script_s_exit_code(tmp_pa
     script = tmp_path / "exit.py"
     script.write_text("import sys, carla\nsys.exit(3 if carla.Client else 0)\n")
     assert _lockstep("exec", str(script), cwd=tmp_path).returncode == 3
+    no_map = _lockstep("exec", "--map", str(tmp_path / "nope.xodr"), str(script), cwd=tmp_path)
+    assert no_map.returncode == 2
+    assert "nope.xodr: no such OpenDRIVE file" in no_map.stderr
+
+
+def test_exec_takes_a_path_to_an_opendrive_file_as_its_map(tmp_path):
+    # the file's stem names the map, as CARLA names a map by its file; `my_town` is none of
+    # lockstep's generated towns, so only the path finds it
+    script = tmp_path / "map.py"
+    script.write_text("import carla\nprint(carla.Client('h', 2000).get_world().get_map().name)\n")
+    xodr = tmp_path / "maps" / "my_town.xodr"
+    xodr.parent.mkdir()
+    xodr.write_bytes((REPO / "configs" / "maps" / "town_small.xodr").read_bytes())
+    done = _lockstep("exec", "--map", str(xodr), str(script), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("my_town")
 
 
 def test_the_compatibility_page_is_the_generator_s_output():

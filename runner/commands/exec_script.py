@@ -31,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--maps", action="append", default=[], metavar="DIR", help="a folder of <Town>.xodr"
     )
     parser.add_argument(
-        "--map", default=None, help="the map a first get_world() loads (town_small)"
+        "--map",
+        default=None,
+        help="the map a first get_world() loads: a name (town_small) or a path to a .xodr",
     )
     parser.add_argument(
         "--frames",
@@ -58,7 +60,8 @@ def _exec(args: argparse.Namespace) -> int:
             raise UsageError(f"exec: --maps {folder}: not a folder")
     if args.frames is not None and args.frames < 1:
         raise UsageError(f"exec: --frames must be >= 1, found {args.frames}")
-    configure(args.maps, args.map, args.frames)
+    maps, default_map = _map_path(args.maps, args.map)
+    configure(maps, default_map, args.frames)
     bind_carla()
     sys.argv = [str(script), *args.args]
     sys.path.insert(0, str(script.resolve().parent))
@@ -78,6 +81,18 @@ def _exec(args: argparse.Namespace) -> int:
     finally:
         time.sleep = real_sleep
     return 0
+
+
+def _map_path(folders: list[str], name: str | None) -> tuple[list[str], str | None]:
+    """--map given as a path to an OpenDRIVE file (it ends in .xodr): its folder searched
+    first, its stem the name (as CARLA's client names maps); a name (town_small,
+    /Game/Carla/Maps/Town01) is left as it is."""
+    if name is None or not name.endswith(".xodr"):
+        return folders, name
+    path = Path(name)
+    if not path.is_file():
+        raise UsageError(f"exec: --map {name}: no such OpenDRIVE file")
+    return [str(path.parent), *folders], path.stem
 
 
 def _simulated_sleep(real_sleep: Callable[[float], None]) -> Callable[[float], None]:

@@ -48,11 +48,11 @@ class RssRestrictor:
     def restrict_vehicle_control(
         self,
         vehicle_control: VehicleControl,
-        restriction: Any,
+        proper_response: Any,
         ego_dynamics_on_route: RssEgoDynamicsOnRoute,
         vehicle_physics: Any,
     ) -> VehicleControl:
-        """`vehicle_control` limited by the proper response `restriction`."""
+        """`vehicle_control` limited by the RSS proper response (CARLA's keyword names)."""
         restricted = vehicle_control.copy()
         if vehicle_control.reverse:
             return restricted
@@ -65,7 +65,7 @@ class RssRestrictor:
             brake_torque = _F32(brake_torque + _F32(wheel.max_brake_torque))
             radius = _F32(wheel.radius)
             max_steer_deg = max(max_steer_deg, _F32(wheel.max_steer_angle))
-        limits = restriction.acceleration_restrictions
+        limits = proper_response.acceleration_restrictions
         route = ego_dynamics_on_route
         speed_lat = _value(route.route_speed_lat)
         speed_lon = _value(route.route_speed_lon)
@@ -91,8 +91,8 @@ class RssRestrictor:
         accel_lon = _value(limits.longitudinal_range.maximum)
         drive_away = lib.rss.state.UnstructuredConstellationResponse.DriveAway
         if (
-            restriction.unstructured_constellation_response == drive_away
-            and not self._heading_allowed(restriction, route, vehicle_control, max_steer_deg)
+            proper_response.unstructured_constellation_response == drive_away
+            and not self._heading_allowed(proper_response, route, vehicle_control, max_steer_deg)
         ):
             accel_lon = _value(limits.longitudinal_range.minimum)
         if accel_lon < 0.0:

@@ -77,6 +77,7 @@ KERNEL_MODULES = (
     "world/physics/vehicle_dynamics.py",
     "world/physics/walker_motion.py",
     "world/render/index.py",
+    "world/render/kernel_math.py",
     "world/render/raster.py",
     "world/render/ray_kernels.py",
     "world/sensors/pixel_kernels.py",

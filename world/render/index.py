@@ -126,25 +126,52 @@ def _chunk_order(
     """The triangles' chunk order (by ground cell of the centroid, then by their number) and
     where each chunk starts in it, with the count at the end."""
     count = len(triangles)
+    order = np.empty(count, np.int64)
+    starts = np.empty(count + 1, np.int64)
+    used = chunk_order(vertices, triangles, float(cell), int(max_triangles), order, starts)
+    return order, starts[:used].copy()
+
+
+@njit(cache=True)
+def chunk_order(
+    vertices: np.ndarray,
+    triangles: np.ndarray,
+    cell: float,
+    max_triangles: int,
+    order: np.ndarray,
+    starts: np.ndarray,
+) -> int:
+    """_chunk_order's work: the triangles sorted (stably) by the ground cell of their
+    centroid ((a + b + c) / 3 in x and y, floored over `cell`) into `order`, and the start of
+    each run of at most max_triangles of one cell into `starts`, the count last. Returns
+    the entries of `starts` written."""
+    count = len(triangles)
     if count == 0:
-        return np.zeros(0, np.int64), np.zeros(1, np.int64)
-    centre = (
-        vertices[triangles[:, 0], :2]
-        + vertices[triangles[:, 1], :2]
-        + vertices[triangles[:, 2], :2]
-    ) / 3.0
-    kx = np.floor(centre[:, 0] / cell).astype(np.int64)
-    ky = np.floor(centre[:, 1] / cell).astype(np.int64)
+        starts[0] = 0
+        return 1
+    kx = np.empty(count, np.int64)
+    ky = np.empty(count, np.int64)
+    for t in range(count):
+        a, b, c = triangles[t, 0], triangles[t, 1], triangles[t, 2]
+        x = (vertices[a, 0] + vertices[b, 0] + vertices[c, 0]) / 3.0
+        y = (vertices[a, 1] + vertices[b, 1] + vertices[c, 1]) / 3.0
+        kx[t] = math.floor(x / cell)
+        ky[t] = math.floor(y / cell)
     kx -= kx.min()
     ky -= ky.min()
     key = kx * (ky.max() + 1) + ky
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    cell_start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    run = np.repeat(cell_start, np.diff(np.append(cell_start, count)))
-    position = np.arange(count) - run  # each triangle's place in its cell's run
-    starts = np.flatnonzero(position % max_triangles == 0)
-    return order.astype(np.int64), np.append(starts, count).astype(np.int64)
+    order[:] = np.argsort(key, kind="mergesort")
+    used = 0
+    run = 0
+    for slot in range(count):
+        if slot == 0 or key[order[slot]] != key[order[slot - 1]]:
+            run = 0
+        if run % max_triangles == 0:
+            starts[used] = slot
+            used += 1
+        run += 1
+    starts[used] = count
+    return used + 1
 
 
 @njit(cache=True)

@@ -24,11 +24,10 @@ fused multiply-adds, so every CPU gives the same buffers.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from world.kernels.compiled import njit
+from world.render.kernel_math import floor_int
 
 __all__ = ["GUARD", "SUBPIXEL", "clear", "draw_index", "planar_depth"]
 
@@ -209,7 +208,7 @@ def _box_depth(lower, upper, c, o, axes) -> float:
     return total
 
 
-@njit
+@njit(inline="always")
 def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles) -> bool:
     """Whether any point of the box may show: in front of the near plane, inside the image's
     edges (a pixel out) and, where the whole box is in front, not behind all that is drawn
@@ -243,10 +242,10 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
     height, width = inv_depth.shape
     if u_high < -1.0 or u_low > width + 1.0 or v_high < -1.0 or v_low > height + 1.0:
         return False
-    i0 = max(0, math.floor(u_low) - 1) // TILE
-    i1 = min(width - 1, math.floor(u_high) + 1) // TILE
-    j0 = max(0, math.floor(v_low) - 1) // TILE
-    j1 = min(height - 1, math.floor(v_high) + 1) // TILE
+    i0 = max(0, floor_int(u_low) - 1) // TILE
+    i1 = min(width - 1, floor_int(u_high) + 1) // TILE
+    j0 = max(0, floor_int(v_low) - 1) // TILE
+    j1 = min(height - 1, floor_int(v_high) + 1) // TILE
     reach = 1.0 / nearest  # the box's largest 1/x
     for tj in range(j0, j1 + 1):
         for ti in range(i0, i1 + 1):
@@ -314,19 +313,18 @@ def _draw_clipped(
     count = _clip_polygon(cam, a, b, c, focal, near, polygon)
     if count < 3:
         return
-    p = polygon[0]
     nearest, farthest = np.inf, 0.0
     for k in range(count):
-        nearest = min(nearest, p[k, 0])
-        farthest = max(farthest, p[k, 0])
+        nearest = min(nearest, polygon[0, k, 0])
+        farthest = max(farthest, polygon[0, k, 0])
     low, high = 1.0 / farthest, 1.0 / nearest
-    sx0 = _snap(p[0, 1] * focal / p[0, 0] + hw)
-    sy0 = _snap(-(p[0, 2] * focal) / p[0, 0] + hh)
-    sx1 = _snap(p[1, 1] * focal / p[1, 0] + hw)
-    sy1 = _snap(-(p[1, 2] * focal) / p[1, 0] + hh)
+    sx0 = _snap(polygon[0, 0, 1] * focal / polygon[0, 0, 0] + hw)
+    sy0 = _snap(-(polygon[0, 0, 2] * focal) / polygon[0, 0, 0] + hh)
+    sx1 = _snap(polygon[0, 1, 1] * focal / polygon[0, 1, 0] + hw)
+    sy1 = _snap(-(polygon[0, 1, 2] * focal) / polygon[0, 1, 0] + hh)
     for k in range(2, count):
-        sx2 = _snap(p[k, 1] * focal / p[k, 0] + hw)
-        sy2 = _snap(-(p[k, 2] * focal) / p[k, 0] + hh)
+        sx2 = _snap(polygon[0, k, 1] * focal / polygon[0, k, 0] + hw)
+        sy2 = _snap(-(polygon[0, k, 2] * focal) / polygon[0, k, 0] + hh)
         _fill(
             (sx0, sy0, sx1, sy1, sx2, sy2),
             plane[0],
@@ -346,54 +344,53 @@ def _draw_clipped(
 @njit(inline="always")
 def _snap(value: float) -> int:
     """A pixel coordinate in fixed point (nearest 1/SUBPIXEL, halves up)."""
-    return math.floor(value * SUBPIXEL + 0.5)
+    return floor_int(value * SUBPIXEL + 0.5)
 
 
-@njit
+@njit(inline="always")
 def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
-    """Clips the triangle (rows of camera coordinates) to x >= near and the guard band; the
-    polygon is left in polygon[0]; returns its vertex count."""
-    src = polygon[0]
+    """Clips the triangle (rows of camera coordinates) to x >= near and the guard band, the
+    planes a x + b y + c z + e >= 0 in turn (Sutherland-Hodgman, through polygon[1]); the
+    polygon is left in polygon[0]; returns its vertex count. The point where an edge
+    crosses a plane is computed from its end inside, whichever way the polygon runs, so a
+    shared edge is cut at the same point in both its triangles."""
     for axis in range(3):
-        src[0, axis] = cam[a, axis]
-        src[1, axis] = cam[b, axis]
-        src[2, axis] = cam[c, axis]
+        polygon[0, 0, axis] = cam[a, axis]
+        polygon[0, 1, axis] = cam[b, axis]
+        polygon[0, 2, axis] = cam[c, axis]
     count = 3
-    # planes a x + b y + c z + e >= 0
-    count = _clip_plane(polygon, count, 1.0, 0.0, 0.0, -near)
-    count = _clip_plane(polygon, count, GUARD, -focal, 0.0, 0.0)
-    count = _clip_plane(polygon, count, GUARD, focal, 0.0, 0.0)
-    count = _clip_plane(polygon, count, GUARD, 0.0, -focal, 0.0)
-    count = _clip_plane(polygon, count, GUARD, 0.0, focal, 0.0)
-    return count
-
-
-@njit
-def _clip_plane(polygon, count, a, b, c, e) -> int:
-    """One Sutherland-Hodgman step from polygon[0] into polygon[1], copied back to [0]. The
-    point where an edge crosses the plane is computed from its end inside, whichever way
-    the polygon runs, so a shared edge is cut at the same point in both its triangles."""
-    if count == 0:
-        return 0
-    src = polygon[0]
-    dst = polygon[1]
-    out = 0
-    for k in range(count):
-        n = k + 1 if k + 1 < count else 0
-        dp = a * src[k, 0] + b * src[k, 1] + c * src[k, 2] + e
-        dq = a * src[n, 0] + b * src[n, 1] + c * src[n, 2] + e
-        if dp >= 0.0:
-            dst[out, 0], dst[out, 1], dst[out, 2] = src[k, 0], src[k, 1], src[k, 2]
-            out += 1
-        if (dp >= 0.0) != (dq >= 0.0):
-            i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
-            t = di / (di - do)
+    for plane in range(5):
+        if plane == 0:
+            pa, pb, pc, pe = 1.0, 0.0, 0.0, -near
+        elif plane == 1:
+            pa, pb, pc, pe = GUARD, -focal, 0.0, 0.0
+        elif plane == 2:
+            pa, pb, pc, pe = GUARD, focal, 0.0, 0.0
+        elif plane == 3:
+            pa, pb, pc, pe = GUARD, 0.0, -focal, 0.0
+        else:
+            pa, pb, pc, pe = GUARD, 0.0, focal, 0.0
+        out = 0
+        for k in range(count):
+            n = k + 1 if k + 1 < count else 0
+            dp = pa * polygon[0, k, 0] + pb * polygon[0, k, 1] + pc * polygon[0, k, 2] + pe
+            dq = pa * polygon[0, n, 0] + pb * polygon[0, n, 1] + pc * polygon[0, n, 2] + pe
+            if dp >= 0.0:
+                for axis in range(3):
+                    polygon[1, out, axis] = polygon[0, k, axis]
+                out += 1
+            if (dp >= 0.0) != (dq >= 0.0):
+                i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
+                t = di / (di - do)
+                for axis in range(3):
+                    inner = polygon[0, i, axis]
+                    polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
+                out += 1
+        for k in range(out):
             for axis in range(3):
-                dst[out, axis] = src[i, axis] + t * (src[o, axis] - src[i, axis])
-            out += 1
-    for k in range(out):
-        src[k, 0], src[k, 1], src[k, 2] = dst[k, 0], dst[k, 1], dst[k, 2]
-    return out
+                polygon[0, k, axis] = polygon[1, k, axis]
+        count = out
+    return count
 
 
 @njit(inline="always")

@@ -27,8 +27,9 @@ import math
 import numpy as np
 
 from world.kernels.compiled import njit
+from world.render.kernel_math import floor_int
 
-__all__ = ["cast_index", "face_coordinates", "sort_rays"]
+__all__ = ["cast_index", "face_coordinates", "sort_rays", "unsort_hits"]
 
 # each face's grid as cast_index reads it: rows of FACE_COLUMNS float64
 A_LOW, A_HIGH, B_LOW, B_HIGH, COLUMNS, ROWS, A_SCALE, B_SCALE, FIRST_BIN = range(9)
@@ -40,18 +41,29 @@ SLACK = 1e-9  # a triangle's box distance is shrunk by this share before it skip
 
 @njit(cache=True)
 def face_coordinates(
-    directions: np.ndarray, face: np.ndarray, coordinates: np.ndarray, extents: np.ndarray
-) -> None:
+    directions: np.ndarray,
+    face: np.ndarray,
+    coordinates: np.ndarray,
+    extents: np.ndarray,
+    unit: float,
+) -> float:
     """Each ray's face (0..5: +x, -x, +y, -y, +z, -z) and face coordinates (a, b), and each
-    face's ray count and rectangle: extents rows (count, a_low, a_high, b_low, b_high)."""
+    face's ray count and rectangle: extents rows (count, a_low, a_high, b_low, b_high).
+    Returns the longest direction's length (1.0 for no rays), or -1.0 when a direction's
+    length (sqrt(x x + y y + z z)) is off 1 by more than `unit` or not a number."""
     for f in range(6):
         extents[f, 0] = 0.0
         extents[f, 1] = np.inf
         extents[f, 2] = -np.inf
         extents[f, 3] = np.inf
         extents[f, 4] = -np.inf
+    longest = -np.inf if len(directions) else 1.0
     for r in range(len(directions)):
         dx, dy, dz = directions[r, 0], directions[r, 1], directions[r, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if not abs(length - 1.0) <= unit:
+            return -1.0
+        longest = max(longest, length)
         ax, ay, az = abs(dx), abs(dy), abs(dz)
         if ax >= ay and ax >= az:
             axis, w, u, v = 0, dx, dy, dz
@@ -71,18 +83,22 @@ def face_coordinates(
         extents[f, 2] = max(extents[f, 2], a)
         extents[f, 3] = min(extents[f, 3], b)
         extents[f, 4] = max(extents[f, 4], b)
+    return longest
 
 
 @njit(cache=True)
 def sort_rays(
     face: np.ndarray,
     coordinates: np.ndarray,
+    directions: np.ndarray,
     grids: np.ndarray,
     bin_start: np.ndarray,
     order: np.ndarray,
+    sorted_directions: np.ndarray,
 ) -> None:
     """Sorts the rays by bin (a counting sort, rays in input order within a bin):
-    order[bin_start[k]:bin_start[k + 1]] are bin k's rays."""
+    order[bin_start[k]:bin_start[k + 1]] are bin k's rays, sorted_directions their
+    directions in that order."""
     count = len(face)
     bins = len(bin_start) - 1
     ray_bin = np.empty(count, np.int64)
@@ -97,17 +113,36 @@ def sort_rays(
     fill = bin_start[:bins].copy()
     for r in range(count):
         k = ray_bin[r]
-        order[fill[k]] = r
+        s = fill[k]
+        order[s] = r
+        sorted_directions[s, 0] = directions[r, 0]
+        sorted_directions[s, 1] = directions[r, 1]
+        sorted_directions[s, 2] = directions[r, 2]
         fill[k] += 1
 
 
-@njit
+@njit(cache=True)
+def unsort_hits(
+    order: np.ndarray,
+    best_t: np.ndarray,
+    best_n: np.ndarray,
+    distance: np.ndarray,
+    number: np.ndarray,
+) -> None:
+    """The hits from bin order back to the rays' own: distance (inf for none), number."""
+    for s in range(len(order)):
+        r = order[s]
+        distance[r] = best_t[s] if best_n[s] >= 0 else np.inf
+        number[r] = best_n[s]
+
+
+@njit(inline="always")
 def _bin_of(grids, f, a, b) -> int:
     """The bin of face coordinates (a, b) on face f."""
     columns = int(grids[f, COLUMNS])
     rows = int(grids[f, ROWS])
-    i = min(columns - 1, max(0, math.floor((a - grids[f, A_LOW]) * grids[f, A_SCALE])))
-    j = min(rows - 1, max(0, math.floor((b - grids[f, B_LOW]) * grids[f, B_SCALE])))
+    i = min(columns - 1, max(0, floor_int((a - grids[f, A_LOW]) * grids[f, A_SCALE])))
+    j = min(rows - 1, max(0, floor_int((b - grids[f, B_LOW]) * grids[f, B_SCALE])))
     return int(grids[f, FIRST_BIN]) + j * columns + i
 
 
@@ -141,12 +176,13 @@ def cast_index(
     scratch, polygon = work
     chunks = len(lower)
     near = np.empty(chunks)
+    corners = np.empty((16, 3))
     for c in range(chunks):
         near[c] = _box_distance(lower, upper, c, origin)
     for c in np.argsort(near):
         if near[c] > max_range:
             break
-        if not _box_open(lower, upper, c, origin, frame, near[c] * shrink, grids, bin_far, polygon):
+        if not _box_open(lower, upper, c, origin, frame, near[c] * shrink, grids, bin_far, corners):
             continue
         first = vertex_start[c]
         for k in range(vertex_start[c + 1] - first):
@@ -195,11 +231,11 @@ def _vertex_face(p, k) -> None:
         p[k, 5] = v / abs(w)
 
 
-@njit
-def _box_open(lower, upper, c, origin, frame, reach, grids, bin_far, polygon) -> bool:
+@njit(inline="always")
+def _box_open(lower, upper, c, origin, frame, reach, grids, bin_far, corners) -> bool:
     """Whether box c may hold a ray's nearest hit: on some face, its corners' rectangle
-    covers a bin whose farthest hit lies beyond `reach` (the box's distance, shrunk)."""
-    corners = polygon[1]  # (a plain 2-D array of the work buffer: 8 rows used)
+    covers a bin whose farthest hit lies beyond `reach` (the box's distance, shrunk).
+    `corners` (16, 3) is work room."""
     for corner in range(8):
         corners[corner, 0] = upper[c, 0] if corner & 1 else lower[c, 0]
         corners[corner, 1] = upper[c, 1] if corner & 2 else lower[c, 1]
@@ -248,10 +284,10 @@ def _bins_under(grids, f, a_low, a_high, b_low, b_high):
     columns = int(grids[f, COLUMNS])
     rows = int(grids[f, ROWS])
     a_scale, b_scale = grids[f, A_SCALE], grids[f, B_SCALE]
-    i0 = max(0, math.floor((a_low - PAD - grids[f, A_LOW]) * a_scale))
-    i1 = min(columns - 1, math.floor((a_high + PAD - grids[f, A_LOW]) * a_scale))
-    j0 = max(0, math.floor((b_low - PAD - grids[f, B_LOW]) * b_scale))
-    j1 = min(rows - 1, math.floor((b_high + PAD - grids[f, B_LOW]) * b_scale))
+    i0 = max(0, floor_int((a_low - PAD - grids[f, A_LOW]) * a_scale))
+    i1 = min(columns - 1, floor_int((a_high + PAD - grids[f, A_LOW]) * a_scale))
+    j0 = max(0, floor_int((b_low - PAD - grids[f, B_LOW]) * b_scale))
+    j1 = min(rows - 1, floor_int((b_high + PAD - grids[f, B_LOW]) * b_scale))
     return i0, i1, j0, j1
 
 
@@ -419,12 +455,7 @@ def _face_rectangle(x0, y0, z0, x1, y1, z1, x2, y2, z2, f, grids, polygon):
         return 0, 0.0, 0.0, 0.0, 0.0
     count = 3
     if behind + left + right + below + above:
-        # planes over (w, u, v): u - a_low w >= 0, a_high w - u >= 0, ..., w >= 0
-        count = _clip(polygon, count, -a_low, 1.0, 0.0)
-        count = _clip(polygon, count, a_high, -1.0, 0.0)
-        count = _clip(polygon, count, -b_low, 0.0, 1.0)
-        count = _clip(polygon, count, b_high, 0.0, -1.0)
-        count = _clip(polygon, count, 1.0, 0.0, 0.0)
+        count = _clip_to_pyramid(polygon, a_low, a_high, b_low, b_high)
         if count == 0:
             return 0, 0.0, 0.0, 0.0, 0.0
     lo_a, hi_a, lo_b, hi_b = np.inf, -np.inf, np.inf, -np.inf
@@ -477,8 +508,8 @@ def _row_columns(polygon, count, grids, f, j, i0, i1):
     if lo_a > hi_a:
         return 1, 0
     a_scale = grids[f, A_SCALE]
-    first = max(i0, math.floor((lo_a - PAD - grids[f, A_LOW]) * a_scale))
-    last = min(i1, math.floor((hi_a + PAD - grids[f, A_LOW]) * a_scale))
+    first = max(i0, floor_int((lo_a - PAD - grids[f, A_LOW]) * a_scale))
+    last = min(i1, floor_int((hi_a + PAD - grids[f, A_LOW]) * a_scale))
     return first, last
 
 
@@ -493,28 +524,44 @@ def _face_point(polygon, k, x, y, z, axis, sign) -> None:
         polygon[0, k, 0], polygon[0, k, 1], polygon[0, k, 2] = sign * z, x, y
 
 
-@njit
-def _clip(polygon, count, cw, cu, cv) -> int:
-    """Keeps the part of polygon[0] where cw w + cu u + cv v >= 0 (Sutherland-Hodgman, through
-    polygon[1]). An edge crossing the plane is cut from its end inside, whichever way the
-    polygon runs."""
-    out = 0
-    for k in range(count):
-        n = k + 1 if k + 1 < count else 0
-        dp = cw * polygon[0, k, 0] + cu * polygon[0, k, 1] + cv * polygon[0, k, 2]
-        dq = cw * polygon[0, n, 0] + cu * polygon[0, n, 1] + cv * polygon[0, n, 2]
-        if dp >= 0.0:
+@njit(inline="always")
+def _clip_to_pyramid(polygon, a_low, a_high, b_low, b_high) -> int:
+    """Keeps the part of the triangle polygon[0] (w, u, v) inside the face's pyramid: the
+    planes u - a_low w >= 0, a_high w - u >= 0, v - b_low w >= 0, b_high w - v >= 0 and
+    w >= 0 in turn (Sutherland-Hodgman, through polygon[1]); returns the vertex count. An
+    edge crossing a plane is cut from its end inside, whichever way the polygon runs."""
+    count = 3
+    for plane in range(5):
+        if plane == 0:
+            cw, cu, cv = -a_low, 1.0, 0.0
+        elif plane == 1:
+            cw, cu, cv = a_high, -1.0, 0.0
+        elif plane == 2:
+            cw, cu, cv = -b_low, 0.0, 1.0
+        elif plane == 3:
+            cw, cu, cv = b_high, 0.0, -1.0
+        else:
+            cw, cu, cv = 1.0, 0.0, 0.0
+        out = 0
+        for k in range(count):
+            n = k + 1 if k + 1 < count else 0
+            dp = cw * polygon[0, k, 0] + cu * polygon[0, k, 1] + cv * polygon[0, k, 2]
+            dq = cw * polygon[0, n, 0] + cu * polygon[0, n, 1] + cv * polygon[0, n, 2]
+            if dp >= 0.0:
+                for axis in range(3):
+                    polygon[1, out, axis] = polygon[0, k, axis]
+                out += 1
+            if (dp >= 0.0) != (dq >= 0.0):
+                i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
+                t = di / (di - do)
+                for axis in range(3):
+                    inner = polygon[0, i, axis]
+                    polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
+                out += 1
+        for k in range(out):
             for axis in range(3):
-                polygon[1, out, axis] = polygon[0, k, axis]
-            out += 1
-        if (dp >= 0.0) != (dq >= 0.0):
-            i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
-            t = di / (di - do)
-            for axis in range(3):
-                inner = polygon[0, i, axis]
-                polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
-            out += 1
-    for k in range(out):
-        for axis in range(3):
-            polygon[0, k, axis] = polygon[1, k, axis]
-    return out
+                polygon[0, k, axis] = polygon[1, k, axis]
+        count = out
+        if count == 0:
+            return 0
+    return count

@@ -56,29 +56,25 @@ class RayBundle:
                 f"ray directions must be an (N, 3) array, got shape {directions.shape}"
             )
         count = len(directions)
-        lengths = np.sqrt(
-            directions[:, 0] * directions[:, 0]
-            + directions[:, 1] * directions[:, 1]
-            + directions[:, 2] * directions[:, 2]
-        )
-        if count and not (np.abs(lengths - 1.0) <= UNIT).all():
-            raise WorldError("ray directions must be unit vectors (a length is off 1 by over 1e-6)")
         face = np.empty(count, np.int64)
         coordinates = np.empty((count, 2))
         extents = np.empty((6, 5))
-        rk.face_coordinates(directions, face, coordinates, extents)
+        longest = rk.face_coordinates(directions, face, coordinates, extents, UNIT)
+        if longest < 0.0:
+            raise WorldError("ray directions must be unit vectors (a length is off 1 by over 1e-6)")
         grids, bins = _grids(extents)
         bin_start = np.empty(bins + 1, np.int64)
         order = np.empty(count, np.int64)
-        rk.sort_rays(face, coordinates, grids, bin_start, order)
+        sorted_directions = np.empty((count, 3))
+        rk.sort_rays(face, coordinates, directions, grids, bin_start, order, sorted_directions)
         return cls(
             directions,
             grids,
             bin_start,
             order,
-            np.ascontiguousarray(directions[order]),
-            np.diff(bin_start) == 0,
-            float(lengths.max()) if count else 1.0,
+            sorted_directions,
+            bin_start[1:] == bin_start[:-1],
+            longest,
         )
 
     def __len__(self) -> int:
@@ -135,11 +131,9 @@ def cast_rays(
                 (best_t, best_n),
                 (np.zeros((index.most_vertices, 6)), polygon),
             )
-    best_t[best_n < 0] = np.inf
     distance = np.empty(count)
     number = np.empty(count, np.int32)
-    distance[bundle.order] = best_t  # from bin order back to the rays' own
-    number[bundle.order] = best_n
+    rk.unsort_hits(bundle.order, best_t, best_n, distance, number)
     return RayHits(distance, number)
 
 

@@ -35,7 +35,7 @@ SYSTEMS = (
     "traffic manager autopilot (2 cars)",
     "walker AI (2 walkers)",
     "the renderer (a camera's visibility and ray casts on a few boxes)",
-    "the rendering sensors (an RGB camera on a car, its shading)",
+    "the rendering sensors (an RGB camera on a car, its shading; a LiDAR, its sweep)",
     "an evaluation: a 20 s route, the autopilot agent, criteria, the recorder (additional data)",
 )
 # the warm-up route: east along town_small's top road, then right at the corner (a turn)
@@ -122,7 +122,11 @@ def _exercise() -> None:
     camera_bp.set_attribute("image_size_y", "24")
     camera = world.spawn_actor(camera_bp, Transform(Location(1.5, 0.0, 2.4)), attach_to=car)
     camera.listen(lambda image: None)
-    world.tick()  # the camera's compiled shading
+    lidar_bp = library.find("sensor.lidar.ray_cast")
+    lidar_bp.set_attribute("points_per_second", "2000")
+    lidar = world.spawn_actor(lidar_bp, Transform(Location(0.0, 0.0, 2.4)), attach_to=car)
+    lidar.listen(lambda measurement: None)
+    world.tick()  # the camera's compiled shading, the LiDAR's sweep
     _evaluate(render_town(TOWN_PRESETS[TOWN]))
 
 

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from world import elementary as el
+from world.sensors import lidar_kernels as lk
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
-from world.sensors.pinhole import to_world
 from world.sensors.point_clouds import (
     LIDAR_POINT,
     SEMANTIC_LIDAR_POINT,
@@ -130,6 +130,10 @@ class _Lidar(SensorBehaviour):
         self.lower_fov = attribute_float(attributes, "lower_fov", -30.0)
         self.horizontal_fov = attribute_float(attributes, "horizontal_fov", 360.0)
         self.angle = float(_F32(0.0))  # radians, the angle the sweep reached
+        # the last sweep's pitches and yaws (bytes) and their local directions: a LiDAR
+        # whose turn per tick is a whole number of turns shoots the same rays every tick
+        self._local_key: tuple[bytes, bytes] | None = None
+        self._local: np.ndarray = np.zeros((0, 3))
 
     def _rays(self) -> LidarRays:
         rays = sweep(
@@ -155,26 +159,27 @@ class _Lidar(SensorBehaviour):
     def skip(self, ctx: SensorContext) -> None:
         self._rays()  # the sweep turns whether or not anyone listens
 
+    def _local_directions(self, rays: LidarRays) -> np.ndarray:
+        """rays.local_directions(), kept while the sweep's angles repeat."""
+        key = (rays.pitch.tobytes(), rays.yaw.tobytes())
+        if key != self._local_key:
+            self._local = rays.local_directions()
+            self._local_key = key
+        return self._local
+
     def _cast(self, ctx: SensorContext, rays: LidarRays, keep: np.ndarray | None):
-        """The hits of the kept rays: (scene, transform, local unit dirs, world dirs, distance,
-        triangle, ray index), in ray order."""
+        """The casts of the kept rays: (scene, transform, local unit dirs of every ray, the
+        kept rays' indices, their world dirs, distance (inf: none), triangle (-1: none)),
+        in ray order."""
         scene = ctx.world.frame_scene()
         transform = self.sensor.get_transform()
-        axes = transform.rotation.matrix()
-        local = rays.local_directions()
+        axes = np.ascontiguousarray(transform.rotation.matrix(), dtype=np.float64)
+        local = self._local_directions(rays)
         index = np.arange(len(local)) if keep is None else np.flatnonzero(keep)
-        world = to_world(local[index], axes)
+        world = np.empty((len(index), 3))
+        lk.world_directions(local, index, axes, world)
         distance, triangle = scene.cast(transform.location.as_array(), world, self.range)
-        hit = triangle >= 0
-        return (
-            scene,
-            transform,
-            local[index[hit]],
-            world[hit],
-            distance[hit],
-            triangle[hit],
-            index[hit],
-        )
+        return scene, transform, local, index, world, distance, triangle
 
     @staticmethod
     def _counts(index: np.ndarray, rays: LidarRays, channels: int) -> tuple[int, ...]:
@@ -202,29 +207,37 @@ class RayCastLidar(_Lidar):
         keep = None
         if self.general_rate > _EPSILON:
             keep = ~(rng.random(total, dtype=np.float32) < _F32(self.general_rate))
-        _scene, transform, local, _world, distance, _tri, index = self._cast(ctx, rays, keep)
-        points = local * distance[:, None]
-        intensity = el.exp_v(-self.attenuation * distance)
+        _scene, transform, local, index, _world, distance, triangle = self._cast(ctx, rays, keep)
+        hits = int(np.count_nonzero(triangle >= 0))
+        noise = np.zeros(0)
         if self.noise_stddev > _EPSILON:
-            points = points + local * rng.normal(0.0, self.noise_stddev, len(index))[:, None]
+            noise = rng.normal(0.0, self.noise_stddev, hits)
         alpha = self.zero_intensity / self.intensity_limit if self.intensity_limit > 0 else np.inf
-        chance = rng.random(len(index), dtype=np.float32)
-        with np.errstate(invalid="ignore"):
-            kept = (intensity > self.intensity_limit) | (
-                chance < alpha * intensity + (1.0 - self.zero_intensity)
-            )
-        out = np.zeros(int(kept.sum()), LIDAR_POINT)
-        out["x"], out["y"], out["z"] = points[kept, 0], points[kept, 1], points[kept, 2]
-        out["intensity"] = intensity[kept]
+        chance = rng.random(hits, dtype=np.float32)
+        out = np.empty(hits, LIDAR_POINT)  # its four float32 fields, as (hits, 4) below
+        counts = np.zeros(self.channels, np.int64)
+        falloff = (-self.attenuation, self.intensity_limit, alpha, 1.0 - self.zero_intensity)
+        kept = lk.lidar_points(
+            local,
+            index,
+            distance,
+            triangle,
+            noise,
+            chance,
+            falloff,
+            rays.per_channel,
+            out.view(np.float32).reshape(hits, 4),
+            counts,
+        )
         return [
             LidarMeasurement(
                 ctx.frame,
                 ctx.timestamp,
                 transform,
-                bytearray(out.tobytes()),
+                bytearray(out[:kept]),
                 self.channels,
                 self.angle,
-                self._counts(index[kept], rays, self.channels),
+                tuple(counts.tolist()),
             )
         ]
 
@@ -234,7 +247,10 @@ class RayCastSemanticLidar(_Lidar):
 
     def measure(self, ctx: SensorContext) -> list[SemanticLidarMeasurement]:
         rays = self._rays()
-        scene, transform, local, world, distance, triangle, index = self._cast(ctx, rays, None)
+        scene, transform, local, index, world, distance, triangle = self._cast(ctx, rays, None)
+        hit = triangle >= 0
+        index, world, distance, triangle = index[hit], world[hit], distance[hit], triangle[hit]
+        local = local[index]
         out = np.zeros(len(index), SEMANTIC_LIDAR_POINT)
         points = local * distance[:, None]
         out["x"], out["y"], out["z"] = points[:, 0], points[:, 1], points[:, 2]

@@ -154,3 +154,20 @@ def test_a_frame_sees_new_actors_the_dead_and_the_lights_new_state():
     assert lit[int(TrafficLightState.Green)] not in colours[0]
     assert lit[int(TrafficLightState.Green)] in colours[1]
     assert lit[int(TrafficLightState.Red)] not in colours[1]
+
+
+def test_a_light_moved_is_posed_again_and_one_left_alone_keeps_its_place():
+    """Two lights over two frames: the first moved 3 m along x between them (CARLA lets a
+    light's transform be set), the second not; each frame's vertices are the light's shape
+    on its own origin (the second frame's first light: the first frame's plus (3, 0, 0))."""
+    light = {"kind": ActorType.TrafficLight, "extent": (0.3, 0.3, 2.5)}
+    table = _table([light, {**light, "pos": (8.0, 0.0, 0.0)}])
+    ids = ["traffic.traffic_light"] * 2
+    shapes = ActorShapes()
+    first = shapes.mesh(table, ids, [{}] * 2)
+    table.pos[0] = (3.0, 0.0, 0.0)
+    second = shapes.mesh(table, ids, [{}] * 2)
+    for instance, shift in ((1, 3.0), (2, 0.0)):
+        before = first.vertices[np.unique(first.triangles[first.instance == instance])]
+        after = second.vertices[np.unique(second.triangles[second.instance == instance])]
+        assert after == pytest.approx(before + np.array([shift, 0.0, 0.0]), abs=1e-12)

@@ -13,7 +13,9 @@ yaw, roll, CARLA's rotation); instance ids are actor ids; a vehicle's body takes
 
 Rows are never reused (world.state), so `ActorShapes` learns each row's template when the
 row first shows up and poses every template's rows with numpy in one go per template: no
-per-actor Python work in a frame.
+per-actor Python work in a frame. A template whose rows, poses and boxes are those of its
+last frame (the lights and signs, a parked fleet) keeps its vertices, and one whose lights
+show the same states keeps its colours.
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ class ActorShapes:
         # per template: the rows last posed and their triangles, tags, ids and colours,
         # which stay the same from frame to frame while the rows do
         self._labels: dict[int, tuple[np.ndarray, ...]] = {}
+        # per template: the rows last posed, their pos, rot, box_loc and extent, and the
+        # posed vertices (R V, 3)
+        self._posed: dict[int, tuple[np.ndarray, ...]] = {}
+        # per template with lamps: its labels, the states shown and the colours showing them
+        self._shown: dict[int, tuple] = {}
 
     def _learn(
         self, n: int, type_ids: Sequence[str], attributes: Sequence[Mapping[str, str]]
@@ -131,25 +138,45 @@ class ActorShapes:
         n = actors.n
         self._learn(n, type_ids, attributes)
         key = self._key[:n]
-        alive = actors.alive[:n]
-        parts = []
-        for index in np.unique(key[alive & (key != _NONE)]).tolist():
-            rows = np.flatnonzero(alive & (key == index))
-            parts.append(self._pose(index, rows, actors, light_state))
-        return Mesh.concatenate(parts)
+        live = np.flatnonzero(actors.alive[:n] & (key != _NONE))
+        groups = [(index, live[key[live] == index]) for index in np.unique(key[live]).tolist()]
+        # a template's vertices stand while its rows and their poses do (a light or a sign
+        # never moves); the others' rotations come from one call
+        moving = [(index, rows) for index, rows in groups if not self._still(index, rows, actors)]
+        if moving:
+            rot = actors.rot[np.concatenate([rows for _index, rows in moving])]
+            matrices = rotation_matrices(rot[:, 0], rot[:, 1], rot[:, 2])  # (r, 3, 3)
+            first = 0
+            for index, rows in moving:
+                self._pose(index, rows, actors, matrices[first : first + len(rows)])
+                first += len(rows)
+        return Mesh.concatenate([self._labelled(i, rows, light_state) for i, rows in groups])
 
-    def _pose(self, index: int, rows: np.ndarray, actors, light_state: np.ndarray | None) -> Mesh:
+    def _still(self, index: int, rows: np.ndarray, actors) -> bool:
+        """Whether template `index`'s rows and their poses (and boxes) are those it last
+        posed, so that its kept vertices stand."""
+        posed = self._posed.get(index)
+        if posed is None or not np.array_equal(posed[0], rows):
+            return False
+        same = np.array_equal(posed[1], actors.pos[rows]) and np.array_equal(
+            posed[2], actors.rot[rows]
+        )
+        if same and not TEMPLATES[_KEYS[index]].standing:
+            same = np.array_equal(posed[3], actors.box_loc[rows]) and np.array_equal(
+                posed[4], actors.extent[rows]
+            )
+        return same
+
+    def _pose(self, index: int, rows: np.ndarray, actors, m: np.ndarray) -> None:
+        """Poses template `index` for `rows`, whose rotation matrices are `m` (r, 3, 3), and
+        keeps the vertices with what they were made of."""
         template = TEMPLATES[_KEYS[index]]
         r, v = len(rows), len(template.vertices)
+        box_loc, extent = actors.box_loc[rows], actors.extent[rows]
         if template.standing:
             local = np.broadcast_to(template.vertices, (r, v, 3))
         else:
-            local = (
-                actors.box_loc[rows][:, None, :]
-                + template.vertices[None, :, :] * actors.extent[rows][:, None, :]
-            )
-        rot = actors.rot[rows]
-        m = rotation_matrices(rot[:, 0], rot[:, 1], rot[:, 2])  # (r, 3, 3)
+            local = box_loc[:, None, :] + template.vertices[None, :, :] * extent[:, None, :]
         x, y, z = local[..., 0], local[..., 1], local[..., 2]
         world = np.empty((r, v, 3))
         pos = actors.pos[rows]
@@ -157,14 +184,28 @@ class ActorShapes:
             world[..., axis] = (
                 m[:, axis, 0, None] * x + m[:, axis, 1, None] * y + m[:, axis, 2, None] * z
             ) + pos[:, axis, None]
+        self._posed[index] = (rows, pos, actors.rot[rows], box_loc, extent, world.reshape(-1, 3))
+
+    def _labelled(self, index: int, rows: np.ndarray, light_state: np.ndarray | None) -> Mesh:
+        """Template `index`'s kept vertices for `rows` with their triangles and labels."""
+        template = TEMPLATES[_KEYS[index]]
         cached = self._labels.get(index)
         if cached is None or not np.array_equal(cached[0], rows):
             cached = (rows, *self._labels_of(template, rows))
             self._labels[index] = cached
         _, triangles, tag, instance, colour = cached
         if (template.bulb >= 0).any():
-            colour = self._lamps(template, rows, colour, light_state)
-        return Mesh(world.reshape(-1, 3), triangles, tag, instance, colour)
+            state = (
+                np.full(len(rows), int(TrafficLightState.Off))
+                if light_state is None
+                else np.asarray(light_state)[rows].astype(np.int64)
+            )
+            shown = self._shown.get(index)
+            if shown is None or shown[0] is not cached or not np.array_equal(shown[1], state):
+                shown = (cached, state, self._lamps(template, len(rows), colour, state))
+                self._shown[index] = shown
+            colour = shown[2]
+        return Mesh(self._posed[index][5], triangles, tag, instance, colour)
 
     def _labels_of(self, template: Template, rows: np.ndarray) -> tuple[np.ndarray, ...]:
         """Triangles (T r, 3), tags, instance ids and colours of the template posed for
@@ -184,17 +225,10 @@ class ActorShapes:
         )
 
     @staticmethod
-    def _lamps(
-        template: Template, rows: np.ndarray, colour: np.ndarray, light_state: np.ndarray | None
-    ) -> np.ndarray:
-        """A copy of `colour` (T r, 3) with each lamp lit where the row's light shows its
-        state."""
-        state = (
-            np.full(len(rows), int(TrafficLightState.Off))
-            if light_state is None
-            else np.asarray(light_state)[rows].astype(np.int64)
-        )
-        out = colour.reshape(len(rows), -1, 3).copy()
+    def _lamps(template: Template, r: int, colour: np.ndarray, state: np.ndarray) -> np.ndarray:
+        """A copy of `colour` (T r, 3) of `r` rows with each lamp lit where the row's light
+        shows its `state` (r,)."""
+        out = colour.reshape(r, -1, 3).copy()
         for lamp, (lit, dark) in LAMP_COLOURS.items():
             faces = template.bulb == lamp
             if not faces.any():

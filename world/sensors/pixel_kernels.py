@@ -18,12 +18,13 @@ the pixel would have made, so the bytes are those of the plain per-pixel rules:
 * the sky's transmittance (the sky is always FAR_SKY away).
 
 The helpers a pixel calls are inlined: a compiled call per pixel with array arguments
-(their reference counts) cost more than the work itself.
+(their reference counts) cost more than the work itself. A pixel is stored as one word.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -39,8 +40,12 @@ LIGHT_FIELDS = (
     "fog_extinction", "fog_distance", "unused", "far_sky", "glow_tag",
 )  # fmt: skip
 
-OPAQUE = 255 << 24  # alpha's bits in a packed BGRA code
-UNSET = 0  # a triangle side's packed code not worked out yet (every code is OPAQUE)
+# a pixel is written as one 32-bit word whose bytes in memory are B, G, R, A: the channels'
+# shifts in that word by the machine's byte order
+_LITTLE = sys.byteorder == "little"
+B_SHIFT, G_SHIFT, R_SHIFT, A_SHIFT = (0, 8, 16, 24) if _LITTLE else (24, 16, 8, 0)
+OPAQUE = 255 << A_SHIFT  # alpha's bits in a packed BGRA word
+UNSET = 0  # a triangle side's packed word not worked out yet (every word is OPAQUE)
 
 
 @njit(inline="always")
@@ -88,9 +93,9 @@ def _light_triangle(
             scale = light[4] + light[3] * lambert
         # no fog: the transmittance is 1, the blend colour · 1 + horizon · 0
         code = OPAQUE
-        code |= srgb_code(linear[r] * scale * 1.0 + light[8] * 0.0, above, cells) << 16
-        code |= srgb_code(linear[g] * scale * 1.0 + light[9] * 0.0, above, cells) << 8
-        code |= srgb_code(linear[b] * scale * 1.0 + light[10] * 0.0, above, cells)
+        code |= srgb_code(linear[r] * scale * 1.0 + light[8] * 0.0, above, cells) << R_SHIFT
+        code |= srgb_code(linear[g] * scale * 1.0 + light[9] * 0.0, above, cells) << G_SHIFT
+        code |= srgb_code(linear[b] * scale * 1.0 + light[10] * 0.0, above, cells) << B_SHIFT
         memo_code[row, side] = code
         memo_scale[row, side] = scale
 
@@ -109,15 +114,16 @@ def shade_frame(
     dynamic_memo: tuple,
     out: np.ndarray,
 ) -> None:
-    """Shades (H, W) pixels into `out` (H, W, 4) BGRA. `pixels`: (H, W) triangle numbers
-    (-1: sky; the static triangles below `offset`, the dynamic ones from it) and planar
-    depths; `rays`: the camera-frame ray of pixel (i, j) is (1, across[i], down[j]), and
-    `axes` the camera's forward, right, up as columns; `static` and `dynamic`: the scene's
-    colour, normal and tag columns; `codes`: (256,) the sRGB codes' linear values, (256,) the
-    midpoints above each code (+inf last), the codes at a fine grid's points (srgb_code);
-    `lit` (K, 3) the lit lamps' colours; `light` the LIGHT_FIELDS. `static_memo` and
-    `dynamic_memo` hold each triangle's two sides' packed code (S, 2) int64 (UNSET: not yet)
-    and light (S, 2) float64, filled here as pixels first see them."""
+    """Shades (H, W) pixels into `out` (H, W) uint32, each word's bytes B, G, R, A.
+    `pixels`: (H, W) triangle numbers (-1: sky; the static triangles below `offset`, the
+    dynamic ones from it) and planar depths; `rays`: the camera-frame ray of pixel (i, j) is
+    (1, across[i], down[j]), and `axes` the camera's forward, right, up as columns; `static`
+    and `dynamic`: the scene's colour, normal and tag columns; `codes`: (256,) the sRGB
+    codes' linear values, (256,) the midpoints above each code (+inf last), the codes at a
+    fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours; `light` the
+    LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two sides' packed
+    word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here as pixels
+    first see them."""
     number, depth = pixels
     across, down, axes = rays
     linear, above, cells = codes
@@ -148,11 +154,12 @@ def shade_frame(
             length = math.sqrt(column_length[i] + row_length)
             if k < 0:
                 up = math.sqrt(min(max((column_z[i] + row_z) / length, 0.0), 1.0))
-                for c in range(3):
+                code = OPAQUE
+                for c, shift in ((0, R_SHIFT), (1, G_SHIFT), (2, B_SHIFT)):
                     colour = light[8 + c] + (light[5 + c] - light[8 + c]) * up
                     value = colour * sky_keep + light[8 + c] * (1.0 - sky_keep)
-                    out[j, i, 2 - c] = srgb_code(value, above, cells)
-                out[j, i, 3] = 255
+                    code |= srgb_code(value, above, cells) << shift
+                out[j, i] = code
                 continue
             if k < offset:
                 if static_code[k, 0] == UNSET:
@@ -184,12 +191,9 @@ def shade_frame(
                     keep = el.exp(-light[11] * through)
                     code = OPAQUE
                     value = linear[r] * scale * keep + light[8] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells) << 16
+                    code |= srgb_code(value, above, cells) << R_SHIFT
                     value = linear[g] * scale * keep + light[9] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells) << 8
+                    code |= srgb_code(value, above, cells) << G_SHIFT
                     value = linear[b] * scale * keep + light[10] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells)
-            out[j, i, 0] = code & 255
-            out[j, i, 1] = (code >> 8) & 255
-            out[j, i, 2] = (code >> 16) & 255
-            out[j, i, 3] = 255
+                    code |= srgb_code(value, above, cells) << B_SHIFT
+            out[j, i] = code

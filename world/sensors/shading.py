@@ -152,7 +152,7 @@ class Shader:
         dynamic colour, normal, tag, offset), `lit` the lit lamps' colours."""
         h, w = number.shape
         across, down = pixel_offsets(w, h, fov)
-        out = records_array((h, w, 4), np.uint8)
+        words = records_array((h, w), np.uint32)  # one BGRA word a pixel
         lamps = np.ascontiguousarray(lit, np.uint8)
         values = light_array(light, height)
         static_memo = self._static_memo(columns[0], values, lamps)
@@ -168,6 +168,6 @@ class Shader:
             values,
             static_memo,
             (np.zeros((dynamic, 2), np.int64), np.zeros((dynamic, 2))),
-            out,
+            words,
         )
-        return out
+        return words.view(np.uint8).reshape(h, w, 4)

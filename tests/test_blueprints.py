@@ -228,3 +228,12 @@ def test_static_mesh_prop(lib):
 def test_ids_are_the_iterations_ids_in_order(lib):
     assert lib.ids() == [bp.id for bp in lib]
     assert lib.ids() == sorted(lib.ids()) and len(lib.ids()) == len(lib)
+
+
+def test_the_cosmos_camera_has_a_plain_camera_s_attributes(lib):
+    # CosmosControlSensor::GetSensorDefinition is MakeCameraDefinition("cosmos_visualization"),
+    # as the depth camera's: no post-processing attributes (manual_control.py lists it)
+    cosmos = lib.find("sensor.camera.cosmos_visualization")
+    depth = lib.find("sensor.camera.depth")
+    assert sorted(a.id for a in cosmos) == sorted(a.id for a in depth)
+    assert not cosmos.has_attribute("gamma")

@@ -209,6 +209,7 @@ def _sensors() -> list[BlueprintDefinition]:
         _camera("instance_segmentation", []),
         _camera("optical_flow", []),
         _camera("normals", []),
+        _camera("cosmos_visualization", []),  # spawns; lockstep gives it no pictures
         _camera("dvs", [*post, *_DVS]),
         _define(
             "sensor.lidar.ray_cast",

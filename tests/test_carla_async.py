@@ -121,3 +121,59 @@ def test_frames_interrupts_a_script_that_waits_forever(tmp_path):
     done = _exec("--frames", "30", str(script), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "interrupted at 30"
+
+
+FRAME_LOOP = """
+import carla
+import pygame
+
+world = carla.Client().get_world()  # asynchronous, as CARLA's default
+settings = world.get_settings()
+settings.fixed_delta_seconds = 0.05
+world.apply_settings(settings)
+server_clock = pygame.time.Clock()
+ticks = []
+# no_rendering_mode.py's callback: it ticks a clock of its own inside the world's tick
+world.on_tick(lambda snapshot: (ticks.append(snapshot.frame), server_clock.tick(60)))
+clock = pygame.time.Clock()
+for _ in range(10):
+    clock.tick_busy_loop(20)
+clock.tick(10)
+clock.tick()
+print(world.get_snapshot().frame, len(ticks), clock.get_fps(), *pygame.time.waits)
+"""
+
+# a stand-in for pygame's frame clock: it counts the real waits it is asked for
+FAKE_PYGAME = {
+    "__init__.py": "from pygame import time\n",
+    "time.py": """
+waits = []
+
+
+class Clock:
+    def tick(self, framerate=0):
+        if framerate:
+            waits.append(framerate)
+        return 0
+
+    tick_busy_loop = tick
+
+    def get_fps(self):
+        return 42.0
+""",
+}
+
+
+def test_a_pygame_frame_clock_moves_an_asynchronous_world(tmp_path):
+    script = tmp_path / "frames.py"
+    script.write_text(textwrap.dedent(FRAME_LOOP))
+    (tmp_path / "pygame").mkdir()
+    for name, text in FAKE_PYGAME.items():
+        (tmp_path / "pygame" / name).write_text(textwrap.dedent(text))
+    done = _exec(str(script), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # ten frames at 20 fps are 0.05 s each, one step of 0.05 s each; one at 10 fps is
+    # 0.1 s, two steps; a clock without a frame limit does not wait: 12 steps. The clock
+    # the tick callback ticks at 60 fps inside a step moves nothing and waits as pygame's
+    # would: the only real waits are those twelve
+    assert done.stdout.split() == ["12", "12", "42.0", *["60"] * 12]

@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 import runpy
 import sys
-import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from runner.errors import UsageError
@@ -23,8 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "(runner.carla): carla.Client works on an in-process world. Maps are found by "
             "name in the --maps folders, then $LOCKSTEP_MAPS, then lockstep's own towns. "
             "An asynchronous world advances one step each time the script waits for it "
-            "(world.wait_for_tick) and, while the script sleeps (time.sleep), the steps that "
-            "fit in the sleep; never on a clock, so a script gives the same log every run."
+            "(world.wait_for_tick) and, while the script sleeps (time.sleep) or waits for a "
+            "frame (pygame's Clock.tick(fps)), the steps that fit in the wait; never on a "
+            "clock, so a script gives the same log every run."
         ),
     )
     parser.add_argument(
@@ -49,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _exec(args: argparse.Namespace) -> int:
+    from runner.carla import script_waits
     from runner.carla.binding import bind_carla
     from runner.carla.client import configure
 
@@ -65,8 +64,7 @@ def _exec(args: argparse.Namespace) -> int:
     bind_carla()
     sys.argv = [str(script), *args.args]
     sys.path.insert(0, str(script.resolve().parent))
-    real_sleep = time.sleep
-    time.sleep = _simulated_sleep(real_sleep)
+    undo_waits = script_waits.install()
     try:
         runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
@@ -79,7 +77,7 @@ def _exec(args: argparse.Namespace) -> int:
         print("lockstep exec: interrupted", file=sys.stderr)
         return 130
     finally:
-        time.sleep = real_sleep
+        undo_waits()
     return 0
 
 
@@ -93,18 +91,3 @@ def _map_path(folders: list[str], name: str | None) -> tuple[list[str], str | No
     if not path.is_file():
         raise UsageError(f"exec: --map {name}: no such OpenDRIVE file")
     return [str(path.parent), *folders], path.stem
-
-
-def _simulated_sleep(real_sleep: Callable[[float], None]) -> Callable[[float], None]:
-    """time.sleep for the script: simulated time while a world runs asynchronously
-    (runner.carla.client.sleep_in_simulation), a real sleep otherwise."""
-    from runner.carla.client import sleep_in_simulation
-
-    def sleep(seconds: float) -> None:
-        # only the script's own thread moves the world: a library's thread that sleeps
-        # (a watchdog, a sensor reader) sleeps for real, so the runs stay the same
-        on_main = threading.current_thread() is threading.main_thread()
-        if not (on_main and sleep_in_simulation(seconds)):
-            real_sleep(seconds)
-
-    return sleep

@@ -69,7 +69,8 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     (
         "PythonAPI/examples/generate_traffic.py",
         "`--frames 100 -n 20 -w 10`, synchronous and `--asynch`",
-        "runs: 18 vehicles (2 spawn points of town_small collide) and 10 walkers, cleaned up",
+        "runs: 17 to 20 vehicles (the script shuffles the spawn points without a seed, and "
+        "some of town_small's overlap) and 10 walkers, cleaned up",
     ),
     (
         "PythonAPI/examples/dynamic_weather.py",
@@ -85,7 +86,7 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     ("PythonAPI/examples/vehicle_physics.py", "`--frames 100`", "runs"),
     (
         "PythonAPI/examples/start_recording.py, start_replaying.py",
-        "`-n 10 -f run.log`, then `-f run.log`",
+        "`--frames 200 -n 10 -f run.log` (it records until Ctrl+C), then `-f run.log`",
         "run: the log is written; the replay starts and prints CARLA's replay text",
     ),
     (
@@ -96,23 +97,37 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     ),
     (
         "PythonAPI/examples/no_rendering_mode.py",
-        "SDL_VIDEODRIVER=dummy",
-        "runs; it never waits for the asynchronous world, so the world stands still",
+        "`--frames 60`, SDL_VIDEODRIVER=dummy",
+        "runs: each frame its pygame clock waits for moves the asynchronous world a step",
     ),
     (
         "PythonAPI/examples/automatic_control.py",
-        "`--sync --frames 60`, SDL_VIDEODRIVER=dummy",
+        "`--frames 60`, with and without `--sync`, SDL_VIDEODRIVER=dummy",
         "runs (its camera renders; CARLA's agents package on PYTHONPATH)",
     ),
     (
-        "PythonAPI/examples/tutorial.py, synchronous_mode.py, sensor_synchronization.py",
-        "`--frames 40` (SDL_VIDEODRIVER=dummy)",
-        "run: camera pictures written, the sensors' frames in step",
+        "PythonAPI/examples/tutorial.py",
+        "as it is (asynchronous)",
+        "runs: its time.sleep(5) moves the world 100 steps; 100 camera pictures written",
+    ),
+    (
+        "PythonAPI/examples/synchronous_mode.py, sensor_synchronization.py, "
+        "lidar_to_camera.py, visualize_multiple_sensors.py (`--sync`), bounding_boxes.py, "
+        "draw_skeleton.py",
+        "`--frames 40` (lidar_to_camera.py: `--frames 5`), SDL_VIDEODRIVER=dummy",
+        "run: camera pictures written, the sensors' frames in step (lidar_to_camera.py's "
+        "0.05 s step over its substep limit is CARLA's warning)",
     ),
     (
         "PythonAPI/examples/manual_control.py",
-        "`--sync`, SDL_VIDEODRIVER=dummy",
-        "stops: it asks for the blueprint sensor.camera.cosmos_visualization, which lockstep lacks",
+        "`--frames 60`, with and without `--sync`, SDL_VIDEODRIVER=dummy",
+        "runs (asynchronous: its 60 fps pygame clock moves the world); the blueprint "
+        "sensor.camera.cosmos_visualization exists, lockstep gives it no pictures",
+    ),
+    (
+        "PythonAPI/examples/tutorial_gbuffer.py",
+        "",
+        "stops: Sensor.enable_gbuffers and listen_to_gbuffer are not in lockstep",
     ),
     (
         "scenario_runner.py --scenario FollowLeadingVehicle_1 --sync",
@@ -159,10 +174,12 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     (
         "leaderboard 2.x npc_agent.py (CARLA's BasicAgent)",
         "by hand, the BasicAgent it drives with",
-        "BasicAgent ran 3 of 12 red lights on Town01: lockstep's ego sits exactly on the "
-        "lane's centre line, so misc.is_within_distance's `0 < angle` fails (CARLA's float32 "
-        "poses are never that exact); with Location and Rotation held as float32 it stops at "
-        "all 12 (not yet in lockstep)",
+        "BasicAgent runs 3 of 12 red lights on Town01 (it stops 9 m before the other 9): "
+        "lockstep's ego drives exactly along its lane, so the light's trigger lies "
+        "dead ahead, the cosine of misc.is_within_distance's angle rounds to 1.0 and its "
+        "`0 < angle` fails. Location and Rotation rounding every component to float32, as "
+        "CARLA's hold them, makes it worse (11 of 12: the float32 forward vector's length "
+        "rounds above 1); CARLA's PhysX poses are never that exact. Not fixed",
     ),
     (
         "leaderboard 1.0 leaderboard_evaluator.py",
@@ -277,9 +294,11 @@ def render() -> str:
         "",
         "## CARLA code known to run",
         "",
-        "Run unchanged under `lockstep exec [--maps DIR] [--map TOWN] [--frames N] SCRIPT` (or",
-        "`lockstep run`), with scenario_runner, the leaderboard and CARLA's `agents` package on",
-        "PYTHONPATH (scenario_runner also wants SCENARIO_RUNNER_ROOT, as with CARLA).",
+        "Run unchanged under `lockstep exec [--maps DIR] [--map TOWN|FILE.xodr] [--frames N]",
+        "SCRIPT` (or `lockstep run`), with scenario_runner, the leaderboard and CARLA's `agents`",
+        "package on PYTHONPATH (scenario_runner also wants SCENARIO_RUNNER_ROOT, as with CARLA).",
+        "The examples need what they import (pygame, matplotlib, Pillow); those with a pygame",
+        "window run with SDL_VIDEODRIVER=dummy.",
         "",
         "| what | how | result |",
         "|---|---|---|",

@@ -65,6 +65,9 @@ start = time.perf_counter()
 for _ in range(ticks):
     world.tick()
 print(len(spawned), ticks / (time.perf_counter() - start))
+sys.stdout.flush()
+import os
+os._exit(0)  # CARLA's client library's teardown aborts now and then: the figure is out
 """
 
 
@@ -110,6 +113,7 @@ def _through_the_wire(
     done = subprocess.run(
         [
             sys.executable,
+            "-u",
             str(script),
             str(server.port),
             str(tm_port),
@@ -123,7 +127,8 @@ def _through_the_wire(
         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder)},
         timeout=1200,
     )
-    if done.returncode != 0:
+    # judged by its line, not by how CARLA's client library ended the process
+    if len(done.stdout.split()) != 2:
         raise SystemExit(f"the client failed ({done.returncode}):\n{done.stderr[-3000:]}")
     spawned, rate = done.stdout.split()
     if int(spawned) != cars:

@@ -155,6 +155,9 @@ try:
     client.load_world("NoSuchTown")
 except RuntimeError as exc:
     print("load", exc)
+# is_alive reads the last snapshot the client got (an actor missing from it has an
+# uninitialised state in CARLA's client): one step carries the car
+world.tick()
 print("alive", first.is_alive)
 """
 

@@ -165,8 +165,10 @@ print(client.show_recorder_actors_blocked(sys.argv[2], 1.0, 1.0), end="")
 
 def test_the_same_script_twice_gives_the_same_log(server, tmp_path):
     first, second = tmp_path / "one.log", tmp_path / "two.log"
-    output(run_client(tmp_path, server.port, RECORD, str(first)))
-    output(run_client(tmp_path, server.port, RECORD, str(second)))
+    for log in (first, second):  # each script's last line comes after stop_recorder
+        assert output(run_client(tmp_path, server.port, RECORD, str(log))).startswith(
+            f"recording {log}\ncar "
+        )
     assert first.read_bytes() != second.read_bytes()  # the dates and platform times differ
     assert compare_logs(first, second) is None
 
@@ -186,7 +188,7 @@ print("cars", sorted(c.type_id for c in cars))
 
 def test_replay_file_plays_a_log_through_the_client(server, tmp_path):
     log = tmp_path / "drive.log"
-    output(run_client(tmp_path, server.port, RECORD, str(log)))
+    assert "\ncar " in output(run_client(tmp_path, server.port, RECORD, str(log)))
     out = output(run_client(tmp_path, server.port, REPLAY, str(log)))
     assert out.startswith(f"Replaying File: {log}\n")
     assert out.splitlines()[-1] == "cars ['vehicle.lincoln.mkz_2017', 'vehicle.tesla.model3']"
@@ -209,6 +211,7 @@ debug.draw_string(carla.Location(1, 1, 2), "crossing", False, carla.Color(255, 2
 for _ in range(3):
     world.tick()
 client.stop_recorder()
+print("stopped")
 """
 
 
@@ -216,7 +219,7 @@ def test_debug_drawings_of_a_client_reach_the_recording_s_sidecar(server, tmp_pa
     from recorder.logfile.debug_sidecar import read_sidecar, sidecar_path
 
     log = tmp_path / "draw.log"
-    output(run_client(tmp_path, server.port, DRAW, str(log)))
+    assert output(run_client(tmp_path, server.port, DRAW, str(log))) == "stopped\n"
     drawn = read_sidecar(sidecar_path(log))
     assert [d.kind for d in drawn] == ["point", "line", "arrow", "box", "string"]
     assert drawn[0].points == ((1.0, 2.0, 3.0),) and drawn[0].color == (0, 255, 0, 255)

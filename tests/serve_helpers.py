@@ -63,22 +63,28 @@ class ServerProcess:
     """A `lockstep serve` subprocess; `log()` is what it wrote on stderr so far."""
 
     def __init__(self, folder: Path, *args: str) -> None:
-        self.port = free_ports()
-        self.log_path = folder / f"serve_{self.port}.log"
-        self._log = self.log_path.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "runner.cli", "serve", "--port", str(self.port), *args],
-            cwd=REPO,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-        )
-        deadline = time.monotonic() + START_TIMEOUT
-        while "serving" not in self.log():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"lockstep serve did not start:\n{self.log()}")
-            time.sleep(0.05)
+        for _ in range(3):  # another process (a parallel test) may take the ports first
+            self.port = free_ports()
+            self.log_path = folder / f"serve_{self.port}.log"
+            self._log = self.log_path.open("w")
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "runner.cli", "serve", "--port", str(self.port), *args],
+                cwd=REPO,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONPATH": str(REPO)},
+            )
+            deadline = time.monotonic() + START_TIMEOUT
+            while "serving" not in self.log():
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    break
+                time.sleep(0.05)
+            else:
+                return
+            if "cannot listen on" not in self.log():
+                break
+        raise RuntimeError(f"lockstep serve did not start:\n{self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text()

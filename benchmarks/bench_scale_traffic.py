@@ -19,8 +19,10 @@ cost per vehicle-tick against the vehicles goes to --plot when Pillow is install
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -88,6 +90,14 @@ class Scene:
                 self.world.tick()
             ticks += 10
         return ticks, time.process_time() - t0
+
+
+class Figures:
+    """What the table prints of a scene, kept after its world is gone."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.vehicles, self.walkers = scene.vehicles, scene.walkers
+        self.lane_per_vehicle = scene.lane_per_vehicle
 
 
 def sumo_network(folder: Path) -> Path | None:
@@ -210,7 +220,10 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="bench-scale-traffic-"))
     rows: list[tuple] = []
     for vehicles in sizes:
-        scene = Scene(town(folder, vehicles), vehicles, args.seed)
+        path = town(folder, vehicles)
+        t0 = time.process_time()
+        scene = Scene(path, vehicles, args.seed)
+        setup = time.process_time() - t0
         for _ in range(args.warmup):
             scene.world.tick()
         scene.spent = dict.fromkeys(PHASES, 0.0)
@@ -221,7 +234,15 @@ def main() -> int:
             total_ticks, total_cpu = total_ticks + ticks, total_cpu + cpu
         costs.sort()
         shares = {p: s / total_cpu for p, s in scene.spent.items()}
-        rows.append((vehicles, scene, costs, total_ticks / total_cpu, shares))
+        resident = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB
+        print(
+            f"{scene.vehicles:,} vehicles: set-up {setup:.1f} s of CPU (map, lane paths, "
+            f"spawns), peak resident memory so far {resident:,.0f} MiB",
+            flush=True,
+        )
+        rows.append((vehicles, Figures(scene), costs, total_ticks / total_cpu, shares))
+        del scene  # its world goes before the next size's is made
+        gc.collect()
     base = rows[0][2][len(rows[0][2]) // 2]
     print()
     print(

@@ -295,8 +295,10 @@ class World:
         self._collisions = []
         for _phase, system in self._systems:
             system(self, dt)
-        n = self._actors.n
-        self._actors.rot[:n, 1] = wrap_yaw(self._actors.rot[:n, 1])
+        yaw = self._actors.rot[: self._actors.n, 1]
+        wrapped = wrap_yaw(yaw)
+        if wrapped is not yaw:  # (wrap_yaw hands back the column itself when all are in range)
+            yaw[:] = wrapped
         self._snapshot = self._take_snapshot()
         self._debug.expire(self._frame, self._elapsed)
         for callback_id in sorted(self._tick_callbacks):

@@ -55,6 +55,7 @@ __all__ = [
     "segment_tangents",
     "speed_controls",
     "speed_targets",
+    "stuck_row",
     "vehicle_columns",
 ]
 
@@ -1562,3 +1563,35 @@ def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_ligh
             if steer[i] > 0.15:
                 bits |= right_bit
             v_lights[row] = bits
+
+
+@njit(cache=True)
+def stuck_row(rows: np.ndarray, idle: np.ndarray, columns: tuple, limits: tuple, now: float):
+    """The actor row of the fleet's vehicle to remove now as stuck, -1 for none (the traffic
+    manager's rule: world.traffic.autopilot.manager, BLOCKED_TIME); keeps `idle` (each
+    vehicle's idle_since) up to date at `now` (s). `columns` are the actor table's alive, vel
+    and vrow and the vehicle table's tl_actor and tl_state; `limits` the stopped speed (m/s),
+    the blocked and red-blocked times (s) and the red state's code. A vehicle moves when its
+    speed squared is above the stopped speed's; the one idle the longest (the earliest
+    idle_since among the live ones with a time, the lowest row among equals) is stuck once
+    idle the blocked time neither in a light's box nor at a red, or the red-blocked time."""
+    alive, vel, vrow, tl_actor, tl_state = columns
+    stopped, blocked, red_blocked, red = limits
+    best = -1
+    for i in range(len(rows)):
+        r = rows[i]
+        speed2 = vel[r, 0] * vel[r, 0] + vel[r, 1] * vel[r, 1] + vel[r, 2] * vel[r, 2]
+        if now != 0.0 and (np.isnan(idle[i]) or speed2 > stopped * stopped):
+            idle[i] = now
+        if not alive[r] or np.isnan(idle[i]):
+            continue
+        if best < 0 or idle[i] < idle[best] or (idle[i] == idle[best] and r < rows[best]):
+            best = i
+    if best < 0:
+        return -1
+    row = rows[best]
+    k = vrow[row]
+    idle_for = now - idle[best]
+    if tl_actor[k] < 0 and tl_state[k] != red and idle_for >= blocked:
+        return row
+    return row if idle_for >= red_blocked else -1

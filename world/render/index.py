@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from world.kernels.compiled import njit
+from world.render.kernel_math import floor_int
 from world.scene.mesh import Mesh
 
 __all__ = ["CELL", "MAX_TRIANGLES", "MeshIndex"]
@@ -155,8 +156,8 @@ def chunk_order(
         a, b, c = triangles[t, 0], triangles[t, 1], triangles[t, 2]
         x = (vertices[a, 0] + vertices[b, 0] + vertices[c, 0]) / 3.0
         y = (vertices[a, 1] + vertices[b, 1] + vertices[c, 1]) / 3.0
-        kx[t] = math.floor(x / cell)
-        ky[t] = math.floor(y / cell)
+        kx[t] = floor_int(x / cell)
+        ky[t] = floor_int(y / cell)
     kx -= kx.min()
     ky -= ky.min()
     key = kx * (ky.max() + 1) + ky

@@ -113,12 +113,13 @@ def sort_rays(
     fill = bin_start[:bins].copy()
     for r in range(count):
         k = ray_bin[r]
-        s = fill[k]
-        order[s] = r
+        order[fill[k]] = r
+        fill[k] += 1
+    for s in range(count):  # read where they lie, write in order
+        r = order[s]
         sorted_directions[s, 0] = directions[r, 0]
         sorted_directions[s, 1] = directions[r, 1]
         sorted_directions[s, 2] = directions[r, 2]
-        fill[k] += 1
 
 
 @njit(cache=True)

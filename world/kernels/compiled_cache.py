@@ -80,6 +80,7 @@ KERNEL_MODULES = (
     "world/render/kernel_math.py",
     "world/render/raster.py",
     "world/render/ray_kernels.py",
+    "world/sensors/encoding_kernels.py",
     "world/sensors/lidar_kernels.py",
     "world/sensors/pixel_kernels.py",
     "world/traffic/autopilot/control.py",

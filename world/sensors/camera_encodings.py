@@ -22,17 +22,10 @@ import numpy as np
 
 from world.actors.vehicle_state import CityObjectLabel
 from world.sensors.buffers import records_array
-from world.sensors.color_converter import encode_depth
+from world.sensors.color_converter import DEPTH_CODES, FAR_PLANE
+from world.sensors.encoding_kernels import depth_words, label_words
 
-__all__ = [
-    "SKY_TAG",
-    "depth_bgra",
-    "instance_bgra",
-    "normals_bgra",
-    "semantic_bgra",
-    "sky_tags",
-    "to_bgra",
-]
+__all__ = ["SKY_TAG", "depth_bgra", "normals_bgra", "segmentation_bgra", "to_bgra"]
 
 SKY_TAG = int(CityObjectLabel.Sky)
 
@@ -44,28 +37,30 @@ def to_bgra(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _words(shape: tuple[int, int]) -> np.ndarray:
+    return records_array(shape, np.uint32)  # one BGRA word a pixel (encoding_kernels)
+
+
 def depth_bgra(depth: np.ndarray) -> np.ndarray:
     """CARLA's depth image of (H, W) planar depths in metres (inf for the sky)."""
-    code = encode_depth(depth)
-    return to_bgra(code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF)
+    words = _words(depth.shape)
+    # float64: float32 would round 1000 m past 2^24 - 1
+    metres = np.ascontiguousarray(depth, np.float64)
+    depth_words(metres, FAR_PLANE, DEPTH_CODES / FAR_PLANE, float(DEPTH_CODES), words)
+    return words.view(np.uint8).reshape(*depth.shape, 4)
 
 
-def sky_tags(tags: np.ndarray, seen: np.ndarray) -> np.ndarray:
-    """(H, W) uint8 tags of the pixels, Sky where nothing is seen."""
-    return np.where(seen, tags, np.uint8(SKY_TAG)).astype(np.uint8)
-
-
-def semantic_bgra(tags: np.ndarray) -> np.ndarray:
-    """CARLA's semantic segmentation image of the (H, W) pixels' tags: the tag in red."""
-    zero = np.zeros(tags.shape, np.uint8)
-    return to_bgra(tags, zero, zero)
-
-
-def instance_bgra(tags: np.ndarray, instances: np.ndarray) -> np.ndarray:
-    """CARLA's instance segmentation image: tag in red, instance id in green (low byte) and
-    blue (high byte)."""
-    ids = instances.astype(np.uint32)
-    return to_bgra(tags, ids & 0xFF, (ids >> 8) & 0xFF)
+def segmentation_bgra(number: np.ndarray, labels: tuple, instances: bool) -> np.ndarray:
+    """CARLA's semantic segmentation image of (H, W) triangle numbers (the tag in red, the
+    sky Sky), or with `instances` its instance segmentation image (the id's low byte in
+    green, the next in blue, the sky's 0). `labels`: the scene's static tag and instance
+    columns, the dynamic ones and the first dynamic number (FrameScene.labels)."""
+    static, dynamic, offset = labels
+    words = _words(number.shape)
+    label_words(
+        np.ascontiguousarray(number, np.int32), static, dynamic, offset, SKY_TAG, instances, words
+    )
+    return words.view(np.uint8).reshape(*number.shape, 4)
 
 
 def normals_bgra(normals: np.ndarray, rays: np.ndarray) -> np.ndarray:

@@ -17,13 +17,7 @@ import numpy as np
 from world.geometry import Transform
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
 from world.sensors.buffers import records_bytes
-from world.sensors.camera_encodings import (
-    depth_bgra,
-    instance_bgra,
-    normals_bgra,
-    semantic_bgra,
-    sky_tags,
-)
+from world.sensors.camera_encodings import depth_bgra, normals_bgra, segmentation_bgra
 from world.sensors.images import Image
 from world.sensors.pinhole import world_rays
 from world.sensors.scene_frame import FrameScene
@@ -112,14 +106,14 @@ class SemanticSegmentationCamera(CameraSensor):
     """sensor.camera.semantic_segmentation: the tag in red."""
 
     def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return semantic_bgra(sky_tags(scene.tag(triangle), triangle >= 0))
+        return segmentation_bgra(triangle, scene.labels(), instances=False)
 
 
 class InstanceSegmentationCamera(CameraSensor):
     """sensor.camera.instance_segmentation: tag in red, instance id in green and blue."""
 
     def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return instance_bgra(sky_tags(scene.tag(triangle), triangle >= 0), scene.instance(triangle))
+        return segmentation_bgra(triangle, scene.labels(), instances=True)
 
 
 class NormalsCamera(CameraSensor):

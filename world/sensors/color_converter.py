@@ -25,7 +25,6 @@ __all__ = [
     "ColorConverter",
     "convert_bgra",
     "depth_metres",
-    "encode_depth",
     "grey_depth",
     "grey_log_depth",
     "palette_bgra",
@@ -56,14 +55,6 @@ class ColorConverter(CarlaEnum):
     Depth = 1
     LogarithmicDepth = 2
     CityScapesPalette = 3
-
-
-def encode_depth(metres: np.ndarray) -> np.ndarray:
-    """(H, W) depths in metres -> their 24-bit codes, round(d / 1000 · (256³ − 1)), clamped to
-    the far plane (the sky and anything beyond 1000 m read 1000 m)."""
-    metres = np.asarray(metres, dtype=np.float64)  # float32 would round 1000 m past 2^24 - 1
-    scaled = np.clip(metres, 0.0, FAR_PLANE) * (DEPTH_CODES / FAR_PLANE)
-    return np.minimum(np.floor(scaled + 0.5), DEPTH_CODES).astype(np.uint32)
 
 
 def _codes(bgra: np.ndarray) -> np.ndarray:

@@ -94,6 +94,12 @@ class FrameScene:
         s, d = self.view.static, self.view.dynamic
         return (s.colour, s.normal, s.tag, d.colour, d.normal, d.tag, self.view.dynamic_offset)
 
+    def labels(self) -> tuple:
+        """((static tag, instance), (dynamic tag, instance), first dynamic number): the
+        per-triangle columns the compiled segmentation encodings read."""
+        s, d = self.view.static, self.view.dynamic
+        return ((s.tag, s.instance), (d.tag, d.instance), self.view.dynamic_offset)
+
     def glowing(self, numbers: np.ndarray) -> np.ndarray:
         """Whether each triangle glows: a traffic light's lamp in a lit colour."""
         glow = self.tag(numbers) == int(CityObjectLabel.TrafficLight)

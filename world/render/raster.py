@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from world.kernels.compiled import njit
-from world.render.kernel_math import floor_int
+from world.render.kernel_math import clip_by_plane, floor_int
 
 __all__ = ["GUARD", "SUBPIXEL", "clear", "draw_index", "planar_depth"]
 
@@ -370,26 +370,7 @@ def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
             pa, pb, pc, pe = GUARD, 0.0, -focal, 0.0
         else:
             pa, pb, pc, pe = GUARD, 0.0, focal, 0.0
-        out = 0
-        for k in range(count):
-            n = k + 1 if k + 1 < count else 0
-            dp = pa * polygon[0, k, 0] + pb * polygon[0, k, 1] + pc * polygon[0, k, 2] + pe
-            dq = pa * polygon[0, n, 0] + pb * polygon[0, n, 1] + pc * polygon[0, n, 2] + pe
-            if dp >= 0.0:
-                for axis in range(3):
-                    polygon[1, out, axis] = polygon[0, k, axis]
-                out += 1
-            if (dp >= 0.0) != (dq >= 0.0):
-                i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
-                t = di / (di - do)
-                for axis in range(3):
-                    inner = polygon[0, i, axis]
-                    polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
-                out += 1
-        for k in range(out):
-            for axis in range(3):
-                polygon[0, k, axis] = polygon[1, k, axis]
-        count = out
+        count = clip_by_plane(polygon, count, pa, pb, pc, pe)
     return count
 
 

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from world.kernels.compiled import njit
-from world.render.kernel_math import floor_int
+from world.render.kernel_math import clip_by_plane, floor_int
 
 __all__ = ["cast_index", "face_coordinates", "sort_rays", "unsort_hits"]
 
@@ -543,26 +543,7 @@ def _clip_to_pyramid(polygon, a_low, a_high, b_low, b_high) -> int:
             cw, cu, cv = b_high, 0.0, -1.0
         else:
             cw, cu, cv = 1.0, 0.0, 0.0
-        out = 0
-        for k in range(count):
-            n = k + 1 if k + 1 < count else 0
-            dp = cw * polygon[0, k, 0] + cu * polygon[0, k, 1] + cv * polygon[0, k, 2]
-            dq = cw * polygon[0, n, 0] + cu * polygon[0, n, 1] + cv * polygon[0, n, 2]
-            if dp >= 0.0:
-                for axis in range(3):
-                    polygon[1, out, axis] = polygon[0, k, axis]
-                out += 1
-            if (dp >= 0.0) != (dq >= 0.0):
-                i, o, di, do = (k, n, dp, dq) if dp >= 0.0 else (n, k, dq, dp)
-                t = di / (di - do)
-                for axis in range(3):
-                    inner = polygon[0, i, axis]
-                    polygon[1, out, axis] = inner + t * (polygon[0, o, axis] - inner)
-                out += 1
-        for k in range(out):
-            for axis in range(3):
-                polygon[0, k, axis] = polygon[1, k, axis]
-        count = out
+        count = clip_by_plane(polygon, count, cw, cu, cv, 0.0)
         if count == 0:
             return 0
     return count

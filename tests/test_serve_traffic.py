@@ -9,6 +9,8 @@ lockstep's in-process manager drives them, to the bit.
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
 from serve_helpers import carla_client_or_skip, free_ports, output, run_client, served
@@ -51,13 +53,30 @@ print("farthest", round(moved[-1], 1))
 """
 
 
+# CARLA 0.9.16's own traffic manager runs in the client and can deadlock in synchronous
+# mode: a race between its two threads leaves both waiting (carla-simulator/carla#9172, fixed
+# after 0.9.16 by #9344; seen here once in a 1,000-tick run, the server idle, waiting for the
+# next call). A client stuck there is run once more, against a fresh server.
+HANG_RETRIES = 1
+
+
 def _fleet(shared, tmp_path, count: int, ticks: int) -> None:
     carla_client_or_skip()
     maps = str(shared / "maps" / "carla")
-    with served(tmp_path, "--maps", maps, "--map", "Town01") as server:
-        done = run_client(tmp_path, server.port, FLEET, str(count), str(ticks), timeout=600)
-        out = output(done).splitlines()
-        log = server.log()
+    for attempt in range(HANG_RETRIES + 1):
+        with served(tmp_path, "--maps", maps, "--map", "Town01") as server:
+            try:
+                done = run_client(
+                    tmp_path, server.port, FLEET, str(count), str(ticks), timeout=60 + 0.6 * ticks
+                )
+            except subprocess.TimeoutExpired:
+                if attempt == HANG_RETRIES:
+                    raise
+                print("CARLA's client hung (its traffic manager's race, carla#9172): once more")
+                continue
+            out = output(done).splitlines()
+            log = server.log()
+        break
     assert out[0] == f"spawned {count} []", out
     assert out[1] == f"alive {count}", out
     # CARLA's manager, not the server, drove them: most left their spawn point (a few wait

@@ -173,19 +173,31 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     ),
     (
         "leaderboard 2.x npc_agent.py (CARLA's BasicAgent)",
-        "by hand, the BasicAgent it drives with",
-        "BasicAgent runs 3 of 12 red lights on Town01 (it stops 9 m before the other 9): "
-        "lockstep's ego drives exactly along its lane, so the light's trigger lies "
-        "dead ahead, the cosine of misc.is_within_distance's angle rounds to 1.0 and its "
-        "`0 < angle` fails. Location and Rotation rounding every component to float32, as "
-        "CARLA's hold them, makes it worse (11 of 12: the float32 forward vector's length "
-        "rounds above 1); CARLA's PhysX poses are never that exact. Not fixed",
+        "tests/test_carla_basic_agent.py (a strict xfail), and by hand on Town01",
+        "BasicAgent runs the red light 15 m after the start of route 0 of leaderboard 1.0's "
+        "devtest routes (by hand, 3 of 12 lights on Town01; it stops 8 to 9 m before the "
+        "others). misc.is_within_distance needs an angle above 0.0 between the ego's 2D "
+        "forward vector and the light's trigger; lockstep's ego starts on the lane's centre "
+        "line with its heading, BasicAgent steers it exactly 0, and it never pitches on a flat "
+        "town, so the cosine rounds to 1.0. Not CARLA's number representation: CARLA computes "
+        "the forward vector in float32 (Rotation.h), 1 + 3.6e-9 long at this road's heading, "
+        "so an ego as exact in CARLA would run it too. CARLA's ego pitches: its Town01 log "
+        "(../shared/carla-logs/DistanceBetweenVehicles) has no moving frame of the Lincoln at "
+        "pitch 0 (median 0.09 degrees; 0.065 to 0.14 from rest), and a pitch of 0.005 degrees "
+        "added to the ego's transform makes BasicAgent stop 8 m before the line. Needs a body "
+        "pitch (load transfer) in the vehicle dynamics: not done",
     ),
     (
         "leaderboard 1.0 leaderboard_evaluator.py",
-        "",
-        "does not import with CARLA 0.9.16's agents (it needs the GlobalRoutePlannerDAO of "
-        "the 0.9.10 era)",
+        "by hand, with stand-ins of CARLA 0.9.10's agents (GlobalRoutePlannerDAO)",
+        "stops in scenario_runner 0.9.16, which it was not written for (it needs 0.9.10's): "
+        "it imports srunner.scenarios.junction_crossing_route and "
+        "atomic_criteria.ActorSpeedAboveThresholdTest (both gone), calls "
+        "CarlaDataProvider.set_ego_vehicle_route (gone), reads each criterion's "
+        "list_traffic_events (now `events`) and each scenario's `scenario` attribute (gone "
+        "from BasicScenario); its GlobalRoutePlanner(dao) with setup() is 0.9.10's, while "
+        "0.9.16's CarlaDataProvider makes GlobalRoutePlanner(map, 2.0). Its "
+        '`pkg_resources.get_distribution("carla")` finds 0.9.16 (tests/test_carla_exec.py)',
     ),
 ]
 

@@ -7,6 +7,13 @@ or else assembled from the copy of CARLA's agents that scenario_runner ships for
 tests (srunner/tests/carla_mocks/agents, an earlier release's): that copy lacks
 `constant_velocity_agent`, which this module stands in for with a class that says so when
 made (none of the scenarios the tests run makes one).
+
+Leaderboard 1.0 was published for scenario_runner 0.9.10 and CARLA 0.9.10's agents: the
+scenario_runner is found at $LOCKSTEP_SCENARIO_RUNNER_0910 or in
+../shared/carla-code/scenario_runner-0.9.10 (the tag v0.9.10 of carla-simulator/scenario_runner),
+and `agents_0910_folder` makes the agents package of that era from the one above with two
+stand-ins written here: 0.9.10's GlobalRoutePlannerDAO (the map and the resolution) and its
+GlobalRoutePlanner, made from a DAO and set up by `setup()`, over the later planner.
 """
 
 from __future__ import annotations
@@ -29,6 +36,36 @@ class ConstantVelocityAgent:
         raise NotImplementedError(
             "CARLA's ConstantVelocityAgent: set LOCKSTEP_CARLA_AGENTS to CARLA's PythonAPI/carla"
         )
+'''
+
+
+DAO_STAND_IN = '''"""Stand-in written by lockstep's tests: CARLA 0.9.10's
+GlobalRoutePlannerDAO (later releases have none), holding what the planner below reads:
+the map and the resolution."""
+
+
+class GlobalRoutePlannerDAO:
+    def __init__(self, wmap, sampling_resolution):
+        self._wmap = wmap
+        self._sampling_resolution = sampling_resolution
+
+    def get_resolution(self):
+        return self._sampling_resolution
+'''
+
+PLANNER_STAND_IN = '''"""Stand-in written by lockstep's tests: CARLA 0.9.10's
+GlobalRoutePlanner, made from a GlobalRoutePlannerDAO and set up by setup(), over the later
+planner (made from the map and the resolution; its trace_route gives the same (waypoint,
+RoadOption) pairs)."""
+from agents.navigation.global_route_planner_later import GlobalRoutePlanner as _Later
+
+
+class GlobalRoutePlanner(_Later):
+    def __init__(self, dao):
+        super().__init__(dao._wmap, dao.get_resolution())
+
+    def setup(self):
+        pass
 '''
 
 
@@ -58,6 +95,41 @@ def agents_folder(shared: Path, work: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.symlink_to(source)
         (folder / "agents" / "navigation" / "constant_velocity_agent.py").write_text(STAND_IN)
+    return folder
+
+
+def scenario_runner_0910(shared: Path) -> Path:
+    """scenario_runner 0.9.10 (see the module's docstring), or a skip saying where it was sought."""
+    sought = [
+        os.environ.get("LOCKSTEP_SCENARIO_RUNNER_0910"),
+        shared / "carla-code" / "scenario_runner-0.9.10",
+    ]
+    for candidate in sought:
+        if (
+            candidate
+            and (Path(candidate) / "srunner" / "scenarios" / "junction_crossing_route.py").is_file()
+        ):
+            return Path(candidate)
+    pytest.skip(
+        "scenario_runner 0.9.10 (leaderboard 1.0's) not found: set LOCKSTEP_SCENARIO_RUNNER_0910 "
+        f"or put the tag v0.9.10 of carla-simulator/scenario_runner at {sought[1]}"
+    )
+
+
+def agents_0910_folder(shared: Path, work: Path) -> Path:
+    """CARLA 0.9.10's `agents` package as leaderboard 1.0 imports it (the module's docstring)."""
+    later = agents_folder(shared, work) / "agents"
+    folder = work / "carla_agents_0910"
+    if not folder.is_dir():
+        for source in sorted(later.rglob("*.py")):
+            target = folder / "agents" / source.relative_to(later)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.name == "global_route_planner.py":
+                target = target.with_name("global_route_planner_later.py")
+            target.symlink_to(source.resolve())
+        navigation = folder / "agents" / "navigation"
+        (navigation / "global_route_planner.py").write_text(PLANNER_STAND_IN)
+        (navigation / "global_route_planner_dao.py").write_text(DAO_STAND_IN)
     return folder
 
 

@@ -1,11 +1,14 @@
-"""The leaderboard 2.x evaluator (../shared/carla-code/leaderboard-2) runs unchanged under
-`lockstep exec`, with its own flags, its own StatisticsManager and an agent written here
-(no camera: a speedometer, and the ego's pose from scenario_runner's CarlaDataProvider, as
-the leaderboard fills it), and writes its results.json.
+"""The leaderboard 2.x evaluator (../shared/carla-code/leaderboard-2) and the leaderboard 1.0
+evaluator (../shared/carla-code/leaderboard-1) run unchanged under `lockstep exec`, with their
+own flags, their own StatisticsManager and an agent written here (no camera: a speedometer,
+and the ego's pose from scenario_runner's CarlaDataProvider, as the leaderboard fills it),
+and write their results.json.
 
 The route: the first four waypoints of route 0 of the leaderboard's devtest routes (Town01,
 leaderboard 1.0's data: the 2.x data's routes are on Town12 and Town13, which ../shared has
-not), written in the 2.x route format.
+not), written in each leaderboard's route format. Leaderboard 1.0 runs with what it was
+published for: scenario_runner 0.9.10 and CARLA 0.9.10's agents, whose route planner's DAO
+later releases dropped (tests/carla_code.py writes stand-ins for it).
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tests.carla_code import REPO, agents_folder, carla_code, exec_script
+from tests.carla_code import (
+    REPO,
+    agents_0910_folder,
+    agents_folder,
+    carla_code,
+    exec_script,
+    scenario_runner_0910,
+)
 
 AGENT = '''"""Follows the route's plan: steers at the next plan point, holds about 6 m/s."""
 import math
@@ -107,6 +117,52 @@ def test_the_leaderboard_2_evaluator_writes_its_results_json(shared, tmp_path):
     (record,) = data["_checkpoint"]["records"]
     assert record["route_id"] == "RouteScenario_0_rep0"
     assert record["status"] in ("Completed", "Perfect")
+    assert record["scores"]["score_route"] > 50.0  # the agent drives along the route
+    assert "> Registering the global statistics" in done.stdout
+
+
+def _route_1_0(code: Path, target: Path) -> None:
+    """Route 0 of leaderboard 1.0's devtest routes, its first four waypoints, as they are."""
+    route = next(ET.parse(code / "leaderboard-1" / "data" / "routes_devtest.xml").iter("route"))
+    points = [ET.tostring(w, encoding="unicode").strip() for w in list(route.iter("waypoint"))[:4]]
+    target.write_text(
+        f'<routes><route id="0" town="{route.attrib["town"]}">{"".join(points)}</route></routes>\n'
+    )
+
+
+def test_the_leaderboard_1_0_evaluator_writes_its_results_json(shared, tmp_path):
+    code = carla_code(shared)
+    scenario_runner = scenario_runner_0910(shared)
+    evaluator = code / "leaderboard-1" / "leaderboard" / "leaderboard_evaluator.py"
+    agent = tmp_path / "follow_plan.py"
+    agent.write_text(AGENT)
+    _route_1_0(code, tmp_path / "route.xml")
+    results = tmp_path / "results.json"
+    done = exec_script(
+        ["--maps", str(shared / "maps" / "carla")],
+        evaluator,
+        [
+            "--routes",
+            str(tmp_path / "route.xml"),
+            "--scenarios",
+            str(code / "leaderboard-1" / "data" / "all_towns_traffic_scenarios_public.json"),
+            "--agent",
+            str(agent),
+            "--checkpoint",
+            str(results),
+        ],
+        cwd=tmp_path,
+        paths=[code / "leaderboard-1", scenario_runner, agents_0910_folder(shared, tmp_path)],
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "Traceback" not in done.stdout + done.stderr, done.stdout[-4000:]
+    data = json.loads(results.read_text())
+    # leaderboard 1.0's StatisticsManager's file: one route done of one, entry finished
+    assert data["entry_status"] == "Finished"
+    assert data["_checkpoint"]["progress"] == [1, 1]
+    (record,) = data["_checkpoint"]["records"]
+    assert record["route_id"] == "RouteScenario_0"
+    assert record["status"] == "Completed"
     assert record["scores"]["score_route"] > 50.0  # the agent drives along the route
     assert "> Registering the global statistics" in done.stdout
 

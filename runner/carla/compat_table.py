@@ -188,16 +188,20 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
         "pitch (load transfer) in the vehicle dynamics: not done",
     ),
     (
-        "leaderboard 1.0 leaderboard_evaluator.py",
-        "by hand, with stand-ins of CARLA 0.9.10's agents (GlobalRoutePlannerDAO)",
-        "stops in scenario_runner 0.9.16, which it was not written for (it needs 0.9.10's): "
-        "it imports srunner.scenarios.junction_crossing_route and "
+        "leaderboard 1.0 leaderboard_evaluator.py, an agent without cameras",
+        "tests/test_carla_leaderboard.py (route 0 of its devtest data on Town01, the first four "
+        "waypoints, with its public scenarios), with scenario_runner 0.9.10 "
+        "($LOCKSTEP_SCENARIO_RUNNER_0910 or ../shared/carla-code/scenario_runner-0.9.10: "
+        "skipped where absent) and stand-ins of CARLA 0.9.10's route planner and its DAO",
+        "evaluates the route with its own StatisticsManager and writes its results.json "
+        "(Completed, route 100 %, one collision with a scenario's vehicle); its "
+        '`pkg_resources.get_distribution("carla")` finds 0.9.16. On scenario_runner '
+        "0.9.16, which it was not written for, it stops in scenario_runner: it imports "
+        "srunner.scenarios.junction_crossing_route and "
         "atomic_criteria.ActorSpeedAboveThresholdTest (both gone), calls "
         "CarlaDataProvider.set_ego_vehicle_route (gone), reads each criterion's "
         "list_traffic_events (now `events`) and each scenario's `scenario` attribute (gone "
-        "from BasicScenario); its GlobalRoutePlanner(dao) with setup() is 0.9.10's, while "
-        "0.9.16's CarlaDataProvider makes GlobalRoutePlanner(map, 2.0). Its "
-        '`pkg_resources.get_distribution("carla")` finds 0.9.16 (tests/test_carla_exec.py)',
+        "from BasicScenario)",
     ),
 ]
 

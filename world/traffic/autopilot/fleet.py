@@ -39,9 +39,9 @@ from world.traffic.autopilot.kernels import (
     FleetSettings,
     FleetState,
     Work,
-    localise_fleet,
     past_path_ends,
     plan_fleet,
+    tick_fleet,
 )
 from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
 
@@ -380,23 +380,25 @@ class AutopilotFleet:
         global_lead: float,
         dt: float,
     ) -> bool:
-        """One tick of every vehicle in two compiled calls: localise_fleet, then Python for the
-        rare events (past a path's end, lost), then plan_fleet, which writes the controls; the
-        lane changes it decides are taken here. `settings` and `ignore` (the ignore chances,
+        """One tick of every vehicle in one compiled call (tick_fleet: localisation, then the
+        plan, which writes the controls), or, on a tick where a vehicle passed its path's end
+        or got lost, localisation, Python for those rare events, then plan_fleet; the lane
+        changes the plan decides are taken here. `settings` and `ignore` (the ignore chances,
         (N, 4)) are the manager's per-vehicle settings, `global_pct` and `global_lead` its
         speed difference and leading distance. False, with nothing done, when a vehicle was
         destroyed (prune first)."""
         tables = self.world.state_tables()
-        work, localise, plan = self._kernel_arguments(tables, settings)
-        past, lost, all_alive = localise_fleet(*localise)
+        work, plan = self._kernel_arguments(tables, settings)
+        per_tick = (tables.actors.n, dt, float(global_pct), float(global_lead))
+        past, _, all_alive, changes = tick_fleet(*plan, *per_tick, LOCATE_WINDOW, LOST_DISTANCE)
         if not all_alive:
             return False
-        if past:
-            self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, ignore)
-        if past or lost:
+        if changes < 0:
+            if past:
+                self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, ignore)
             for i in np.flatnonzero(work.lateral > LOST_DISTANCE).tolist():
                 self.relocate(i)
-        changes = plan_fleet(*plan, tables.actors.n, dt, float(global_pct), float(global_lead))
+            changes = plan_fleet(*plan, *per_tick)
         # lane changes decided now take effect from the next tick
         if changes:
             for i, path in zip(
@@ -405,8 +407,8 @@ class AutopilotFleet:
                 self._move_to_lane(i, path)
         return True
 
-    def _kernel_arguments(self, tables, settings: FleetSettings) -> tuple[Work, tuple, tuple]:
-        """The work arrays and the array arguments of localise_fleet and plan_fleet (all but
+    def _kernel_arguments(self, tables, settings: FleetSettings) -> tuple[Work, tuple]:
+        """The work arrays and the array arguments of tick_fleet and plan_fleet (all but
         the per-tick numbers), made again only when an array among them may have been replaced:
         the membership changed, the manager's per-vehicle settings were made again, a table
         grew. The ids in the key are those of arrays the arguments hold, so no other array
@@ -427,7 +429,7 @@ class AutopilotFleet:
 
     def _gather_arguments(
         self, tables, settings: FleetSettings, light_state: np.ndarray
-    ) -> tuple[Work, tuple, tuple]:
+    ) -> tuple[Work, tuple]:
         """The groups as plain tuples in their NamedTuples' field order (the kernels make
         them named again)."""
         a, v = tables.actors, tables.vehicles
@@ -459,11 +461,10 @@ class AutopilotFleet:
             )
         )  # fmt: skip
         lanes = self.paths.arrays()
-        localise = (fleet, tuple(work), lanes, actors, LOCATE_WINDOW, LOST_DISTANCE)
         plan = (
             fleet, tuple(settings), tuple(work), lanes, actors, controls, CONSTANTS, light_state
         )  # fmt: skip
-        return work, localise, plan
+        return work, plan
 
     def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, ignore: np.ndarray) -> None:
         """Moves the vehicles idx past their path's end on to the next path (extending their

@@ -1,6 +1,7 @@
 """Compiled loops of the autopilot's tick: route starts, path sampling, localisation, the
 obstacle search, the speed targets and control, lane changes, the writing of the controls,
-and the two calls that make the tick of them (localise_fleet, plan_fleet).
+and the calls that make the tick of them (localise_fleet, plan_fleet, and tick_fleet, both
+in one call).
 
 Each kernel does, element for element, the arithmetic of the numpy expression it replaces
 (the same operations in the same order, no fast-math), so the controls come out bit for bit
@@ -56,6 +57,7 @@ __all__ = [
     "speed_controls",
     "speed_targets",
     "stuck_row",
+    "tick_fleet",
     "vehicle_columns",
 ]
 
@@ -343,7 +345,15 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
         lo = first[p]
         hi = lo + count[p] - 2
         top = hi if hi > lo else lo
-        centre = _last_at_most(cum, base[p] + near[v], 0, len(cum))
+        x = base[p] + near[v]
+        end = lo + count[p]
+        # the last point at or before x among all paths' points (cum never decreases); when
+        # x lies within the path's own points it is one of them, found by searching those
+        # only (a few cache lines, not the whole table's)
+        if cum[lo] <= x and (end >= len(cum) or cum[end] > x):
+            centre = _last_at_most(cum, x, lo, end)
+        else:
+            centre = _last_at_most(cum, x, 0, len(cum))
         best = np.inf
         best_k = lo
         best_u = 0.0
@@ -1362,7 +1372,7 @@ def _next_on_lane(first, items, arc, p, here):
     return best, gap
 
 
-# -- the tick in three compiled calls (AutopilotFleet.tick) ---------------------------------
+# -- the tick in one or two compiled calls (AutopilotFleet.tick) ----------------------------
 
 
 @njit(cache=True)
@@ -1505,6 +1515,28 @@ def plan_fleet(
     work.changers[:changes] = found_changers
     work.to_paths[:changes] = found_paths
     return changes
+
+
+@njit(cache=True)
+def tick_fleet(
+    fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
+    constant_arrays, light_state, n_actors, dt, global_pct, global_lead, window, lost,
+):  # fmt: skip
+    """localise_fleet, then plan_fleet in the same call when no vehicle needs Python in
+    between (none past its path's end, none more than `lost` m off its path, every one
+    alive): the tick in one compiled call, its groups unboxed once. Returns localise_fleet's
+    three answers and plan_fleet's number of lane changes, -1 when it did not plan (the
+    caller handles the vehicles past their end or lost, then calls plan_fleet)."""
+    past, lost_count, all_alive = localise_fleet(
+        fleet_state, work_arrays, lane_arrays, actor_columns, window, lost
+    )
+    if past or lost_count or not all_alive:
+        return past, lost_count, all_alive, -1
+    changes = plan_fleet(
+        fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
+        constant_arrays, light_state, n_actors, dt, global_pct, global_lead,
+    )  # fmt: skip
+    return past, lost_count, all_alive, changes
 
 
 @njit(cache=True)

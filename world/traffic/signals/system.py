@@ -25,7 +25,7 @@ import numpy as np
 from world.actors.vehicle_state import TrafficLightState
 from world.traffic.signals.lights import TrafficLightGroups
 from world.traffic.signals.signs import GiveWaySign, SignTimers
-from world.traffic.signals.trigger_boxes import OrientedBoxes, box_changes
+from world.traffic.signals.trigger_boxes import OrientedBoxes, box_events
 
 __all__ = ["BOX_CHECK", "BOX_EFFECT", "BOX_LIGHT", "BOX_SPEED", "TrafficSystem"]
 
@@ -91,21 +91,16 @@ class TrafficSystem:
         vehicle, box = self.boxes.overlapping(
             rows, actors.pos, actors.rot, actors.box_loc, actors.extent, actors.alive
         )
-        inside = vehicle * len(self.boxes) + box  # (vehicle row, box) pairs, sorted
-        if np.array_equal(inside, self._inside):
-            return
-        left, entered = box_changes(self._inside, inside)
-        self._inside = inside
-        boxes = len(self.boxes)
-        moved = np.union1d(left // boxes, entered // boxes)
-        left_at = np.searchsorted(left // boxes, moved)
-        entered_at = np.searchsorted(entered // boxes, moved)
-        for k, vehicle_row in enumerate(moved.tolist()):
-            # a vehicle's leaves before its entries, each in box order
-            for key in left[left_at[k] : np.searchsorted(left, (vehicle_row + 1) * boxes)]:
-                self._leave(vehicle_row, int(key) % boxes)
-            for key in entered[entered_at[k] : np.searchsorted(entered, (vehicle_row + 1) * boxes)]:
-                self._enter(vehicle_row, int(key) % boxes)
+        self._inside, event_vehicle, event_box, entered = box_events(
+            self._inside, vehicle, box, len(self.boxes)
+        )
+        for vehicle_row, b, enters in zip(
+            event_vehicle.tolist(), event_box.tolist(), entered.tolist(), strict=True
+        ):
+            if enters:
+                self._enter(vehicle_row, b)
+            else:
+                self._leave(vehicle_row, b)
 
     # -- box events -----------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ __all__ = [
     "SECTION_MARGIN",
     "OrientedBoxes",
     "TriggerBox",
-    "box_changes",
+    "box_events",
     "lane_travels_with_s",
     "trigger_s",
 ]
@@ -163,9 +163,14 @@ class OrientedBoxes:
 
 
 @njit(cache=True)
-def box_changes(before: np.ndarray, after: np.ndarray) -> tuple:
-    """The keys (sorted, no repeats) in `before` and not in `after` (left), and in `after`
-    and not in `before` (entered): one merge of the two sorted arrays."""
+def box_events(before: np.ndarray, vehicle: np.ndarray, box: np.ndarray, boxes: int) -> tuple:
+    """The pairs (vehicle row, box) inside now, as sorted keys vehicle * boxes + box (the
+    pairs come sorted by vehicle, then box: OrientedBoxes.overlapping), and what changed
+    since the keys `before`: events (vehicle, box, entered or left) by vehicle, a vehicle's
+    leaves before its entries, each in box order. One merge of the two sorted key arrays."""
+    after = np.empty(len(vehicle), dtype=np.int64)
+    for k in range(len(vehicle)):
+        after[k] = vehicle[k] * boxes + box[k]
     left = np.empty(len(before), dtype=np.int64)
     entered = np.empty(len(after), dtype=np.int64)
     i = j = n_left = n_entered = 0
@@ -181,7 +186,24 @@ def box_changes(before: np.ndarray, after: np.ndarray) -> tuple:
         else:
             i += 1
             j += 1
-    return left[:n_left], entered[:n_entered]
+    events = n_left + n_entered
+    event_vehicle = np.empty(events, dtype=np.int64)
+    event_box = np.empty(events, dtype=np.int64)
+    event_entered = np.empty(events, dtype=np.bool_)
+    i = j = e = 0
+    while i < n_left or j < n_entered:
+        v_left = left[i] // boxes if i < n_left else -1
+        v_entered = entered[j] // boxes if j < n_entered else -1
+        v = v_left if v_entered < 0 or (0 <= v_left < v_entered) else v_entered
+        while i < n_left and left[i] // boxes == v:
+            event_vehicle[e], event_box[e], event_entered[e] = v, left[i] % boxes, False
+            e += 1
+            i += 1
+        while j < n_entered and entered[j] // boxes == v:
+            event_vehicle[e], event_box[e], event_entered[e] = v, entered[j] % boxes, True
+            e += 1
+            j += 1
+    return after, event_vehicle, event_box, event_entered
 
 
 @njit(cache=True)

@@ -75,29 +75,53 @@ class PinholeCamera:
         return values
 
 
-@dataclass(slots=True)
 class Visibility:
     """What each pixel sees: `number` (H, W) int32, the triangle's number in the view (-1:
-    nothing), and `depth` (H, W) float32, its planar depth in metres (`far` where nothing)."""
+    nothing), and `inv_depth` (H, W) float64, 1/x of its planar depth x (0: nothing);
+    `depth` (H, W) float32, the planar depth in metres (`far` where nothing), is worked out
+    on its first ask (an RGB or segmentation camera never reads it). Made over a RasterWork,
+    the arrays are its buffers: the next frame drawn with that work overwrites them."""
 
-    number: np.ndarray
-    depth: np.ndarray
+    __slots__ = ("_depth", "_work", "far", "inv_depth", "number")
+
+    def __init__(self, work: RasterWork, far: float) -> None:
+        self.number = work.hit
+        self.inv_depth = work.inv_depth
+        self.far = far
+        self._work = work
+        self._depth: np.ndarray | None = None
+
+    @property
+    def depth(self) -> np.ndarray:
+        if self._depth is None:
+            self._depth = self._work.depth_buffer()
+            raster.planar_depth(self.inv_depth, self.number, self.far, self._depth)
+        return self._depth
 
 
 class RasterWork:
-    """The rasterizer's buffers for one image size (1/x per pixel, the tiles' farthest
-    depths), kept by a camera from frame to frame: a fresh 800x600 buffer costs its pages'
-    first touch (about a millisecond of a frame)."""
+    """The rasterizer's buffers for one image size (1/x and the triangle per pixel, the
+    tiles' farthest depths, the planar depth when asked), kept by a camera from frame to
+    frame: a fresh 1920x1080 frame's buffers cost their pages' first touch, several ms."""
 
     def __init__(self, width: int, height: int) -> None:
         self.inv_depth = np.empty((height, width))
+        self.hit = np.empty((height, width), np.int32)
         self.tiles = np.empty((-(-height // raster.TILE), -(-width // raster.TILE)))
+        self.stale = np.empty(self.tiles.shape, np.bool_)
         self.polygon = np.zeros((2, raster.POLYGON, 3))
         self.scratch = np.zeros((0, 3))
         self.snapped = np.zeros((0, 3), np.int64)
+        self._depth: np.ndarray | None = None
 
     def fits(self, camera: PinholeCamera) -> bool:
         return self.inv_depth.shape == (camera.height, camera.width)
+
+    def depth_buffer(self) -> np.ndarray:
+        """The (H, W) float32 buffer planar depths are worked out into (made on first ask)."""
+        if self._depth is None:
+            self._depth = np.empty(self.hit.shape, np.float32)
+        return self._depth
 
     def vertex_rows(self, count: int) -> tuple[np.ndarray, np.ndarray]:
         """Work rows for a chunk's vertices (grown when an index needs more)."""
@@ -111,12 +135,14 @@ def visibility(
     view: SceneView, camera: PinholeCamera, work: RasterWork | None = None
 ) -> Visibility:
     """The nearest triangle and its depth at every pixel centre of `camera`; `work` (of the
-    camera's image size) is used for the buffers when given."""
+    camera's image size) holds the buffers when given (see Visibility)."""
     if work is None or not work.fits(camera):
         work = RasterWork(camera.width, camera.height)
     parameters = camera.parameters()
-    hit = np.empty((camera.height, camera.width), np.int32)
-    raster.clear(work.inv_depth, hit, work.tiles)
+    work.inv_depth.fill(0.0)  # nothing drawn: 1/x 0, number -1, each tile's least 0
+    work.hit.fill(-1)
+    work.tiles.fill(0.0)
+    work.stale.fill(False)
     for index, offset in view.passes():
         if not index.triangle_count:
             continue
@@ -131,13 +157,7 @@ def visibility(
             index.upper,
             offset,
             parameters,
-            work.inv_depth,
-            hit,
-            work.tiles,
-            scratch,
-            snapped,
-            work.polygon,
+            (work.inv_depth, work.hit, work.tiles, work.stale),
+            (scratch, snapped, work.polygon),
         )
-    depth = np.empty((camera.height, camera.width), np.float32)
-    raster.planar_depth(work.inv_depth, hit, camera.far, depth)
-    return Visibility(hit, depth)
+    return Visibility(work, camera.far)

@@ -29,7 +29,7 @@ import numpy as np
 from world.kernels.compiled import njit
 from world.render.kernel_math import clip_by_plane, floor_int
 
-__all__ = ["GUARD", "SUBPIXEL", "clear", "draw_index", "planar_depth"]
+__all__ = ["GUARD", "SUBPIXEL", "draw_index", "planar_depth"]
 
 SUBPIXEL = 256  # fixed-point steps per pixel (8 bits)
 HALF = SUBPIXEL // 2  # a pixel centre's offset in fixed point
@@ -40,23 +40,10 @@ PARAMETERS = 15
 POLYGON = 16  # the clipped polygon's most vertices (3 + 5 planes, with room)
 
 
-TILE = 8  # pixels: the side of the tiles whose farthest depth the occlusion test reads
+TILE = 8  # pixels: the side of the tiles whose farthest depth the occlusion tests read
 # a vertex's outcode: the planes it lies outside of
 BEHIND, BEYOND, LEFT_OF, RIGHT_OF, ABOVE, BELOW, UNSNAPPED = 1, 2, 4, 8, 16, 32, 64
 OUTSIDE = BEHIND | BEYOND | LEFT_OF | RIGHT_OF | ABOVE | BELOW
-
-
-@njit(cache=True)
-def clear(inv_depth: np.ndarray, hit: np.ndarray, tiles: np.ndarray) -> None:
-    """The buffers before a frame: nothing drawn (1/x 0, number -1), tiles not known (-1)."""
-    height, width = hit.shape
-    for j in range(height):
-        for i in range(width):
-            inv_depth[j, i] = 0.0
-            hit[j, i] = -1
-    for tj in range(tiles.shape[0]):
-        for ti in range(tiles.shape[1]):
-            tiles[tj, ti] = -1.0
 
 
 @njit(cache=True)
@@ -79,22 +66,23 @@ def draw_index(
     upper: np.ndarray,
     offset: int,
     camera: np.ndarray,
-    inv_depth: np.ndarray,
-    hit: np.ndarray,
-    tiles: np.ndarray,
-    scratch: np.ndarray,
-    snapped: np.ndarray,
-    polygon: np.ndarray,
+    buffers: tuple,
+    work: tuple,
 ) -> None:
     """Draws a MeshIndex's triangles (numbered `offset` + their Mesh number) into the
-    buffers: `inv_depth` (H, W) float64 holds 1/x of the nearest so far (0: nothing), `hit`
-    (H, W) int32 its number (-1: nothing), `tiles` (ceil(H / TILE), ceil(W / TILE)) float64
-    each tile's smallest inv_depth (-1: not known). `scratch` (most_vertices, 3) float64,
-    `snapped` (most_vertices, 3) int64 and `polygon` (2, POLYGON, 3) are work arrays.
+    `buffers` (inv_depth, hit, tiles, stale): `inv_depth` (H, W) float64 holds 1/x of the
+    nearest so far (0: nothing), `hit` (H, W) int32 its number (-1: nothing), `tiles`
+    (ceil(H / TILE), ceil(W / TILE)) float64 a lower bound of each tile's inv_depth, its
+    least when `stale` (bool, tiles' shape) is False (pixels only come nearer, so a bound
+    made before they changed still holds; the buffers before a frame: inv_depth 0, hit -1,
+    tiles 0, stale False). `work` (scratch, snapped, polygon): scratch (most_vertices, 3)
+    float64, snapped (most_vertices, 3) int64 and polygon (2, POLYGON, 3) float64.
 
     Chunks go nearest first, and a chunk whose nearest point lies behind everything already
     drawn in every tile its box covers is skipped: a pixel's depth is held within its
     triangle's (so within its chunk's box), so the skipped chunk could not have won a pixel."""
+    inv_depth, hit, tiles, stale = buffers
+    scratch, snapped, polygon = work
     height, width = hit.shape
     o = camera[ORIGIN : ORIGIN + 3]
     axes = np.empty((3, 3))
@@ -104,6 +92,8 @@ def draw_index(
     focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
     hw = width * 0.5
     hh = height * 0.5
+    band = np.empty((TILE, 2), np.int64)  # _fill's spans of a band of rows
+    rejected = np.empty(tiles.shape[1], np.bool_)  # _fill's tiles of a band left out
     chunks = len(lower)
     depth = np.empty(chunks)
     for c in range(chunks):
@@ -111,7 +101,7 @@ def draw_index(
     for c in np.argsort(depth):
         if depth[c] > far:
             break
-        if not _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles):
+        if not _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles, stale):
             continue
         first = vertex_start[c]
         for k in range(vertex_start[c + 1] - first):
@@ -125,7 +115,20 @@ def draw_index(
             tri = number[t] + offset
             if (snapped[a, 2] | snapped[b, 2] | snapped[d, 2]) & UNSNAPPED:
                 _draw_clipped(
-                    scratch, a, b, d, tri, focal, near, far, hw, hh, inv_depth, hit, tiles, polygon
+                    scratch,
+                    a,
+                    b,
+                    d,
+                    tri,
+                    focal,
+                    near,
+                    far,
+                    hw,
+                    hh,
+                    buffers,
+                    polygon,
+                    band,
+                    rejected,
                 )
                 continue
             sx0, sy0, sx1, sy1, sx2, sy2 = (
@@ -153,9 +156,9 @@ def draw_index(
                 high,
                 far,
                 tri,
-                inv_depth,
-                hit,
-                tiles,
+                buffers,
+                band,
+                rejected,
             )
 
 
@@ -209,7 +212,7 @@ def _box_depth(lower, upper, c, o, axes) -> float:
 
 
 @njit(inline="always")
-def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles) -> bool:
+def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles, stale) -> bool:
     """Whether any point of the box may show: in front of the near plane, inside the image's
     edges (a pixel out) and, where the whole box is in front, not behind all that is drawn
     in the tiles its corners' rectangle covers."""
@@ -249,24 +252,49 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
     reach = 1.0 / nearest  # the box's largest 1/x
     for tj in range(j0, j1 + 1):
         for ti in range(i0, i1 + 1):
-            held = tiles[tj, ti]
-            if held < 0.0:
-                held = _tile_least(inv_depth, ti, tj)
-                tiles[tj, ti] = held
-            if not reach < held:
+            if not _behind(reach, inv_depth, tiles, stale, ti, tj):
                 return True
     return False
 
 
 @njit(inline="always")
+def _behind(nearest, inv_depth, tiles, stale, ti, tj) -> bool:
+    """Whether 1/x `nearest` lies below all the tile holds (so could win none of its
+    pixels): below its bound, or, the bound being stale, below its least worked out anew."""
+    if nearest < tiles[tj, ti]:
+        return True
+    if not stale[tj, ti]:
+        return False
+    least = _tile_least(inv_depth, ti, tj)
+    tiles[tj, ti] = least
+    stale[tj, ti] = False
+    return nearest < least
+
+
+@njit(inline="always")
 def _tile_least(inv_depth, ti, tj) -> float:
-    """The smallest 1/x drawn in a tile (0 while a pixel of it holds nothing)."""
+    """The smallest 1/x drawn in a tile (0 while a pixel of it holds nothing): a running
+    least per column, so the comparisons do not wait on each other."""
     height, width = inv_depth.shape
-    least = np.inf
-    for j in range(tj * TILE, min(height, tj * TILE + TILE)):
-        for i in range(ti * TILE, min(width, ti * TILE + TILE)):
-            least = min(least, inv_depth[j, i])
-    return least
+    i0 = ti * TILE
+    j1 = min(height, tj * TILE + TILE)
+    if i0 + TILE > width:  # the image's last column of tiles: narrower
+        least = np.inf
+        for j in range(tj * TILE, j1):
+            for i in range(i0, width):
+                least = min(least, inv_depth[j, i])
+        return least
+    m0 = m1 = m2 = m3 = m4 = m5 = m6 = m7 = np.inf
+    for j in range(tj * TILE, j1):
+        m0 = min(m0, inv_depth[j, i0])
+        m1 = min(m1, inv_depth[j, i0 + 1])
+        m2 = min(m2, inv_depth[j, i0 + 2])
+        m3 = min(m3, inv_depth[j, i0 + 3])
+        m4 = min(m4, inv_depth[j, i0 + 4])
+        m5 = min(m5, inv_depth[j, i0 + 5])
+        m6 = min(m6, inv_depth[j, i0 + 6])
+        m7 = min(m7, inv_depth[j, i0 + 7])
+    return min(min(min(m0, m1), min(m2, m3)), min(min(m4, m5), min(m6, m7)))
 
 
 @njit(inline="always")
@@ -302,7 +330,7 @@ def _plane(cam, a, b, c, focal, hw, hh):
 
 @njit
 def _draw_clipped(
-    cam, a, b, c, tri, focal, near, far, hw, hh, inv_depth, hit, tiles, polygon
+    cam, a, b, c, tri, focal, near, far, hw, hh, buffers, polygon, band, rejected
 ) -> None:
     """Draws a triangle that reaches behind the near plane or past the guard band: clipped
     to both, then a fan over the polygon (its inner edges are shared: the fill rule splits
@@ -334,9 +362,9 @@ def _draw_clipped(
             high,
             far,
             tri,
-            inv_depth,
-            hit,
-            tiles,
+            buffers,
+            band,
+            rejected,
         )
         sx1, sy1 = sx2, sy2
 
@@ -375,12 +403,20 @@ def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
 
 
 @njit(inline="always")
-def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> None:
+def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band, rejected) -> None:
     """Fills the pixels whose centres the fixed-point triangle (`corners`: sx0, sy0, sx1,
-    sy1, sx2, sy2) covers where it is nearer than
-    what the buffers hold: 1/x = c0 + cu u + cv v at the centre (u, v), held within [low,
-    high] (the triangle's own range: snapping may put a centre a hair outside the triangle)
-    and seen only from 1/far on. A tile whose pixels change forgets its farthest depth."""
+    sy1, sx2, sy2) covers where it is nearer than what the buffers hold: 1/x = c0 + cu u +
+    cv v at the centre (u, v), held within [low, high] (the triangle's own range: snapping
+    may put a centre a hair outside the triangle) and seen only from 1/far on. A tile whose
+    pixels change forgets its farthest depth.
+
+    Rows go in bands of a tile's height. In each band, a tile whose farthest drawn depth
+    lies nearer than the triangle's nearest over the tile is left out: c0 + cv (j + 0.5)
+    grows (or shrinks) with j, and adding cu (i + 0.5) to it with i, in floating point as
+    in exact arithmetic (rounding keeps order), so the largest 1/x any pixel of a rectangle
+    gets is at one of its corners, and no pixel of the tile could have won. `buffers` as
+    draw_index's; `band` (TILE, 2) and `rejected` (tile columns) are work arrays."""
+    inv_depth, hit, tiles, stale = buffers
     sx0, sy0, sx1, sy1, sx2, sy2 = corners
     area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
     if area == 0:
@@ -394,6 +430,9 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> No
     j1 = min(height - 1, (max(sy0, sy1, sy2) - HALF) // SUBPIXEL)
     if i0 > i1 or j0 > j1:
         return
+    inv_far = 1.0 / far
+    if high < inv_far:
+        return
     px = i0 * SUBPIXEL + HALF
     py = j0 * SUBPIXEL + HALF
     # edge k from A to B: E(P) = (Bx - Ax)(Py - Ay) - (By - Ay)(Px - Ax), positive inside;
@@ -403,30 +442,83 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, inv_depth, hit, tiles) -> No
     w1, s1, t1 = _edge(sx1, sy1, sx2, sy2, px, py)
     w2, s2, t2 = _edge(sx2, sy2, sx0, sy0, px, py)
     last = i1 - i0
-    inv_far = 1.0 / far
-    if high < inv_far:
-        return
-    for j in range(j0, j1 + 1):
-        lo, hi = _span(w0, s0, 0, last)
-        lo, hi = _span(w1, s1, lo, hi)
-        lo, hi = _span(w2, s2, lo, hi)
-        if lo <= hi:
-            row = c0 + cv * (j + 0.5)
-            changed = False
-            for i in range(i0 + lo, i0 + hi + 1):
-                z = min(max(row + cu * (i + 0.5), low), high)
-                if z >= inv_far:
-                    held = inv_depth[j, i]
-                    if z > held or (z == held and tri < hit[j, i]):
-                        inv_depth[j, i] = z
-                        hit[j, i] = tri
-                        changed = True
-            if changed:
-                for ti in range((i0 + lo) // TILE, (i0 + hi) // TILE + 1):
-                    tiles[j // TILE, ti] = -1.0
-        w0 += t0
-        w1 += t1
-        w2 += t2
+    first_row = j0
+    while first_row <= j1:
+        last_row = min(j1, (first_row // TILE) * TILE + TILE - 1)
+        union_lo, union_hi = width, -1
+        for r in range(last_row - first_row + 1):
+            lo, hi = _span(w0, s0, 0, last)
+            lo, hi = _span(w1, s1, lo, hi)
+            lo, hi = _span(w2, s2, lo, hi)
+            band[r, 0] = i0 + lo
+            band[r, 1] = i0 + hi
+            if lo <= hi:
+                union_lo = min(union_lo, i0 + lo)
+                union_hi = max(union_hi, i0 + hi)
+            w0 += t0
+            w1 += t1
+            w2 += t2
+        if union_lo <= union_hi:
+            tj = first_row // TILE
+            row_a = c0 + cv * (first_row + 0.5)
+            row_b = c0 + cv * (last_row + 0.5)
+            for ti in range(union_lo // TILE, union_hi // TILE + 1):
+                ua = max(union_lo, ti * TILE) + 0.5
+                ub = min(union_hi, ti * TILE + TILE - 1) + 0.5
+                nearest = max(
+                    max(row_a + cu * ua, row_a + cu * ub), max(row_b + cu * ua, row_b + cu * ub)
+                )
+                nearest = min(max(nearest, low), high)
+                rejected[ti] = nearest < inv_far or _behind(
+                    nearest, inv_depth, tiles, stale, ti, tj
+                )
+            for r in range(last_row - first_row + 1):
+                j = first_row + r
+                start, end = band[r, 0], band[r, 1]
+                row = c0 + cv * (j + 0.5)
+                while start <= end:
+                    ti = start // TILE
+                    if rejected[ti]:
+                        start = ti * TILE + TILE
+                        continue
+                    stop = ti * TILE + TILE - 1  # the run of tiles not left out
+                    while stop < end and not rejected[(stop + 1) // TILE]:
+                        stop += TILE
+                    stop = min(stop, end)
+                    if _fill_run(row, cu, low, high, inv_far, tri, j, start, stop, inv_depth, hit):
+                        for tk in range(start // TILE, stop // TILE + 1):
+                            stale[tj, tk] = True
+                    start = stop + 1
+        first_row = last_row + 1
+
+
+@njit(inline="always")
+def _fill_run(row, cu, low, high, inv_far, tri, j, start, stop, inv_depth, hit) -> bool:
+    """Draws the pixels start..stop of row j where the triangle is nearer; whether any
+    changed. The centre's column i + 0.5 is counted up by ones: exact (half-integers far
+    below 2^52), the same numbers as (i + 0.5) computed anew."""
+    changed = False
+    u = start + 0.5
+    if low >= inv_far:  # every 1/x the triangle gives is seen
+        for i in range(start, stop + 1):
+            z = min(max(row + cu * u, low), high)
+            u += 1.0
+            held = inv_depth[j, i]
+            if z > held or (z == held and tri < hit[j, i]):
+                inv_depth[j, i] = z
+                hit[j, i] = tri
+                changed = True
+        return changed
+    for i in range(start, stop + 1):
+        z = min(max(row + cu * u, low), high)
+        u += 1.0
+        if z >= inv_far:
+            held = inv_depth[j, i]
+            if z > held or (z == held and tri < hit[j, i]):
+                inv_depth[j, i] = z
+                hit[j, i] = tri
+                changed = True
+    return changed
 
 
 @njit(inline="always")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from world.geometry import Transform
+from world.render import Visibility
 from world.sensors.base import SensorBehaviour, SensorContext, attribute_float
 from world.sensors.buffers import records_bytes
 from world.sensors.camera_encodings import depth_bgra, normals_bgra, segmentation_bgra
@@ -44,26 +45,25 @@ class CameraSensor(SensorBehaviour):
         self.height = int(attribute_float(attributes, "image_size_y", 600.0))
         self.fov = float(np.float32(attribute_float(attributes, "fov", 90.0)))
 
-    def buffers(
-        self, ctx: SensorContext
-    ) -> tuple[FrameScene, Transform, np.ndarray, np.ndarray, np.ndarray]:
+    def buffers(self, ctx: SensorContext) -> tuple[FrameScene, Transform, np.ndarray, Visibility]:
         """The frame's scene, the camera's transform and axes, and the visibility buffers."""
         return self.look(ctx.world.frame_scene(), self.sensor.get_transform())
 
     def look(
         self, scene: FrameScene, transform: Transform
-    ) -> tuple[FrameScene, Transform, np.ndarray, np.ndarray, np.ndarray]:
-        """The visibility buffers of `scene` from `transform`."""
+    ) -> tuple[FrameScene, Transform, np.ndarray, Visibility]:
+        """The visibility buffers of `scene` from `transform` (the scene's buffers for the
+        image size: valid until the next camera of that size looks)."""
         axes = transform.rotation.matrix()
         origin = transform.location.as_array()
-        triangle, depth = scene.camera(origin, axes, self.width, self.height, self.fov)
-        return scene, transform, axes, triangle, depth
+        seen = scene.camera(origin, axes, self.width, self.height, self.fov)
+        return scene, transform, axes, seen
 
     def picture(self, scene: FrameScene, transform: Transform, weather: Any) -> np.ndarray:
         """The (H, W, 4) BGRA picture of `scene` from `transform` (no measurement is made:
-        for pictures of a replayed log, world.sensors.camera_pictures)."""
-        _scene, transform, axes, triangle, depth = self.look(scene, transform)
-        return self.encode(scene, transform, axes, triangle, depth, weather)
+        for pictures of a replayed log, recorder.replay.camera_video)."""
+        _scene, transform, axes, seen = self.look(scene, transform)
+        return self.encode(scene, transform, axes, seen, weather)
 
     def image(self, ctx: SensorContext, transform: Transform, bgra: np.ndarray) -> Image:
         return Image(
@@ -77,9 +77,9 @@ class CameraSensor(SensorBehaviour):
         )
 
     def measure(self, ctx: SensorContext) -> list[Image]:
-        scene, transform, axes, triangle, depth = self.buffers(ctx)
+        scene, transform, axes, seen = self.buffers(ctx)
         weather = ctx.world.get_weather()
-        bgra = self.encode(scene, transform, axes, triangle, depth, weather)
+        bgra = self.encode(scene, transform, axes, seen, weather)
         return [self.image(ctx, transform, bgra)]
 
     def encode(
@@ -87,8 +87,7 @@ class CameraSensor(SensorBehaviour):
         scene: FrameScene,
         transform: Transform,
         axes: np.ndarray,
-        triangle: np.ndarray,
-        depth: np.ndarray,
+        seen: Visibility,
         weather: Any,
     ) -> np.ndarray:
         """The (H, W, 4) BGRA picture of the buffers."""
@@ -98,30 +97,30 @@ class CameraSensor(SensorBehaviour):
 class DepthCamera(CameraSensor):
     """sensor.camera.depth: planar depth in CARLA's 24-bit code."""
 
-    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return depth_bgra(depth)
+    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
+        return depth_bgra(seen.depth)
 
 
 class SemanticSegmentationCamera(CameraSensor):
     """sensor.camera.semantic_segmentation: the tag in red."""
 
-    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return segmentation_bgra(triangle, scene.labels(), instances=False)
+    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
+        return segmentation_bgra(seen.number, scene.labels(), instances=False)
 
 
 class InstanceSegmentationCamera(CameraSensor):
     """sensor.camera.instance_segmentation: tag in red, instance id in green and blue."""
 
-    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
-        return segmentation_bgra(triangle, scene.labels(), instances=True)
+    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
+        return segmentation_bgra(seen.number, scene.labels(), instances=True)
 
 
 class NormalsCamera(CameraSensor):
     """sensor.camera.normals: world-space normals in [0, 255]."""
 
-    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
+    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
         rays = world_rays(self.width, self.height, self.fov, axes)
-        return normals_bgra(scene.normal(triangle), rays)
+        return normals_bgra(scene.normal(seen.number), rays)
 
 
 class RGBCamera(CameraSensor):
@@ -131,10 +130,10 @@ class RGBCamera(CameraSensor):
         super().__init__(sensor, attributes)
         self.shader = Shader()
 
-    def encode(self, scene, transform, axes, triangle, depth, weather) -> np.ndarray:
+    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
         return self.shader.shade(
-            triangle,
-            depth,
+            seen.number,
+            seen.inv_depth,
             self.fov,
             axes,
             transform.location.z,

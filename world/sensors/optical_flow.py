@@ -62,7 +62,8 @@ class OpticalFlowCamera(CameraSensor):
         )
 
     def measure(self, ctx: SensorContext) -> list[OpticalFlowImage]:
-        scene, transform, axes, triangle, depth = self.buffers(ctx)
+        scene, transform, axes, visible = self.buffers(ctx)
+        triangle, depth = visible.number, visible.depth
         origin = transform.location.as_array()
         before = self._before or self._now
         origin0, axes0, pos0, rot0 = before

@@ -116,15 +116,16 @@ def shade_frame(
 ) -> None:
     """Shades (H, W) pixels into `out` (H, W) uint32, each word's bytes B, G, R, A.
     `pixels`: (H, W) triangle numbers (-1: sky; the static triangles below `offset`, the
-    dynamic ones from it) and planar depths; `rays`: the camera-frame ray of pixel (i, j) is
-    (1, across[i], down[j]), and `axes` the camera's forward, right, up as columns; `static`
-    and `dynamic`: the scene's colour, normal and tag columns; `codes`: (256,) the sRGB
-    codes' linear values, (256,) the midpoints above each code (+inf last), the codes at a
-    fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours; `light` the
-    LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two sides' packed
-    word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here as pixels
-    first see them."""
-    number, depth = pixels
+    dynamic ones from it) and the inverses 1/x of their planar depths x (a surface's depth
+    is float32(1 / (1/x)), the depth camera's planar depth); `rays`: the camera-frame ray of
+    pixel (i, j) is (1, across[i], down[j]), and `axes` the camera's forward, right, up as
+    columns; `static` and `dynamic`: the scene's colour, normal and tag columns; `codes`:
+    (256,) the sRGB codes' linear values, (256,) the midpoints above each code (+inf last),
+    the codes at a fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours;
+    `light` the LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two
+    sides' packed word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here
+    as pixels first see them."""
+    number, inv_depth = pixels
     across, down, axes = rays
     linear, above, cells = codes
     static_colour, static_normal = static[0], static[1]
@@ -186,7 +187,8 @@ def shade_frame(
                     scale = back
                     code = static_code[k, 1] if k < offset else dynamic_code[k - offset, 1]
             if fog:
-                through = float(depth[j, i]) * length - light[12]
+                depth = float(np.float32(1.0 / inv_depth[j, i]))
+                through = depth * length - light[12]
                 if through > 0.0:
                     keep = el.exp(-light[11] * through)
                     code = OPAQUE

@@ -13,13 +13,21 @@ actor row it belongs to (with that actor's velocity).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from world.actors.vehicle_state import CityObjectLabel
-from world.render import MeshIndex, PinholeCamera, SceneView, cast_rays, visibility
+from world.render import (
+    MeshIndex,
+    PinholeCamera,
+    RasterWork,
+    SceneView,
+    Visibility,
+    cast_rays,
+    visibility,
+)
 from world.scene import STATIC_INSTANCE_BASE, ActorShapes, Mesh, static_scene
 from world.scene.actor_shapes import LAMP_COLOURS
 
@@ -51,12 +59,15 @@ class FrameScene:
     view: SceneView
     actor_velocity: np.ndarray  # (n, 3) m/s of every actor row this frame
     lit: np.ndarray  # (K, 3) uint8: the colours of lit lamps, which glow
+    work: dict[tuple[int, int], RasterWork] = field(default_factory=dict)  # by (W, H)
 
     def camera(
         self, origin: np.ndarray, axes: np.ndarray, width: int, height: int, fov: float
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Nearest triangle (-1: sky) and planar depth (world.render's FAR where none) per
-        pixel, (H, W) each."""
+    ) -> Visibility:
+        """Nearest triangle (-1: sky) and its depth per pixel (world.render's Visibility),
+        drawn into the buffers of `work` kept for the image size: the cameras of one size
+        share them (the next camera of that size overwrites them), so a tick's cameras
+        draw into memory the caches already hold and no frame pays fresh pages."""
         camera = PinholeCamera(
             tuple(map(float, origin)),
             tuple(map(float, axes[:, 0])),
@@ -66,8 +77,10 @@ class FrameScene:
             int(height),
             float(fov),
         )
-        seen = visibility(self.view, camera)
-        return seen.number, seen.depth
+        key = (camera.width, camera.height)
+        if key not in self.work:
+            self.work[key] = RasterWork(camera.width, camera.height)
+        return visibility(self.view, camera, self.work[key])
 
     def cast(
         self, origin: np.ndarray, directions: np.ndarray, max_range: float
@@ -137,6 +150,7 @@ class RenderingFrame:
         self._flat_index: MeshIndex | None = None  # a map without `derived`: built once here
         self._frame: int | None = None
         self._scene: FrameScene | None = None
+        self._work: dict[tuple[int, int], RasterWork] = {}  # each frame's cameras share it
 
     def scene(
         self,
@@ -163,6 +177,7 @@ class RenderingFrame:
             view=SceneView(index, dynamic),
             actor_velocity=tables.actors.vel[: tables.actors.n].copy(),
             lit=LIT_LAMPS,
+            work=self._work,
         )
         self._frame = frame
         return self._scene

@@ -138,7 +138,7 @@ class Shader:
     def shade(
         self,
         number: np.ndarray,
-        depth: np.ndarray,
+        inv_depth: np.ndarray,
         fov: float,
         axes: np.ndarray,
         height: float,
@@ -147,9 +147,9 @@ class Shader:
         light: Lighting,
     ) -> np.ndarray:
         """(H, W, 4) BGRA of one frame (over a bytearray an Image takes as it is): `number`
-        and `depth` (H, W) from the renderer, `fov` the camera's, `axes` its forward, right
-        and up as columns, `height` its z, `columns` the scene's (static colour, normal, tag,
-        dynamic colour, normal, tag, offset), `lit` the lit lamps' colours."""
+        and `inv_depth` (H, W) from the renderer (world.render's Visibility), `fov` the camera's,
+        `axes` its forward, right and up as columns, `height` its z, `columns` the scene's (static
+        colour, normal, tag, dynamic colour, normal, tag, offset), `lit` the lit lamps' colours."""
         h, w = number.shape
         across, down = pixel_offsets(w, h, fov)
         words = records_array((h, w), np.uint32)  # one BGRA word a pixel
@@ -158,7 +158,7 @@ class Shader:
         static_memo = self._static_memo(columns[0], values, lamps)
         dynamic = len(columns[3])
         shade_frame(
-            (np.ascontiguousarray(number, np.int32), np.ascontiguousarray(depth, np.float32)),
+            (np.ascontiguousarray(number, np.int32), np.ascontiguousarray(inv_depth, np.float64)),
             (across, down, np.ascontiguousarray(axes, np.float64)),
             tuple(columns[0:3]),
             tuple(columns[3:6]),

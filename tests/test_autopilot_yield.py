@@ -9,7 +9,8 @@ Which approaches conflict is read from the map's lane paths (junction lanes whos
 lines pass within 2.5 m), not assumed. The rules (docs/autopilot.md, Yielding): within
 14 m of its entry the car waits for a vehicle inside the junction on a conflicting lane,
 and for one approaching on a conflicting lane nearer its entry, unless that one is stopped
-(below 0.5 m/s).
+(below 0.5 m/s). Nor does it go in while a car stands just after the junction on its exit
+lane (Junction exits: CARLA's SafeAfterJunction).
 """
 
 from __future__ import annotations
@@ -225,3 +226,40 @@ def test_waits_for_an_ego_stopped_inside_the_junction_on_a_conflicting_lane():
     assert int(found[0]) == crossing
     _parked(world, pose)
     _assert_waits_at_entry(_drive(world, tm, paths, approach, right))
+
+
+def _exit_lane(paths, right: int) -> int:
+    """The lane after the right turn, and a check that the turn is no short junction (its
+    ends at least 8 m apart in a straight line, CARLA's MIN_JUNCTION_LENGTH)."""
+    (exit_lane,) = paths.successors[right]
+    begin = paths.points[paths.first[right], :2]
+    end = paths.points[paths.first[exit_lane], :2]
+    assert np.linalg.norm(end - begin) >= 8.0
+    assert paths.length[exit_lane] > 10.0 and paths.junction[exit_lane] < 0
+    return exit_lane
+
+
+def test_waits_at_the_entry_while_a_car_stands_just_after_the_junction():
+    # CARLA's SafeAfterJunction (docs/autopilot.md, Junction exits): the safe point lies 4 m
+    # along the exit lane, the middle of that stretch 2 m along it. A hand-braked car's
+    # centre 2.5 m along the exit lane is past the junction's end, before the safe point,
+    # 0.5 m from the middle (< 4 m) and stopped (< 5 km/h): the exit is blocked, so the car
+    # stops at its line (front bumper 1.5 m before the entry) instead of turning in behind it
+    # (the parked car's rear, 2.5 - 2.45 = 0.05 m along the exit, leaves no room after the
+    # turn: without the rule the car would stand inside the junction).
+    world, tm, paths, _, approach, right = _scene()
+    exit_lane = _exit_lane(paths, right)
+    _parked(world, _pose(paths, exit_lane, 2.5))
+    _assert_waits_at_entry(_drive(world, tm, paths, approach, right))
+
+
+def test_goes_in_when_the_car_after_the_junction_stands_beyond_the_safe_point():
+    # The same car's centre 6.5 m along the exit lane: past the safe point (4 m) and 4.5 m
+    # from the middle of the stretch (> 4 m): no blocker, so the car turns in (and then waits
+    # behind it, its front 2.5 m behind the parked car's rear at 4.05 m).
+    world, tm, paths, _, approach, right = _scene()
+    exit_lane = _exit_lane(paths, right)
+    _parked(world, _pose(paths, exit_lane, 6.5))
+    result = _drive(world, tm, paths, approach, right)
+    assert result.entered_at is not None
+    assert result.yielded_at is None

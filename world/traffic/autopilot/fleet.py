@@ -71,8 +71,28 @@ CROSSING_ANGLE = 30.0  # deg: vehicles heading this much apart cross each other'
 OVERRIDE_TIME = 4.0  # s of pushing on
 VEHICLE_KIND, WALKER_KIND = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints: fast
 LOCATE_WINDOW = 6  # path segments searched around the last arc
+# A junction is not entered while its exit is blocked (blocked_exits), with the values of
+# CARLA's traffic manager (its Constants.h, WaypointSelection and MotionPlan)
+SAFE_DISTANCE_AFTER_JUNCTION = 4.0  # m along the exit lane: the safe point
+MIN_SAFE_INTERVAL_LENGTH = 2.0  # m: a shorter stretch to the safe point is not checked
+MAX_JUNCTION_BLOCK_DISTANCE = 4.0  # m from the stretch's middle to a blocking vehicle
+AFTER_JUNCTION_MIN_SPEED = 5.0 / 3.6  # m/s: a vehicle slower than this blocks
+MIN_JUNCTION_LENGTH = 8.0  # m between a junction's entry and exit: shorter is not checked
 JUNCTION_CONSTANTS = np.array(
-    [STOP_LINE_GAP, MAX_DECEL, SLOW, SIGN_CRAWL, COMFORT_DECEL, SIGN_ZONE, APPROACH]
+    [
+        STOP_LINE_GAP,
+        MAX_DECEL,
+        SLOW,
+        SIGN_CRAWL,
+        COMFORT_DECEL,
+        SIGN_ZONE,
+        APPROACH,
+        SAFE_DISTANCE_AFTER_JUNCTION,
+        MIN_SAFE_INTERVAL_LENGTH,
+        MAX_JUNCTION_BLOCK_DISTANCE,
+        AFTER_JUNCTION_MIN_SPEED,
+        MIN_JUNCTION_LENGTH,
+    ]
 )
 NO_LIGHTS = np.zeros(0, dtype=np.int8)
 HELD_SPEED = 0.5  # m/s: a vehicle outside the fleet this slow before a junction is held

@@ -41,6 +41,7 @@ __all__ = [
     "OtherVehicles",
     "Work",
     "apply_controls",
+    "blocked_exits",
     "body_arrays",
     "junction_stops",
     "localise_fleet",
@@ -707,12 +708,14 @@ def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
 @njit(cache=True)
 def junction_stops(
     route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
-    sign_state, others, c,
+    sign_state, others, blocked, c,
 ):  # fmt: skip
     """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
     whether the vehicle is inside a junction
-    for each vehicle, from its route's end, the light and sign before its next junction entry
-    and the vehicles it yields to there (AutopilotFleet.tick explains the rules). `front` is
+    for each vehicle, from its route's end, the light and sign before its next junction entry,
+    the vehicles it yields to there, and whether the lane after that junction is blocked
+    (`blocked`, blocked_exits: it waits at the entry, held, as for a red light)
+    (AutopilotFleet.tick explains the rules). `front` is
     the half length; `light_state` is empty without traffic lights; `ignore` (N, 4): the
     ignore flags (lights and signs: columns 0 and 1); `c` holds the constants (see
     autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`others`, OtherVehicles)
@@ -791,6 +794,12 @@ def junction_stops(
             reason[v] = 3
             held[v] = True
         near[v] = entry_path[v] >= 0 and not inside[v] and d_entry[v] < approach
+        if blocked[v]:
+            held[v] = True
+            line = d_entry[v] - front[v] - stop_line
+            if line < stop[v]:
+                stop[v] = line
+                reason[v] = 4
     # the vehicles that can make another give way, each listed under its junction: those
     # inside a junction, those near an entry that no light or sign holds, and the vehicles
     # outside the fleet inside or approaching one (paths of two junctions never conflict,
@@ -845,6 +854,80 @@ def junction_stops(
             stop[v] = line
             reason[v] = 4
     return stop, reason, target, inside
+
+
+@njit(cache=True)
+def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
+    """Whether each vehicle must wait before its next junction because the lane after it is
+    blocked (CARLA's MotionPlanStage.SafeAfterJunction, with the junction end and safe point
+    of LocalizationStage.ExtendAndFindSafeSpace): a vehicle outside a junction, its centre
+    less than c[6] m from the entry along its route, does not go in while a vehicle (the
+    fleet's or any other) stands slower than c[10] m/s with its centre on the exit lane
+    before the safe point (c[7] m along it, or the lane's end) and within c[9] m of the
+    middle between the lane's start and that point. Not for a junction whose path starts
+    less than c[11] m from its end, nor when the safe point is within c[8] m of the start.
+    The fleet's vehicles (`rows`, on route[:, 0] at `arc`) and the others (OtherVehicles'
+    paths and arcs) are listed by lane and arc once, when a first vehicle needs them.
+    `lanes`: LaneArrays; `actors`: ActorColumns; `c`: autopilot.JUNCTION_CONSTANTS."""
+    approach, safe_after, min_interval, block_distance, min_speed, min_length = (
+        c[6],
+        c[7],
+        c[8],
+        c[9],
+        c[10],
+        c[11],
+    )
+    path_junction, length, points, first = lanes.junction, lanes.length, lanes.points, lanes.first
+    cum, base, count = lanes.cum, lanes.base, lanes.count
+    a_pos, a_vel = actors.pos, actors.vel
+    n, slots = route.shape
+    blocked = np.zeros(n, dtype=np.bool_)
+    fleet_first = fleet_items = other_first = other_items = np.zeros(0, dtype=np.int64)
+    for v in range(n):
+        if route[v, 0] < 0 or path_junction[route[v, 0]] >= 0:
+            continue
+        r = 1
+        while r < slots and route[v, r] >= 0 and path_junction[route[v, r]] < 0:
+            r += 1
+        if r + 1 >= slots or route[v, r] < 0 or not start[v, r] < approach:
+            continue
+        j, e = route[v, r], route[v, r + 1]
+        if e < 0 or path_junction[e] >= 0 or length[e] <= 0.0:
+            continue
+        ex, ey = points[first[e], 0], points[first[e], 1]
+        bx, by = points[first[j], 0] - ex, points[first[j], 1] - ey
+        if bx * bx + by * by < min_length * min_length:
+            continue  # a short junction: no check (CARLA's MIN_JUNCTION_LENGTH)
+        safe = min(safe_after, length[e])
+        i = max(_last_at_most(cum, base[e] + safe, first[e], first[e] + count[e]), first[e])
+        i = min(i, first[e] + count[e] - 2)
+        step = cum[i + 1] - cum[i]
+        f = (base[e] + safe - cum[i]) / step if step > 0.0 else 0.0
+        sx = points[i, 0] + f * (points[i + 1, 0] - points[i, 0])
+        sy = points[i, 1] + f * (points[i + 1, 1] - points[i, 1])
+        if (sx - ex) * (sx - ex) + (sy - ey) * (sy - ey) <= min_interval * min_interval:
+            continue
+        mx, my = 0.5 * (ex + sx), 0.5 * (ey + sy)
+        if len(fleet_first) == 0:
+            fleet_first, fleet_items = _by_arc(route[:, 0], arc, len(length))
+            other_first, other_items = _by_arc(others.path, others.arc, len(length))
+        for k in range(fleet_first[e], fleet_first[e + 1] + other_first[e + 1] - other_first[e]):
+            if k < fleet_first[e + 1]:
+                u = fleet_items[k]
+                at, row = arc[u], rows[u]
+            else:
+                o = other_items[other_first[e] + k - fleet_first[e + 1]]
+                at, row = others.arc[o], others.rows[o]
+            if at > safe:
+                continue
+            dx, dy = a_pos[row, 0] - mx, a_pos[row, 1] - my
+            if not dx * dx + dy * dy < block_distance * block_distance:
+                continue
+            vx, vy = a_vel[row, 0], a_vel[row, 1]
+            if vx * vx + vy * vy < min_speed * min_speed:
+                blocked[v] = True
+                break
+    return blocked
 
 
 @njit(cache=True, inline="always")
@@ -1482,9 +1565,10 @@ def plan_fleet(
             heading[v, s] = lanes.segment_heading[seg[v, s]]
     target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
     others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
+    blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
         route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
-        sign_state, others, constants.junction,
+        sign_state, others, blocked, constants.junction,
     )  # fmt: skip
     bodies = body_arrays(actors, n_actors, vehicle_kind, walker_kind)
     obstacle = obstacle_distances(

@@ -15,7 +15,12 @@ the pixel would have made, so the bytes are those of the plain per-pixel rules:
   static scene's from frame to frame while the light stays the same);
 * the pixel rays' column and row parts (the ray (1, y_i, z_j) of pixel (i, j) enters the
   camera's axes as one sum per column plus one per row, in the per-pixel order);
-* the sky's transmittance (the sky is always FAR_SKY away).
+* the sky's transmittance (the sky is always FAR_SKY away), and the sky's word as steps of
+  the ray's rise (sky_steps, kept by the caller while the light stays): a sky pixel pays
+  its rise (a root and a division) and finds its step, not three codes;
+* a run of pixels of a row that see one triangle: the side they see is the same for the
+  run where n · r at both its ends is clearly of one sign (SURE_FACING), and without fog
+  they all get that side's word.
 
 The helpers a pixel calls are inlined: a compiled call per pixel with array arguments
 (their reference counts) cost more than the work itself. A pixel is stored as one word.
@@ -31,7 +36,7 @@ import numpy as np
 from world import elementary as el
 from world.kernels.compiled import njit
 
-__all__ = ["LIGHT_FIELDS", "OPAQUE", "UNSET", "shade_frame", "srgb_code"]
+__all__ = ["LIGHT_FIELDS", "OPAQUE", "SKY_STEPS", "UNSET", "shade_frame", "sky_steps", "srgb_code"]
 
 # the order of the light's numbers in the kernel's `light` array
 LIGHT_FIELDS = (
@@ -46,6 +51,11 @@ _LITTLE = sys.byteorder == "little"
 B_SHIFT, G_SHIFT, R_SHIFT, A_SHIFT = (0, 8, 16, 24) if _LITTLE else (24, 16, 8, 0)
 OPAQUE = 255 << A_SHIFT  # alpha's bits in a packed BGRA word
 UNSET = 0  # a triangle side's packed word not worked out yet (every word is OPAQUE)
+# n · r beyond which a run of pixels seeing one triangle sees one side of it throughout:
+# n · (r·|r|) is affine along a row, so it lies between its values at the run's ends, and
+# with |r| in [1, 1e4) (fov below 179.98 degrees) the pixels' own sums, a few units of
+# 2^-53 off, keep their sign
+SURE_FACING = 1e-6
 
 
 @njit(inline="always")
@@ -112,6 +122,7 @@ def shade_frame(
     light: np.ndarray,
     static_memo: tuple,
     dynamic_memo: tuple,
+    sky: tuple,
     out: np.ndarray,
 ) -> None:
     """Shades (H, W) pixels into `out` (H, W) uint32, each word's bytes B, G, R, A.
@@ -124,7 +135,7 @@ def shade_frame(
     the codes at a fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours;
     `light` the LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two
     sides' packed word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here
-    as pixels first see them."""
+    as pixels first see them. `sky`: sky_steps' (starts, words, count) of this light."""
     number, inv_depth = pixels
     across, down, axes = rays
     linear, above, cells = codes
@@ -143,31 +154,38 @@ def shade_frame(
         column_y[i] = axes[1, 0] * 1.0 + axes[1, 1] * y
         column_z[i] = axes[2, 0] * 1.0 + axes[2, 1] * y
         column_length[i] = 1.0 * 1.0 + y * y
+    columns = (column_x, column_y, column_z, column_length)
     fog = light[11] > 0.0
-    sky_keep = 1.0
-    if fog and light[14] - light[12] > 0.0:
-        sky_keep = el.exp(-light[11] * (light[14] - light[12]))
+    sky_starts, sky_words, sky_count = sky
+    step = 0  # the sky's step the last sky pixel was in
     for j in range(height):
         z = down[j]
         row_x, row_y, row_z, row_length = axes[0, 2] * z, axes[1, 2] * z, axes[2, 2] * z, z * z
-        for i in range(width):
+        ray_row = (row_x, row_y, row_z, row_length)
+        i = 0
+        while i < width:
             k = number[j, i]
-            length = math.sqrt(column_length[i] + row_length)
             if k < 0:
-                up = math.sqrt(min(max((column_z[i] + row_z) / length, 0.0), 1.0))
-                code = OPAQUE
-                for c, shift in ((0, R_SHIFT), (1, G_SHIFT), (2, B_SHIFT)):
-                    colour = light[8 + c] + (light[5 + c] - light[8 + c]) * up
-                    value = colour * sky_keep + light[8 + c] * (1.0 - sky_keep)
-                    code |= srgb_code(value, above, cells) << shift
-                out[j, i] = code
+                length = math.sqrt(column_length[i] + row_length)
+                rise = (column_z[i] + row_z) / length
+                if not (
+                    sky_starts[step] <= rise
+                    and (step + 1 == sky_count or rise < sky_starts[step + 1])
+                ):
+                    step = _step_of(rise, sky_starts, sky_count)
+                out[j, i] = sky_words[step]
+                i += 1
                 continue
+            end = i + 1  # the run of pixels that see triangle k
+            while end < width and number[j, end] == k:
+                end += 1
             if k < offset:
                 if static_code[k, 0] == UNSET:
                     _light_triangle(
                         k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
                     )
-                code, scale, back = static_code[k, 0], static_scale[k, 0], static_scale[k, 1]
+                front, back = static_code[k, 0], static_code[k, 1]
+                front_scale, back_scale = static_scale[k, 0], static_scale[k, 1]
                 nx, ny, nz = static_normal[k, 0], static_normal[k, 1], static_normal[k, 2]
                 r, g, b = static_colour[k, 0], static_colour[k, 1], static_colour[k, 2]
             else:
@@ -176,26 +194,130 @@ def shade_frame(
                     _light_triangle(
                         k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
                     )
-                code, scale, back = dynamic_code[q, 0], dynamic_scale[q, 0], dynamic_scale[q, 1]
+                front, back = dynamic_code[q, 0], dynamic_code[q, 1]
+                front_scale, back_scale = dynamic_scale[q, 0], dynamic_scale[q, 1]
                 nx, ny, nz = dynamic_normal[q, 0], dynamic_normal[q, 1], dynamic_normal[q, 2]
                 r, g, b = dynamic_colour[q, 0], dynamic_colour[q, 1], dynamic_colour[q, 2]
-            if back != scale:  # the side the camera sees matters: the normal turned toward it
-                rx = (column_x[i] + row_x) / length
-                ry = (column_y[i] + row_y) / length
-                rz = (column_z[i] + row_z) / length
-                if float(nx) * rx + float(ny) * ry + float(nz) * rz > 0.0:
-                    scale = back
-                    code = static_code[k, 1] if k < offset else dynamic_code[k - offset, 1]
-            if fog:
-                depth = float(np.float32(1.0 / inv_depth[j, i]))
-                through = depth * length - light[12]
-                if through > 0.0:
-                    keep = el.exp(-light[11] * through)
-                    code = OPAQUE
-                    value = linear[r] * scale * keep + light[8] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells) << R_SHIFT
-                    value = linear[g] * scale * keep + light[9] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells) << G_SHIFT
-                    value = linear[b] * scale * keep + light[10] * (1.0 - keep)
-                    code |= srgb_code(value, above, cells) << B_SHIFT
-            out[j, i] = code
+            normal = (float(nx), float(ny), float(nz))
+            side = 0  # 0: the front side for the whole run, 1: the back side, -1: per pixel
+            if back_scale != front_scale:  # the side the camera sees matters
+                first = _facing(normal, i, columns, ray_row)
+                last = first if end - 1 == i else _facing(normal, end - 1, columns, ray_row)
+                if first > SURE_FACING and last > SURE_FACING:
+                    side = 1
+                elif not (first < -SURE_FACING and last < -SURE_FACING):
+                    side = -1
+            if side >= 0 and not fog:
+                code = back if side else front
+                for p in range(i, end):
+                    out[j, p] = code
+                i = end
+                continue
+            for p in range(i, end):
+                seen = side
+                if seen < 0:
+                    seen = 1 if _facing(normal, p, columns, ray_row) > 0.0 else 0
+                code = back if seen else front
+                if fog:
+                    scale = back_scale if seen else front_scale
+                    length = math.sqrt(column_length[p] + row_length)
+                    depth = float(np.float32(1.0 / inv_depth[j, p]))
+                    through = depth * length - light[12]
+                    if through > 0.0:
+                        keep = el.exp(-light[11] * through)
+                        code = OPAQUE
+                        value = linear[r] * scale * keep + light[8] * (1.0 - keep)
+                        code |= srgb_code(value, above, cells) << R_SHIFT
+                        value = linear[g] * scale * keep + light[9] * (1.0 - keep)
+                        code |= srgb_code(value, above, cells) << G_SHIFT
+                        value = linear[b] * scale * keep + light[10] * (1.0 - keep)
+                        code |= srgb_code(value, above, cells) << B_SHIFT
+                out[j, p] = code
+            i = end
+
+
+@njit(inline="always")
+def _facing(normal: tuple, i: int, columns: tuple, ray_row: tuple) -> float:
+    """n · r of pixel (i, row)'s unit ray r in the world: positive where the camera sees
+    the triangle's back (its normal points away from the camera)."""
+    column_x, column_y, column_z, column_length = columns
+    row_x, row_y, row_z, row_length = ray_row
+    nx, ny, nz = normal
+    length = math.sqrt(column_length[i] + row_length)
+    rx = (column_x[i] + row_x) / length
+    ry = (column_y[i] + row_y) / length
+    rz = (column_z[i] + row_z) / length
+    return nx * rx + ny * ry + nz * rz
+
+
+SKY_STEPS = 3 * 255 + 1  # the most steps of the sky's word: each channel's code rises or
+# falls with the ray's rise, so it changes at most 255 times over [0, 1]
+
+
+@njit(inline="always")
+def _sky_keep(light: np.ndarray) -> float:
+    """The share of the sky's colour its fog keeps (the sky is far_sky away)."""
+    if light[11] > 0.0 and light[14] - light[12] > 0.0:
+        return el.exp(-light[11] * (light[14] - light[12]))
+    return 1.0
+
+
+@njit(inline="always")
+def _sky_word(rise: float, light: np.ndarray, keep: float, above, cells) -> int:
+    """The sky's packed word for a ray whose unit direction rises by `rise`: its colour
+    from the horizon's to the zenith's by sqrt(rise) (clamped to [0, 1]), fogged."""
+    up = math.sqrt(min(max(rise, 0.0), 1.0))
+    code = OPAQUE
+    for c, shift in ((0, R_SHIFT), (1, G_SHIFT), (2, B_SHIFT)):
+        colour = light[8 + c] + (light[5 + c] - light[8 + c]) * up
+        value = colour * keep + light[8 + c] * (1.0 - keep)
+        code |= srgb_code(value, above, cells) << shift
+    return code
+
+
+@njit(cache=True)
+def sky_steps(light: np.ndarray, codes: tuple, starts: np.ndarray, words: np.ndarray) -> int:
+    """The sky's word as steps of the ray's rise: words[s] from starts[s] up to
+    starts[s + 1] (the last to any rise above; a rise below 0 is 0's), exactly the words
+    _sky_word gives. Each channel's code is monotone in the rise (every operation on the
+    way is, rounding included), so the word keeps its value over an interval, whose end
+    is found by bisection over the doubles between (their bit patterns are in order).
+    Returns the count of steps (at most SKY_STEPS)."""
+    _linear, above, cells = codes
+    keep = _sky_keep(light)
+    bits = np.zeros(1, np.float64)
+    pattern = bits.view(np.int64)
+    bits[0] = 1.0
+    top = pattern[0]
+    rise = 0.0
+    count = 0
+    while True:
+        word = _sky_word(rise, light, keep, above, cells)
+        starts[count] = rise
+        words[count] = word
+        count += 1
+        if _sky_word(1.0, light, keep, above, cells) == word:
+            return count
+        bits[0] = rise
+        low, high = pattern[0], top  # the word at low is `word`, at high it is not
+        while high - low > 1:
+            pattern[0] = low + (high - low) // 2
+            if _sky_word(bits[0], light, keep, above, cells) == word:
+                low = pattern[0]
+            else:
+                high = pattern[0]
+        pattern[0] = high
+        rise = bits[0]
+
+
+@njit(inline="always")
+def _step_of(rise: float, starts: np.ndarray, count: int) -> int:
+    """The step whose interval holds `rise` (the first below 0)."""
+    low, high = 0, count - 1
+    while low < high:
+        mid = (low + high + 1) // 2
+        if starts[mid] <= rise:
+            low = mid
+        else:
+            high = mid - 1
+    return low

@@ -33,7 +33,7 @@ from world import elementary as el
 from world.actors.vehicle_state import CityObjectLabel
 from world.sensors.buffers import records_array
 from world.sensors.pinhole import pixel_offsets
-from world.sensors.pixel_kernels import shade_frame
+from world.sensors.pixel_kernels import SKY_STEPS, shade_frame, sky_steps
 
 __all__ = ["LINEAR_OF_SRGB", "Lighting", "Shader", "light_array", "lighting_of"]
 
@@ -122,6 +122,18 @@ class Shader:
         self._static_key: tuple | None = None  # (the static colours, the light's bytes)
         self._static_code = np.zeros((0, 2), np.int64)
         self._static_scale = np.zeros((0, 2))
+        self._sky_key: bytes | None = None  # the light's sky and fog numbers
+        self._sky = (np.zeros(SKY_STEPS), np.zeros(SKY_STEPS, np.int64), 0)
+
+    def _sky_steps(self, light: np.ndarray) -> tuple:
+        # what the sky's word depends on: zenith, horizon, fog extinction and distance, far_sky
+        key = light[5:15].tobytes()
+        if key != self._sky_key:
+            starts, words, _count = self._sky
+            codes = (LINEAR_OF_SRGB, _ABOVE, _CELLS)
+            self._sky = (starts, words, sky_steps(light, codes, starts, words))
+            self._sky_key = key
+        return self._sky
 
     def _static_memo(
         self, colour: np.ndarray, light: np.ndarray, lit: np.ndarray
@@ -168,6 +180,7 @@ class Shader:
             values,
             static_memo,
             (np.zeros((dynamic, 2), np.int64), np.zeros((dynamic, 2))),
+            self._sky_steps(values),
             words,
         )
         return words.view(np.uint8).reshape(h, w, 4)

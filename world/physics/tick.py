@@ -210,13 +210,15 @@ def _tick(
     out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
     out_impulse = np.empty((records, 3))
     h = dt / substeps
-    steer_now, lifted = vehicle_dynamics.tick_setup(body, veh, cars)
+    steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
     heading = np.full((len(cars), 3), np.nan)
     count = 0
     for _ in range(substeps):
-        vehicle_dynamics.substep(body, veh, planes, cars, steer_now, lifted, grounded, heading, h)
+        vehicle_dynamics.substep(
+            body, veh, planes, cars, steer_now, lifted, fixed, grounded, heading, h
+        )
         walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
         if len(pair_i):
             count = collisions.resolve(

@@ -241,14 +241,40 @@ def columns(kind: type, table: object) -> tuple:
 # only `tick_setup` and `substep` take the tables' columns, once per tick and substep.
 
 
+# the columns of tick_setup's `fixed`: what a vehicle's substeps compute from its physics
+# parameters, mass, box and hand brake, which hold for the whole tick
+(
+    _REST,
+    _DRAG,
+    _FRICTION_CAP,
+    _BRAKE_FORCE,
+    _HAND_FORCE,
+    _ROLLING,
+    _CG_B,
+    _IZ,
+    _CF,
+    _CR,
+    _CAP_F,
+    _CAP_R,
+    _A11,
+    _A12,
+    _A22,
+    _FIXED,
+) = range(16)
+
+
 @njit
 def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tuple:
     """What holds for the whole tick: each vehicle's steer angle at full lock, read from the
-    steering curve at the tick's starting speed (km/h), and whether an upward push or
-    velocity may lift any vehicle off its ground this tick."""
-    vel, force, vrow = body.vel, body.force, body.vrow
+    steering curve at the tick's starting speed (km/h), whether an upward push or
+    velocity may lift any vehicle off its ground this tick, and each vehicle's `fixed`
+    numbers (the _REST ... _A22 columns: the substeps' expressions of its parameters, mass,
+    box and hand brake, taken once a tick instead of once a substep, each computed as the
+    substep computed it, so the same bits)."""
+    vel, force, vrow, mass_of = body.vel, body.force, body.vrow, body.mass
     max_steer, steer_kmh, steer_factor = veh.max_steer, veh.steer_kmh, veh.steer_factor
     steer_now = np.empty(len(rows))
+    fixed = np.empty((len(rows), _FIXED))
     lifted = False
     for i in range(len(rows)):
         row = rows[i]
@@ -256,7 +282,29 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tupl
         kmh = el.hypot(vel[row, 0], vel[row, 1]) * 3.6
         steer_now[i] = max_steer[k] * _curve(steer_kmh, steer_factor, k, kmh)
         lifted = lifted or force[row, 2] > 0.0 or vel[row, 2] > 0.0
-    return steer_now, lifted
+        mass, radius = mass_of[row], veh.wheel_radius[k]
+        fixed[i, _REST] = max(body.extent[row, 2] - body.box_loc[row, 2], 0.0)
+        fixed[i, _DRAG] = 0.5 * AIR_DENSITY * veh.drag[k] * veh.area[k]
+        fixed[i, _FRICTION_CAP] = veh.friction[k] * mass * GRAVITY
+        fixed[i, _BRAKE_FORCE] = BRAKE_TORQUE_SCALE * veh.brake_torque[k] / radius
+        fixed[i, _HAND_FORCE] = BRAKE_TORQUE_SCALE * veh.handbrake_torque[k] / radius
+        fixed[i, _ROLLING] = ROLLING_RESISTANCE * mass * GRAVITY
+        # the single track's (_lateral): axle loads, cornering stiffnesses, their caps and
+        # the numerators of its linear part
+        wheelbase, cg_a = veh.wheelbase[k], veh.cg_front[k]
+        cg_b = wheelbase - cg_a
+        load_f = mass * GRAVITY * cg_b / wheelbase
+        load_r = mass * GRAVITY * cg_a / wheelbase
+        cf, cr = veh.lat_stiff[k] * load_f, veh.lat_stiff[k] * load_r
+        fixed[i, _CG_B] = cg_b
+        fixed[i, _IZ] = mass * cg_a * cg_b
+        fixed[i, _CF], fixed[i, _CR] = cf, cr
+        fixed[i, _CAP_F] = veh.friction[k] * load_f
+        fixed[i, _CAP_R] = (0.5 if veh.hand_brake[k] else 1.0) * (veh.friction[k] * load_r)
+        fixed[i, _A11] = cf + cr
+        fixed[i, _A12] = cg_a * cf - cg_b * cr
+        fixed[i, _A22] = (cg_a * cg_a) * cf + (cg_b * cg_b) * cr
+    return steer_now, lifted, fixed
 
 
 @njit
@@ -389,9 +437,7 @@ def _lateral(
     mass: float,
     wheelbase: float,
     cg_a: float,
-    lat_stiff: float,
-    friction: float,
-    hand_brake: bool,
+    track: tuple,
     u_new: float,
     lat: float,
     r: float,
@@ -403,24 +449,19 @@ def _lateral(
 ) -> tuple:
     """Lateral velocity and yaw rate after dt: the dynamic single track (implicit in its
     linear part, explicit with saturated tyres when they slide) blended with the kinematic
-    one below DYNAMIC_ABOVE."""
-    cg_b = wheelbase - cg_a
+    one below DYNAMIC_ABOVE. `track`: the vehicle's tick_setup numbers cg_b, iz, cf, cr,
+    cap_f, cap_r and the numerators of a11, a12 (and a21) and a22."""
+    cg_b, iz, cf, cr, cap_f, cap_r, n11, n12, n22 = track
     w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
     r_kin = u_new * _tan(delta) / wheelbase
     lat_new, r_new = r_kin * cg_b, r_kin
     if w <= 0.0:
         return lat_new, r_new
-    iz = mass * cg_a * cg_b
-    load_f = mass * GRAVITY * cg_b / wheelbase
-    load_r = mass * GRAVITY * cg_a / wheelbase
-    cf, cr = lat_stiff * load_f, lat_stiff * load_r
-    cap_f = friction * load_f
-    cap_r = (0.5 if hand_brake else 1.0) * (friction * load_r)
     uu = max(abs(u_new), 0.5)
-    a11 = -(cf + cr) / (mass * uu)
-    a12 = -(cg_a * cf - cg_b * cr) / (mass * uu) - uu
-    a21 = -(cg_a * cf - cg_b * cr) / (iz * uu)
-    a22 = -((cg_a * cg_a) * cf + (cg_b * cg_b) * cr) / (iz * uu)
+    a11 = -n11 / (mass * uu)
+    a12 = -n12 / (mass * uu) - uu
+    a21 = -n12 / (iz * uu)
+    a22 = -n22 / (iz * uu)
     rhs_v = lat + dt * (cf * delta + f_lat + mass * GRAVITY * _sin(roll)) / mass
     rhs_r = r + dt * (cg_a * cf * delta + torque_z) / iz
     m11, m12, m21, m22 = 1.0 - dt * a11, -dt * a12, -dt * a21, 1.0 - dt * a22
@@ -509,31 +550,30 @@ def substep(
     rows: np.ndarray,
     steer_now: np.ndarray,
     lifted: bool,
+    fixed: np.ndarray,
     grounded: np.ndarray,
     heading: np.ndarray,
     dt: float,
 ) -> None:
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
-    `steer_now` and `lifted` come from `tick_setup`; `grounded` is work space (len(rows)),
+    `steer_now`, `lifted` and `fixed` come from `tick_setup`; `grounded` is work space (len(rows)),
     `heading` (len(rows), 3) keeps each vehicle's last yaw (degrees; NaN at first) with its
     cos and sin between the substeps of a tick, so a yaw's are computed once."""
     pos, rot, vel, angvel = body.pos, body.rot, body.vel, body.angvel
     force, torque, mass_of, vrow = body.force, body.torque, body.mass, body.vrow
-    extent, box_loc, gravity = body.extent, body.box_loc, body.gravity
+    gravity = body.gravity
     const_vel, const_local = body.const_vel, body.const_vel_local
     g_ref, g_z, g_grad, g_found = ground.ref, ground.z, ground.grad, ground.found
     follow = not lifted
     for i in range(len(rows)):
         row = rows[i]
-        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
-        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + fixed[i, _REST]
         grounded[i] = g_found[i] and pos[row, 2] <= floor + CONTACT_TOLERANCE
         follow = follow and grounded[i]
     for i in range(len(rows)):
         row = rows[i]
         k, mass = vrow[row], mass_of[row]
-        rest = max(extent[row, 2] - box_loc[row, 2], 0.0)
         yaw_deg = rot[row, 1]
         if yaw_deg != heading[i, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
             _turn(heading, i, yaw_deg)
@@ -580,15 +620,13 @@ def substep(
 
         # longitudinal forces
         pitch, roll = rot[row, 0] * DEG_TO_RAD, rot[row, 2] * DEG_TO_RAD
-        drag = 0.5 * AIR_DENSITY * veh.drag[k] * veh.area[k]
-        other = f_long - drag * u * abs(u) - mass * GRAVITY * _sin(pitch)
+        other = f_long - fixed[i, _DRAG] * u * abs(u) - mass * GRAVITY * _sin(pitch)
         radius = veh.wheel_radius[k]
-        friction_cap = veh.friction[k] * mass * GRAVITY
-        brake_force = BRAKE_TORQUE_SCALE * veh.brake_torque[k] / radius
-        hand_force = BRAKE_TORQUE_SCALE * veh.handbrake_torque[k] / radius
+        friction_cap = fixed[i, _FRICTION_CAP]
         hand = 1.0 if veh.hand_brake[k] else 0.0
-        resist = min(brake * brake_force + hand * hand_force, friction_cap) + (
-            ROLLING_RESISTANCE * mass * GRAVITY
+        resist = (
+            min(brake * fixed[i, _BRAKE_FORCE] + hand * fixed[i, _HAND_FORCE], friction_cap)
+            + fixed[i, _ROLLING]
         )
         # what the wheels would do without the clutch, seen from the engine (its direction)
         ahead = (other * direction - (resist if u != 0.0 else 0.0)) / mass
@@ -619,9 +657,17 @@ def substep(
             mass,
             veh.wheelbase[k],
             veh.cg_front[k],
-            veh.lat_stiff[k],
-            veh.friction[k],
-            veh.hand_brake[k],
+            (
+                fixed[i, _CG_B],
+                fixed[i, _IZ],
+                fixed[i, _CF],
+                fixed[i, _CR],
+                fixed[i, _CAP_F],
+                fixed[i, _CAP_R],
+                fixed[i, _A11],
+                fixed[i, _A12],
+                fixed[i, _A22],
+            ),
             u_new,
             lat,
             r,
@@ -645,7 +691,7 @@ def substep(
         pos[row, 0] += vx * dt
         pos[row, 1] += vy * dt
         rot[row, 1] += r_new * dt * RAD_TO_DEG
-        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + rest
+        floor = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + fixed[i, _REST]
         pos[row, 2], vel[row, 2], on = _vertical(
             pos[row, 2],
             vel[row, 2],

@@ -8,26 +8,24 @@ light 15 m ahead of the start is red when the ego reaches it. BasicAgent sees a 
 only while `misc.is_within_distance(trigger, ego, d, [0, 90])` holds, which needs the
 angle between the ego's 2D forward vector and the trigger to be above 0.0 exactly.
 
-Lockstep's ego runs it (the test is a strict xfail until that changes): it starts on the
-lane's centre line with the lane's heading, BasicAgent steers exactly 0, and its body never
-pitches on the flat town, so the trigger lies dead ahead and the cosine rounds to 1.0. CARLA's
-float32 numbers would not save it: Rotation.GetForwardVector computes in float (Rotation.h),
-and at this road's heading (-89.9654 degrees) the float32 vector's length is 1 + 3.6e-9, so
-an exactly aligned ego fails there as well (any angle below 8.5e-5 rad). What CARLA's ego
-has is a pitch: CARLA's own Town01 log (../shared/carla-logs/DistanceBetweenVehicles, the
-Lincoln MKZ) holds no frame of a moving vehicle at pitch 0.0 (0 of 690; median 0.09
-degrees, 0.065 to 0.14 in its first metres from rest), and a pitch p shortens the 2D
-forward vector by 1 - cos p (6.4e-7 at 0.065 degrees), far more than the float32 excess:
-by hand, 0.005 degrees added to the pitch of the ego's transform as the agent reads it makes
-BasicAgent stop 8 m before the line. The fix belongs to the vehicle dynamics (a body pitch
-from the load transfer), not to the agent nor to the client's numbers.
+Lockstep's ego ran it while its body never pitched: it starts on the lane's centre line with
+the lane's heading, BasicAgent steers exactly 0, and on the flat town the trigger lay dead
+ahead and the cosine rounded to 1.0. CARLA's float32 numbers would not save it:
+Rotation.GetForwardVector computes in float (Rotation.h), and at this road's heading
+(-89.9654 degrees) the float32 vector's length is 1 + 3.6e-9, so an exactly aligned ego fails
+there as well (any angle below 8.5e-5 rad). What CARLA's ego has is a pitch: CARLA's own
+Town01 log (../shared/carla-logs/DistanceBetweenVehicles, the Lincoln MKZ) holds no frame of
+a moving vehicle at pitch 0.0 (0 of 690; 0.065 to 0.14 degrees in its first metres from
+rest), and a pitch p shortens the 2D forward vector by 1 - cos p (6.4e-7 at 0.065 degrees),
+far more than the float32 excess. Lockstep's vehicles now pitch on their suspensions
+(world.physics.body_pitch: pulling away at ~2 m/s^2 the Lincoln's nose rises ~0.3 degrees),
+and BasicAgent stops before the line, as in CARLA; nothing in the agent or the client's
+numbers is special-cased.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-
-import pytest
 
 from tests.carla_code import agents_folder, carla_code, exec_script
 
@@ -87,10 +85,6 @@ for tick in range(400):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lockstep's ego holds its lane's heading and a pitch of exactly 0 (see the docstring)",
-)
 def test_basic_agent_stops_at_the_red_light_it_ran(shared, tmp_path):
     code = carla_code(shared)
     route = next(ET.parse(code / "leaderboard-1" / "data" / "routes_devtest.xml").iter("route"))

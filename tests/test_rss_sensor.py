@@ -77,6 +77,9 @@ def _pair(town01, gap: float, constellation_callback=None):
     responses = []
     sensor.listen(responses.append)
     for car in (ego, leader):
+        # at SPEED from the start: jolted from rest, a body would pitch on its suspension
+        # (world.physics.body_pitch) and its speed along its heading would read a little less
+        car.set_target_velocity(car.get_transform().get_forward_vector() * SPEED)
         car.enable_constant_velocity(Vector3D(SPEED, 0.0, 0.0))
     return world, ego, leader, sensor, responses
 

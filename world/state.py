@@ -158,6 +158,17 @@ class VehicleTable(Table):
         "rpm": (np.float64, (), 0.0),  # engine speed
         "wheel_spin": (np.float64, (), 0.0),  # wheel rotation angle, rad
         "steer_angle": (np.float64, (), 0.0),  # front wheel angle, rad (+ = right)
+        # the body's pitch on its suspension (world.physics.body_pitch): its response (degrees
+        # per m/s² of longitudinal acceleration, natural frequency rad/s, damping ratio, the
+        # travel's limit in degrees), its state (degrees, deg/s) and the road pitch the
+        # dynamics left under it (degrees; the reported pitch is the sum)
+        "pitch_gain": (np.float64, (), 0.0),
+        "pitch_frequency": (np.float64, (), 10.0),
+        "pitch_damping": (np.float64, (), 1.0),
+        "pitch_limit": (np.float64, (), 0.0),
+        "body_pitch": (np.float64, (), 0.0),
+        "body_pitch_rate": (np.float64, (), 0.0),
+        "road_pitch": (np.float64, (), 0.0),
         # signals, lights and doors (the traffic system fills the signal fields)
         "speed_limit": (np.float64, (), 30.0),  # km/h
         "tl_state": (np.int8, (), 2),  # TrafficLightState, Green when none

@@ -57,6 +57,7 @@ from world.handles import (
 )
 from world.physics import collisions
 from world.physics import tick as physics
+from world.physics.body_pitch import load_suspension, suspension_of
 from world.physics.collisions import CollisionEvent
 from world.physics.control import VehiclePhysicsControl
 from world.physics.vehicle_dynamics import load_physics_control
@@ -771,7 +772,12 @@ class World:
         keeps it: the callers hand over one made for the purpose (the blueprint's fresh one,
         a moved copy), which nothing else holds, so it needs no copy of its own."""
         a = self._actors
-        load_physics_control(self._vehicles, int(a.vrow[row]), physics_control, a.extent[row])
+        vrow = int(a.vrow[row])
+        load_physics_control(self._vehicles, vrow, physics_control, a.extent[row])
+        suspension = suspension_of(self._info[row].type_id)
+        load_suspension(
+            self._vehicles, vrow, suspension, physics_control, a.extent[row], a.box_loc[row]
+        )
         self._fleet_cache.stale()
         a.mass[row] = physics_control.mass
         self._info[row].physics_control = physics_control

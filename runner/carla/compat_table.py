@@ -173,19 +173,19 @@ KNOWN_TO_RUN: list[tuple[str, str, str]] = [
     ),
     (
         "leaderboard 2.x npc_agent.py (CARLA's BasicAgent)",
-        "tests/test_carla_basic_agent.py (a strict xfail), and by hand on Town01",
-        "BasicAgent runs the red light 15 m after the start of route 0 of leaderboard 1.0's "
-        "devtest routes (by hand, 3 of 12 lights on Town01; it stops 8 to 9 m before the "
-        "others). misc.is_within_distance needs an angle above 0.0 between the ego's 2D "
-        "forward vector and the light's trigger; lockstep's ego starts on the lane's centre "
-        "line with its heading, BasicAgent steers it exactly 0, and it never pitches on a flat "
-        "town, so the cosine rounds to 1.0. Not CARLA's number representation: CARLA computes "
-        "the forward vector in float32 (Rotation.h), 1 + 3.6e-9 long at this road's heading, "
-        "so an ego as exact in CARLA would run it too. CARLA's ego pitches: its Town01 log "
-        "(../shared/carla-logs/DistanceBetweenVehicles) has no moving frame of the Lincoln at "
-        "pitch 0 (median 0.09 degrees; 0.065 to 0.14 from rest), and a pitch of 0.005 degrees "
-        "added to the ego's transform makes BasicAgent stop 8 m before the line. Needs a body "
-        "pitch (load transfer) in the vehicle dynamics: not done",
+        "tests/test_carla_basic_agent.py",
+        "BasicAgent stops 8.2 m before the red light 15 m after the start of route 0 of "
+        "leaderboard 1.0's devtest routes (Town01), which it used to run. "
+        "misc.is_within_distance needs an angle above 0.0 between the ego's 2D forward vector "
+        "and the light's trigger; the ego starts on the lane's centre line with its heading "
+        "and BasicAgent steers it exactly 0, so with a body that never pitched on a flat town "
+        "the cosine rounded to 1.0 (CARLA's float32 forward vector, 1 + 3.6e-9 long at this "
+        "heading, would not have saved it either). What changed: vehicles pitch on their "
+        "suspensions as CARLA's PhysX vehicles do (world.physics.body_pitch, "
+        "docs/world-physics.md, Body pitch: nose up pulling away, down braking; CARLA's "
+        "Town01 log has no moving frame of the Lincoln at pitch 0), so the ego's 2D forward "
+        "vector is a little shorter than 1 and the angle above 0; nothing in the agent is "
+        "special-cased",
     ),
     (
         "leaderboard 1.0 leaderboard_evaluator.py, an agent without cameras",

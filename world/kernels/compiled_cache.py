@@ -71,6 +71,7 @@ KERNEL_MODULES = (
     "world/map/ground.py",
     "world/map/ground_query.py",
     "world/map/lane_index.py",
+    "world/physics/body_pitch.py",
     "world/physics/collisions.py",
     "world/physics/grid.py",
     "world/physics/tick.py",

@@ -10,7 +10,9 @@ candidates (broad phase, world.physics.collisions), then every substep advances 
 candidates, all in place on the tables' columns; last it writes the accelerations, spends
 the pushes and merges the collision records: a pair that touched in any substep is one
 event of the tick, its impulses summed. One call, because a compiled call taking the
-tables' columns costs microseconds to enter. The attachments follow (world.actors.attachments).
+tables' columns costs microseconds to enter. Around it, the vehicles' body pitch on their
+suspensions (world.physics.body_pitch) leaves the pose before and joins it after; the
+attachments follow (world.actors.attachments).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from world.kernels.compiled import njit
 from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into
 from world.map.ground import GroundPlanes, planes_through, sample_ground
 from world.map.ground_query import NO_SURFACES, SurfaceArrays, highest_into
-from world.physics import collisions, vehicle_dynamics, walker_motion
+from world.physics import body_pitch, collisions, vehicle_dynamics, walker_motion
 from world.physics.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.physics.walker_motion import WalkerColumns
 from world.state import ActorTable, VehicleTable, WalkerTable
@@ -109,6 +111,9 @@ def step(
         surfaces, planes, sampled = index().arrays, _NO_PLANES, False
     else:  # a map without the compiled index: its own `ground`, sampled before the tick
         surfaces, planes, sampled = NO_SURFACES, tuple(_planes_of(a, ground_map)), True
+    body_pitch.take_out(
+        a.rot, a.alive, a.simulate_physics, v.actor, v.road_pitch, v.body_pitch, v.n
+    )
     result = _tick(
         *cache.columns(a, v, w),
         a.n,
@@ -121,6 +126,22 @@ def step(
         dt,
         substeps,
         MAX_ACCELERATION,
+    )
+    body_pitch.put_in(
+        a.rot,
+        a.acc,
+        a.alive,
+        a.simulate_physics,
+        v.actor,
+        v.pitch_gain,
+        v.pitch_frequency,
+        v.pitch_damping,
+        v.pitch_limit,
+        v.road_pitch,
+        v.body_pitch,
+        v.body_pitch_rate,
+        v.n,
+        dt,
     )
     update_attached(a)
     return result

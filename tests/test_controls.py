@@ -1,5 +1,6 @@
 """Controls keep CARLA's float32 numbers; the structs do not clamp, `clamped()` does."""
 
+import math
 import struct
 
 from world.actors.controls import (
@@ -8,6 +9,7 @@ from world.actors.controls import (
     VehicleControl,
     WalkerBoneControlIn,
     WalkerControl,
+    f32,
 )
 from world.geometry import Location, Rotation, Transform, Vector3D
 
@@ -32,6 +34,20 @@ def test_vehicle_control_stores_float32():
     assert c.brake == as_float32(0.7)
     c.throttle = 1.0 / 3.0
     assert c.throttle == as_float32(1.0 / 3.0)
+
+
+def test_float32_rounding_at_the_edges_of_the_range():
+    # round to nearest, ties to even, below the smallest subnormal 2**-149: half of it is a
+    # tie with 0 (even), one and a half of it a tie between 2**-149 and 2**-148 (even)
+    assert f32(2.0**-150) == 0.0
+    assert f32(3 * 2.0**-150) == 2.0**-148
+    largest = (2 - 2.0**-23) * 2.0**127  # the largest float32
+    assert f32(largest) == largest
+    assert f32(1e39) == math.inf  # beyond float32's range: infinity, as numpy.float32 gives
+    assert f32(-1e39) == -math.inf
+    assert math.isnan(f32(math.nan))
+    assert f32("0.5") == 0.5  # text a script passes, as numpy.float32 reads it
+    assert struct.pack("<d", f32(-0.0)) == struct.pack("<d", -0.0)
 
 
 def test_vehicle_control_does_not_clamp_but_clamped_does():

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
+
 from runner.criteria import (
     AgentBlockedTest,
     CollisionTest,
     InRouteTest,
     MinSpeedTest,
+    NearScreen,
     RouteCompletionTest,
     RouteTimeout,
     ScenarioTimeoutTest,
@@ -165,9 +168,14 @@ def test_min_speed_half_the_traffic_speed_four_checkpoints_scored() -> None:
         def find(self, actor_id: int):
             return background if actor_id == 5 else None
 
+    # the actor table the criterion reads speeds from: row 4 is actor 5 (world.state)
+    velocities = np.zeros((5, 3))
+    velocities[4] = (6.0, 8.0, 3.0)
+    actors = SimpleNamespace(alive=np.ones(5, dtype=bool), vel=velocities)
     world = SimpleNamespace(
         get_actors=lambda: SimpleNamespace(filter=lambda _: [background]),
         get_snapshot=Snapshot,
+        state_tables=lambda: SimpleNamespace(actors=actors),
     )
     test = MinSpeedTest(ROUTE)
     for k in range(101):
@@ -196,3 +204,20 @@ def test_scenario_timeout_event_at_the_end() -> None:
     assert [(e.kind, e.frame, e.message) for e in test.events] == [
         (T.SCENARIO_TIMEOUT, 42, "Agent timed out a scenario")
     ]
+
+
+def test_near_screen_leaves_out_only_points_beyond_the_radius() -> None:
+    # 25 points on a 5 x 5 grid 8 m apart; the location walks a diagonal in 0.7 m steps,
+    # so the screen looks again every 10 m or so: at every step, every point within 15 m
+    # (by the distance worked here) is a candidate, and the candidates keep the points' order
+    points = [Location(8.0 * i, 8.0 * j, 0.5 * (i - j)) for i in range(5) for j in range(5)]
+    screen = NearScreen(points, 15.0)
+    # at the start, (32, 32) is 64 m away (beyond 15 m + the 10 m reach): left out
+    assert 24 not in screen.candidates(Location(-20.0, -10.0, 0.0))
+    for k in range(120):
+        where = Location(-20.0 + 0.7 * k, -10.0 + 0.5 * k, 0.0)
+        candidates = screen.candidates(where)
+        near = [i for i, p in enumerate(points) if p.distance(where) <= 15.0]
+        assert set(near) <= set(candidates), k
+        assert candidates == sorted(candidates)
+    assert screen.candidates(Location(1e6, 0.0, 0.0)) == []  # far away: none

@@ -22,6 +22,7 @@ from world.actors.controls import (
     WalkerBoneControlIn,
     WalkerBoneControlOut,
     WalkerControl,
+    clamp,
 )
 from world.actors.vehicle_state import (
     ActorState,
@@ -238,12 +239,15 @@ class Vehicle(Actor):
     def apply_control(self, control: VehicleControl) -> None:
         v, i = self._world._vehicles, self._vrow
         self._live_row()
-        c = control.clamped()
-        v.throttle[i], v.steer[i], v.brake[i] = c.throttle, c.steer, c.brake
-        v.hand_brake[i] = c.hand_brake
-        v.reverse[i] = c.reverse
-        v.manual_gear_shift[i] = c.manual_gear_shift
-        v.control_gear[i] = c.gear
+        # control.clamped()'s numbers, without the control it would make (float32 values
+        # clamped to bounds that are float32 stay float32)
+        v.throttle[i] = clamp(control.throttle, 0.0, 1.0)
+        v.steer[i] = clamp(control.steer, -1.0, 1.0)
+        v.brake[i] = clamp(control.brake, 0.0, 1.0)
+        v.hand_brake[i] = bool(control.hand_brake)
+        v.reverse[i] = bool(control.reverse)
+        v.manual_gear_shift[i] = bool(control.manual_gear_shift)
+        v.control_gear[i] = int(control.gear)
         v.ackermann[i] = False
 
     def get_control(self) -> VehicleControl:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from runner.criteria.agent_blocked import AgentBlockedTest
-from runner.criteria.base import Criterion, RoutePath, TickView
+from runner.criteria.base import Criterion, NearScreen, RoutePath, TickView
 from runner.criteria.collision import CollisionTest, collision_kind
 from runner.criteria.in_route import InRouteTest
 from runner.criteria.min_speed import MinSpeedTest
@@ -42,6 +42,7 @@ __all__ = [
     "Criterion",
     "InRouteTest",
     "MinSpeedTest",
+    "NearScreen",
     "OutsideRouteLanesTest",
     "RouteCompletionTest",
     "RouteCriteria",
@@ -63,19 +64,20 @@ class RouteCriteria:
     def __init__(
         self, world, ego, route: Sequence[Transform], traffic_role: str = "background"
     ) -> None:
-        self.completion = RouteCompletionTest(route)
+        path = RoutePath(route)  # one path for the criteria that walk the route
+        self.completion = RouteCompletionTest(path)
         self.route: list[Criterion] = [
             self.completion,
-            OutsideRouteLanesTest(route, world, ego),
+            OutsideRouteLanesTest(path, world, ego),
             CollisionTest(),
             RunningRedLightTest(world),
             RunningStopTest(world),
-            MinSpeedTest(route, checkpoints=4, traffic_role=traffic_role),
-            InRouteTest(route, offroad_max=30),
+            MinSpeedTest(path, checkpoints=4, traffic_role=traffic_role),
+            InRouteTest(path, offroad_max=30),
             AgentBlockedTest(min_speed=0.1, max_time=180.0),
         ]
         self.scenario: list[Criterion] = []
-        self.timeout = RouteTimeout(route)
+        self.timeout = RouteTimeout(path)
         self._last_tick: TickView | None = None
 
     def add(self, criterion: Criterion) -> None:

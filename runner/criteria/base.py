@@ -112,6 +112,12 @@ class RoutePath:
     """A dense route (one Transform per point, ~1 m apart): the points, their forward vectors,
     and the metres from the start to each point (carla's float32 point distances, summed)."""
 
+    @classmethod
+    def of(cls, route: Sequence[Transform] | RoutePath) -> RoutePath:
+        """`route` itself when it is a RoutePath already (one path shared by the route's
+        criteria), else the path of its transforms."""
+        return route if isinstance(route, RoutePath) else cls(route)
+
     def __init__(self, transforms: Sequence[Transform]) -> None:
         if len(transforms) < 2:
             raise ScoringError(f"route: the criteria need at least 2 points, got {len(transforms)}")
@@ -134,8 +140,57 @@ class RoutePath:
     def __len__(self) -> int:
         return len(self.transforms)
 
+    def last_passed(self, first: int, count: int, location: Vector3D) -> int:
+        """The last of the `count` points from `first` that `location` is past (`passed`),
+        -1 when none: the windows the criteria look through each tick, in one call."""
+        x, y, z = location.x, location.y, location.z
+        plain = self._plain
+        found = -1
+        for index in range(first, min(first + count, len(plain))):
+            px, py, pz, fx, fy, fz = plain[index]
+            if (x - px) * fx + (y - py) * fy + (z - pz) * fz > 0:
+                found = index
+        return found
+
     def passed(self, index: int, location: Vector3D) -> bool:
         """Whether `location` is past point `index` (ahead of it along its forward vector):
         Vector3D's difference and dot product, worked on plain floats in their order."""
         px, py, pz, fx, fy, fz = self._plain[index]
         return (location.x - px) * fx + (location.y - py) * fy + (location.z - pz) * fz > 0
+
+
+SCREEN_REACH = 10.0  # m the location may move from a NearScreen's anchor before it looks again
+SCREEN_SLACK = 1e-3  # m kept from the reach: far above the rounding of the distances
+
+
+class NearScreen:
+    """Which of some fixed points may lie within `radius` of a moving location, without a
+    distance to each of them every tick: from an anchor (the location where it last looked),
+    the points farther than `radius` + SCREEN_REACH are out of reach while the location
+    stays within SCREEN_REACH of the anchor (the triangle inequality), so only the others
+    (`candidates`, in the points' order) need their exact distance. A criterion that ran its
+    exact test over every point gets the same answers from the candidates alone."""
+
+    def __init__(self, points: Sequence[Vector3D], radius: float) -> None:
+        self._points = [(p.x, p.y, p.z) for p in points]
+        self._radius = radius
+        self._anchor: tuple[float, float, float] | None = None
+        self._candidates: list[int] = []
+        self._zone_squared = (SCREEN_REACH - SCREEN_SLACK) ** 2
+
+    def candidates(self, location: Vector3D) -> list[int]:
+        """Indices of the points that may be within `radius` of `location`."""
+        x, y, z = location.x, location.y, location.z
+        anchor = self._anchor
+        if anchor is not None:
+            dx, dy, dz = x - anchor[0], y - anchor[1], z - anchor[2]
+            if dx * dx + dy * dy + dz * dz < self._zone_squared:
+                return self._candidates
+        reach = self._radius + SCREEN_REACH
+        self._anchor = (x, y, z)
+        self._candidates = [
+            i
+            for i, (px, py, pz) in enumerate(self._points)
+            if not math.sqrt((px - x) ** 2 + (py - y) ** 2 + (pz - z) ** 2) > reach
+        ]
+        return self._candidates

@@ -18,9 +18,9 @@ class InRouteTest(Criterion):
     name = "InRouteTest"
     terminate_on_failure = True
 
-    def __init__(self, route: Sequence[Transform], offroad_max: float = 30) -> None:
+    def __init__(self, route: Sequence[Transform] | RoutePath, offroad_max: float = 30) -> None:
         super().__init__()
-        self.path = RoutePath(route)
+        self.path = RoutePath.of(route)
         self.offroad_max = offroad_max
         self.offroad_min = offroad_max / 2
         self._index = 0

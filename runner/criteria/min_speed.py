@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from runner.criteria.base import Criterion, RoutePath, TickView
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world.geometry import Transform
@@ -12,11 +14,6 @@ from world.geometry import Transform
 WINDOW = 2
 RATIO = 1
 BACKGROUND_ROLE = "background"
-
-
-def _planar_speed(actor) -> float:
-    v = actor.get_velocity()
-    return (v.x * v.x + v.y * v.y) ** 0.5
 
 
 class MinSpeedTest(Criterion):
@@ -28,13 +25,13 @@ class MinSpeedTest(Criterion):
 
     def __init__(
         self,
-        route: Sequence[Transform],
+        route: Sequence[Transform] | RoutePath,
         checkpoints: int = 4,
         traffic_role: str = BACKGROUND_ROLE,
     ) -> None:
         super().__init__()
         self.traffic_role = traffic_role
-        self.path = RoutePath(route)
+        self.path = RoutePath.of(route)
         self.success_value = 100
         self.actual_value: float | int = 100
         self._checkpoint_dist = self.path.accum[-1] / checkpoints
@@ -45,14 +42,14 @@ class MinSpeedTest(Criterion):
         self._points = 0
         self.checkpoint_values: list[float | int] = []
         self._frame = 0
-        self._traffic: list = []
+        self._rows = np.zeros(0, np.intp)  # the traffic vehicles' actor rows
         self._actor_count = -1
 
     def update(self, tick: TickView) -> None:
         self._frame = tick.frame
-        for index in range(self._index, min(self._index + WINDOW + 1, len(self.path))):
-            if self.path.passed(index, tick.location):
-                self._index = index
+        passed = self.path.last_passed(self._index, WINDOW + 1, tick.location)
+        if passed >= 0:
+            self._index = passed
         if self.path.accum[self._index] - self._current_dist > self._checkpoint_dist:
             self._checkpoint()
             self._current_dist = self.path.accum[self._index]
@@ -70,17 +67,22 @@ class MinSpeedTest(Criterion):
             self._points += 1
 
     def _traffic_speeds(self, world) -> list[float]:
-        """Planar speeds of the traffic vehicles, in id order. Which actors are traffic is
-        looked up again only when the number of actors changes or one of them is gone."""
+        """Planar speeds of the traffic vehicles, in id order, read from the actor table
+        (row = id - 1, world.state) in one gather. Which actors are traffic is looked up
+        again only when the number of actors changes or one of them is gone."""
         count = len(world.get_snapshot())
-        if count != self._actor_count or not all(v.is_alive for v in self._traffic):
+        actors = world.state_tables().actors
+        if count != self._actor_count or not actors.alive[self._rows].all():
             self._actor_count = count
-            self._traffic = [
-                v
-                for v in world.get_actors().filter("vehicle*")
-                if v.attributes.get("role_name") == self.traffic_role
-            ]
-        return [_planar_speed(v) for v in self._traffic]
+            self._rows = np.array(
+                [
+                    v.id - 1
+                    for v in world.get_actors().filter("vehicle*")
+                    if v.attributes.get("role_name") == self.traffic_role
+                ],
+                dtype=np.intp,
+            )
+        return [(x * x + y * y) ** 0.5 for x, y, _ in actors.vel[self._rows].tolist()]
 
     def _checkpoint(self) -> None:
         if self._points > 0 and self._mean_speed:

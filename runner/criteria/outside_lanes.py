@@ -20,9 +20,9 @@ WINDOW = 3
 class OutsideRouteLanesTest(Criterion):
     name = "OutsideRouteLanesTest"
 
-    def __init__(self, route: Sequence[Transform], world, ego) -> None:
+    def __init__(self, route: Sequence[Transform] | RoutePath, world, ego) -> None:
         super().__init__()
-        self.path = RoutePath(route)
+        self.path = RoutePath.of(route)
         self._map = world.get_map()
         start = lane_spot(self._map, ego.get_location(), LaneType.Driving)
         self._last_wp = start.waypoint

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from runner.criteria.base import Criterion, TickView, at_text
+from runner.criteria.base import Criterion, NearScreen, TickView, at_text
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world import TrafficLightState
 from world import elementary as el
@@ -87,13 +87,15 @@ class RunningRedLightTest(Criterion):
             (light, *light_stop_waypoints(light, self._map))
             for light in world.get_actors().filter("traffic.traffic_light")
         ]
+        self._near = NearScreen([centre for _, centre, _ in self._lights], DISTANCE_LIGHT)
         self._last_red_light_id: int | None = None
 
     def update(self, tick: TickView) -> None:
         transform = tick.transform
         location = transform.location
         tail = None  # the ego's tail segment, its lane and forward: made when a light needs them
-        for light, centre, stops in self._lights:
+        for index in self._near.candidates(location):  # the others are beyond DISTANCE_LIGHT
+            light, centre, stops = self._lights[index]
             if self._last_red_light_id and self._last_red_light_id == light.id:
                 continue
             if centre.distance(location) > DISTANCE_LIGHT:

@@ -21,9 +21,9 @@ class RouteCompletionTest(Criterion):
 
     name = "RouteCompletionTest"
 
-    def __init__(self, route: Sequence[Transform]) -> None:
+    def __init__(self, route: Sequence[Transform] | RoutePath) -> None:
         super().__init__()
-        self.path = RoutePath(route)
+        self.path = RoutePath.of(route)
         total = self.path.accum[-1]
         self._percent = [metres / total * 100 for metres in self.path.accum]
         self._index = 0
@@ -43,12 +43,13 @@ class RouteCompletionTest(Criterion):
         if self.test_status not in ("RUNNING", "INIT"):
             return
         location = tick.location
-        for index in range(self._index, min(self._index + WINDOW + 1, len(self.path))):
-            if self.path.passed(index, location):
-                self._index = index
-                self.actual_value = self._percent[index]
-        self.actual_value = round(self.actual_value, 2)
-        self._publish()
+        index = self.path.last_passed(self._index, WINDOW + 1, location)
+        if index >= 0:
+            self._index = index
+            value = round(self._percent[index], 2)
+            if value != self.actual_value or type(value) is not type(self.actual_value):
+                self.actual_value = value
+                self._publish()  # the same value would give the same message and data
         if (
             self.actual_value > PERCENTAGE_THRESHOLD
             and location.distance(self.path.locations[-1]) < DISTANCE_THRESHOLD

@@ -17,8 +17,8 @@ class RouteTimeout:
     """`timed_out` turns True when the simulated time since the first update passes the
     allowance; the route then stops and is scored 'Agent timed out'."""
 
-    def __init__(self, route: Sequence[Transform]) -> None:
-        self.path = RoutePath(route)
+    def __init__(self, route: Sequence[Transform] | RoutePath) -> None:
+        self.path = RoutePath.of(route)
         self.timeout_value = MIN_TIMEOUT
         self.timed_out = False
         self._index = 0
@@ -31,10 +31,7 @@ class RouteTimeout:
     def update(self, tick: TickView) -> None:
         if self._start is None:
             self._start = tick.time
-        new_index = self._index
-        for index in range(self._index, min(self._index + WINDOW + 1, len(self.path))):
-            if self.path.passed(index, tick.location):
-                new_index = index
+        new_index = self.path.last_passed(self._index, WINDOW + 1, tick.location)
         if new_index > self._index:
             metres = self.path.accum[new_index] - self.path.accum[self._index]
             timeout_speed = tick.ego.get_speed_limit() / 3.6 * TIMEOUT_ROUTE_PERCENTAGE / 100

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from runner.criteria.base import Criterion, TickView, at_text
+from runner.criteria.base import Criterion, NearScreen, TickView, at_text
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world.geometry import Location, Rotation
 from world.map.lane_enums import LaneType
@@ -135,6 +135,7 @@ class RunningStopTest(Criterion):
             for sign in world.get_actors()
             if "traffic.stop" in sign.type_id
         ]
+        self._near = NearScreen([centre for _, centre, _ in self._signs], PROXIMITY_THRESHOLD)
         self._zones: dict[tuple, _LaneZone] = {}  # (sign id, lane key): made on first use
         self._target = None
         self._stop_completed = False
@@ -148,15 +149,17 @@ class RunningStopTest(Criterion):
 
     def _scan(self, tick: TickView, ahead: _AheadPoints):
         # no sign near: none is affected, whatever the directions below say (they only
-        # decide between None and a sign), so the directions are not worked out
-        if not any(ahead.near(centre) for _, centre, _ in self._signs):
+        # decide between None and a sign), so the directions are not worked out; a sign
+        # the screen leaves out is beyond PROXIMITY_THRESHOLD of the lane point (not near)
+        signs = [self._signs[i] for i in self._near.candidates(ahead.first)]
+        if not any(ahead.near(centre) for _, centre, _ in signs):
             return None
         forward = tick.transform.get_forward_vector()
         if tick.velocity.dot(forward) < BACKWARDS_DOT:
             return None
         if forward.dot(ahead.lane_forward) < BACKWARDS_DOT:
             return None
-        for entry in self._signs:
+        for entry in signs:
             if self._affected(ahead, entry):
                 return entry
         return None

@@ -116,6 +116,17 @@ class SegmentGrid:
             cell = max(cell, float(np.sqrt(area / _MAX_CELLS)))
         self.levels = [_Level(lo, hi, cell * 2.0**k) for k in range(levels)]
         self._search: NearestArrays | None = None
+        self._rows: np.ndarray | None = None
+
+    def row(self, k: int) -> list[float]:
+        """Segment `k`'s a (x, y, z), b (x, y, z), s_a, s_b, yaw_a, yaw_b, width and node as
+        plain floats, from one float64 row (every value is exact there: the node ids are
+        small integers): one lookup a point, where eight column reads cost several times it."""
+        if self._rows is None:
+            sg = self.segments
+            columns = (sg.s_a, sg.s_b, sg.yaw_a, sg.yaw_b, sg.width, sg.node)
+            self._rows = np.column_stack([sg.a, sg.b, *columns]).astype(np.float64)
+        return self._rows[k].tolist()
 
     def nearest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per point: nearest segment index (-1 if there are none), its u, and the distance.

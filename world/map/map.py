@@ -257,15 +257,11 @@ class Map:
         k, u, dist = grid.nearest_one(x, y, z)
         if k < 0:
             return None
-        sg = grid.segments
-        ax, ay, az = sg.a[k].tolist()
-        bx, by, bz = sg.b[k].tolist()
-        s_a, s_b = float(sg.s_a[k]), float(sg.s_b[k])
-        yaw_a, yaw_b = float(sg.yaw_a[k]), float(sg.yaw_b[k])
+        ax, ay, az, bx, by, bz, s_a, s_b, yaw_a, yaw_b, width, node = grid.row(k)
         cx, cy, cz = ax + u * (bx - ax), ay + u * (by - ay), az + u * (bz - az)
-        inside = el.hypot(x - cx, y - cy) < 0.5 * float(sg.width[k])
+        inside = el.hypot(x - cx, y - cy) < 0.5 * width
         return LanePoint(
-            int(sg.node[k]),
+            int(node),
             s_a + u * (s_b - s_a),
             (cx, cy, cz),
             yaw_a + u * (yaw_b - yaw_a),

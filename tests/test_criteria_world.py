@@ -234,7 +234,7 @@ def test_stop_sign_screening_gives_the_exact_points_answer() -> None:
     world = town()
     world_map = world.get_map()
     test = RunningStopTest(world)
-    ((sign, centre, extent),) = [e for e in test._signs if e[0].id == STOP_SIGN]
+    ((_sign, centre, extent),) = [e for e in test._signs if e[0].id == STOP_SIGN]
     zones: dict = {}
 
     class Tick:
@@ -253,7 +253,7 @@ def test_stop_sign_screening_gives_the_exact_points_answer() -> None:
             wp = wp.next(0.5)[0]
             points.append(wp.transform.location)
         exact = any(point_in_box(p, centre, extent) for p in points)
-        assert _AheadPoints(tick, zones).any_in_box(sign.id, centre, extent) == exact, where
+        assert _AheadPoints(tick, zones).any_in_box(centre, extent) == exact, where
         answers.add(exact)
         ahead_only += exact and not point_in_box(points[0], centre, extent)
     assert answers == {True, False}

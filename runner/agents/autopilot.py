@@ -68,7 +68,7 @@ class AutopilotAgent(AutonomousAgent):
         return self._tm
 
     def run_step(self, input_data: dict, timestamp: float) -> VehicleControl:
-        tm = self._manager()
+        tm = self._tm if self._tm is not None else self._manager()
         tm.step(self.world.get_settings().fixed_delta_seconds)
         return self.ego.get_control()
 

@@ -72,7 +72,7 @@ class MinSpeedTest(Criterion):
         again only when the number of actors changes or one of them is gone."""
         count = len(world.get_snapshot())
         actors = world.state_tables().actors
-        if count != self._actor_count or not actors.alive[self._rows].all():
+        if count != self._actor_count or not all(actors.alive.take(self._rows).tolist()):
             self._actor_count = count
             self._rows = np.array(
                 [
@@ -82,7 +82,8 @@ class MinSpeedTest(Criterion):
                 ],
                 dtype=np.intp,
             )
-        return [(x * x + y * y) ** 0.5 for x, y, _ in actors.vel[self._rows].tolist()]
+        velocities = actors.vel.take(self._rows, axis=0).tolist()
+        return [(x * x + y * y) ** 0.5 for x, y, _ in velocities]
 
     def _checkpoint(self) -> None:
         if self._points > 0 and self._mean_speed:

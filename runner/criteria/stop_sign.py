@@ -5,6 +5,7 @@ sign's box grown by 1.2)."""
 from __future__ import annotations
 
 import math
+import weakref
 from bisect import bisect_right
 from typing import Any
 
@@ -71,6 +72,19 @@ class _LaneZone:
         return not 0 <= gap < len(self.near) or self.near[gap]
 
 
+_ZONES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _zones_on(map_: Any) -> dict[tuple, _LaneZone]:
+    """The lane zones made on `map_` so far, by (the sign's box centre and extent, the lane):
+    a zone depends on the map and the box alone, so the routes a process runs on one map
+    share them (each is made on its first use)."""
+    zones = _ZONES.get(map_)
+    if zones is None:
+        zones = _ZONES[map_] = {}
+    return zones
+
+
 class _AheadPoints:
     """The ego's lane point and the lane points every 0.5 m up to 4 m ahead, made only when
     a sign is near enough to need them. The points ahead are walked with `Waypoint.next`
@@ -108,15 +122,16 @@ class _AheadPoints:
             self._ahead = points
         return self._ahead
 
-    def any_in_box(self, sign_id: int, centre: Location, extent) -> bool:
+    def any_in_box(self, centre: Location, extent) -> bool:
         """Whether the ego's lane point or one of the points ahead lies in the sign's box."""
         if point_in_box(self.first, centre, extent):
             return True
         for waypoint in self._walk():
-            zone = self._zones.get((sign_id, waypoint.key))
+            key = (centre.x, centre.y, centre.z, extent.x, extent.y, extent.z, waypoint.key)
+            zone = self._zones.get(key)
             if zone is None:
                 zone = _LaneZone(self._map, waypoint.key, centre, extent)
-                self._zones[(sign_id, waypoint.key)] = zone
+                self._zones[key] = zone
             if zone.may_hold(waypoint.s) and point_in_box(
                 waypoint.transform.location, centre, extent
             ):
@@ -136,16 +151,16 @@ class RunningStopTest(Criterion):
             if "traffic.stop" in sign.type_id
         ]
         self._near = NearScreen([centre for _, centre, _ in self._signs], PROXIMITY_THRESHOLD)
-        self._zones: dict[tuple, _LaneZone] = {}  # (sign id, lane key): made on first use
+        self._zones = _zones_on(world.get_map())
         self._target = None
         self._stop_completed = False
         self._last_failed_stop: int | None = None
 
     def _affected(self, ahead: _AheadPoints, sign_entry) -> bool:
-        sign, centre, extent = sign_entry
+        _sign, centre, extent = sign_entry
         if not ahead.near(centre):
             return False
-        return ahead.any_in_box(sign.id, centre, extent)
+        return ahead.any_in_box(centre, extent)
 
     def _scan(self, tick: TickView, ahead: _AheadPoints):
         # no sign near: none is affected, whatever the directions below say (they only

@@ -182,6 +182,15 @@ class World:
         self._weather = WeatherParameters()
         self._weather_sets = 0
         self._collisions: list[CollisionEvent] = []
+        # bumped by every spawn and destroy (the only writers of the alive and kind columns):
+        # what the tick works out from the set of live actors (the sensors' rows, the
+        # snapshot's rows) is worked out again only when it moved
+        self._roster = 0
+        self._sensor_roster = -1
+        self._sensor_rows: list[int] = []
+        self._snapshot_roster = -1
+        self._snapshot_rows = np.zeros(0, np.int64)
+        self._kill_z: float | None = None
         self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [
             ("physics", World._physics_system),
@@ -297,9 +306,9 @@ class World:
         for _phase, system in self._systems:
             system(self, dt)
         yaw = self._actors.rot[: self._actors.n, 1]
-        wrapped = wrap_yaw(yaw)
-        if wrapped is not yaw:  # (wrap_yaw hands back the column itself when all are in range)
-            yaw[:] = wrapped
+        # wrap_yaw's own test, by two reductions (every tick but a turn past 180 degrees's)
+        if len(yaw) and (np.maximum.reduce(yaw) > 180.0 or np.minimum.reduce(yaw) <= -180.0):
+            yaw[:] = wrap_yaw(yaw)
         self._snapshot = self._take_snapshot()
         self._debug.expire(self._frame, self._elapsed)
         for callback_id in sorted(self._tick_callbacks):
@@ -369,12 +378,12 @@ class World:
         world bounds do the same), so a body that leaves the ground does not fall forever.
         Only bodies the physics moves under gravity fall: one placed down there with its
         physics or gravity off (a replayed actor, as CARLA's logs hold some) stays."""
-        kill_height = getattr(self._map, "kill_height", None)
         a, n = self._actors, self._actors.n
-        if kill_height is None or n == 0:
-            return
-        below = kill_height()
-        if a.pos[:n, 2].min() >= below:
+        if self._kill_z is None:  # the map's, once (a map without one: minus infinity)
+            kill_height = getattr(self._map, "kill_height", None)
+            self._kill_z = -math.inf if kill_height is None else float(kill_height())
+        below = self._kill_z
+        if n == 0 or not np.minimum.reduce(a.pos[:n, 2]) < below:
             return  # nothing down there (every tick but a fall's): no masks to build
         falling = a.alive[:n] & a.body[:n] & a.simulate_physics[:n] & a.gravity[:n]
         fallen = np.flatnonzero(falling & (a.pos[:n, 2] < below))
@@ -389,16 +398,18 @@ class World:
 
     def _sensors_system(self, dt: float) -> None:
         """Gives new sensor actors their behaviour, forgets dead ones, steps them in id order."""
-        a, n = self._actors, self._actors.n
-        sensor = a.kind[:n] == _SENSOR
-        if not self._sensors.has_any() and not sensor.any():
+        if self._sensor_roster != self._roster:  # a spawn or a destroy since the last look
+            self._sensor_roster = self._roster
+            a, n = self._actors, self._actors.n
+            rows = np.flatnonzero(a.alive[:n] & (a.kind[:n] == _SENSOR))
+            live = set((rows + 1).tolist())
+            for actor_id in self._sensors.ids():
+                if actor_id not in live:
+                    self._sensors.remove(actor_id)
+            self._sensor_rows = rows.tolist()
+        if not self._sensor_rows and not self._sensors.has_any():
             return  # no sensor to forget, make or step
-        rows = np.flatnonzero(a.alive[:n] & sensor)
-        live = set((rows + 1).tolist())
-        for actor_id in self._sensors.ids():
-            if actor_id not in live:
-                self._sensors.remove(actor_id)
-        for row in rows.tolist():
+        for row in self._sensor_rows:
             self._sensor_behaviour(row + 1)
         self._sensors.tick(self, self._frame, self._client_elapsed, self._client_delta)
 
@@ -435,7 +446,10 @@ class World:
 
     def _take_snapshot(self) -> WorldSnapshot:
         a, n = self._actors, self._actors.n
-        rows = np.flatnonzero(a.alive[:n])
+        if self._snapshot_roster != self._roster:
+            self._snapshot_roster = self._roster
+            self._snapshot_rows = np.flatnonzero(a.alive[:n])
+        rows = self._snapshot_rows
         names = ("pos", "rot", "vel", "angvel", "acc")
         if len(rows) == n:  # every row alive (the usual case): copies of the leading rows
             columns = {name: getattr(a, name)[:n].copy() for name in names}
@@ -625,6 +639,7 @@ class World:
         handle: type[Actor],
     ) -> Actor:
         row = self._actors.add_row()
+        self._roster += 1
         self._actors.alive[row] = True
         self._actors.kind[row] = int(kind)
         self._info.append(ActorInfo(type_id, attributes, tags, handle))
@@ -789,6 +804,7 @@ class World:
         if actor_id == 1 or a.kind[row] in (ActorType.TrafficLight, ActorType.TrafficSign):
             return False
         a.alive[row] = False
+        self._roster += 1
         a.destroy_frame[row] = self._frame
         a.vel[row] = a.angvel[row] = a.acc[row] = 0.0
         self._detach_children(row)

@@ -222,6 +222,7 @@ class AutopilotFleet:
         self.arc = np.zeros(0)
         self.integral = np.zeros(0)
         self.hold_time = np.zeros(0)
+        self.near_time = np.zeros(0)  # s within APPROACH of its next junction entry (its turn)
         self.override = np.zeros(0)
         self.ignore = np.zeros((0, 4), dtype=bool)  # lights, signs, vehicles, walkers
         self.rngs: list[np.random.Generator] = []
@@ -255,6 +256,7 @@ class AutopilotFleet:
         self.arc = np.append(self.arc, arc)
         self.integral = np.append(self.integral, 0.0)
         self.hold_time = np.append(self.hold_time, 0.0)
+        self.near_time = np.append(self.near_time, 0.0)
         self.override = np.append(self.override, 0.0)
         self.ignore = np.vstack([self.ignore, np.zeros((1, 4), dtype=bool)])
         self.reason = np.append(self.reason, STOP_NONE)
@@ -280,6 +282,7 @@ class AutopilotFleet:
             "arc",
             "integral",
             "hold_time",
+            "near_time",
             "override",
             "ignore",
             "reason",
@@ -465,6 +468,7 @@ class AutopilotFleet:
                 self.override,
                 self.reason,
                 self.changed_at,
+                self.near_time,
             )
         )
         actors = tuple(

@@ -144,6 +144,7 @@ class FleetState(NamedTuple):
     override: np.ndarray
     reason: np.ndarray
     changed_at: np.ndarray  # (N, 2)
+    near_time: np.ndarray  # s within the approach of its next junction entry
 
 
 class FleetSettings(NamedTuple):
@@ -707,21 +708,24 @@ def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
 
 @njit(cache=True)
 def junction_stops(
-    route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
-    sign_state, others, blocked, c,
+    fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
+    others, blocked, dt, c,
 ):  # fmt: skip
     """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
     whether the vehicle is inside a junction
     for each vehicle, from its route's end, the light and sign before its next junction entry,
     the vehicles it yields to there, and whether the lane after that junction is blocked
     (`blocked`, blocked_exits: it waits at the entry, held, as for a red light)
-    (AutopilotFleet.tick explains the rules). `front` is
-    the half length; `light_state` is empty without traffic lights; `ignore` (N, 4): the
-    ignore flags (lights and signs: columns 0 and 1); `c` holds the constants (see
+    (AutopilotFleet.tick explains the rules). `front` is the half length; `fleet` is the
+    FleetState (its route, its ignore flags: lights and signs in columns 0 and 1, and its
+    near_time); `light_state` is empty without lights; `c` holds the constants (see
     autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`others`, OtherVehicles)
     make one yield when inside the junction on a conflicting path (moving or not), or when
     free to go (moving) and nearer the entry from a lane any of whose junction successors
-    conflicts (their exit is not known)."""
+    conflicts (their exit is not known). Among the fleet's vehicles near their entries the
+    turn goes by the time each has been near its own (`near_time`, seconds, updated in place
+    by `dt`): first come, first served."""
+    route, ignore, near_time = fleet.route, fleet.ignore, fleet.near_time
     path_junction, path_light, path_give_way = lanes.junction, lanes.light, lanes.give_way
     successor_first, successor_flat = lanes.successor_first, lanes.successor_flat
     conflict_table = (
@@ -817,6 +821,14 @@ def junction_stops(
     other_first, other_items = _others_by_junction(
         other_inside, other_entry_from, path_junction, successor_first, successor_flat, groups
     )
+    # first come, first served: among the vehicles near their entries, the one near its own
+    # the longest (`near_time`, kept in place) goes first, ties to the nearer (then by row);
+    # one that can no longer stop before the entry (max_decel) goes before all of them
+    turn = np.zeros(n)
+    for v in range(n):
+        near_time[v] = near_time[v] + dt if near[v] else 0.0
+        committed = d_entry[v] - front[v] < speed[v] * speed[v] / (2.0 * max_decel)
+        turn[v] = np.inf if committed else near_time[v]
     for v in range(n):
         if not near[v]:
             continue
@@ -832,9 +844,8 @@ def junction_stops(
             if gives_way:
                 break
             u = free_items[i]
-            if d_entry[u] + 1e-6 * u < key and _conflict(
-                path_junction, conflict_table, e, entry_path[u]
-            ):
+            earlier = turn[u] > turn[v] or (turn[u] == turn[v] and d_entry[u] + 1e-6 * u < key)
+            if earlier and _conflict(path_junction, conflict_table, e, entry_path[u]):
                 gives_way = True
         for i in range(other_first[j], other_first[j + 1]):
             if gives_way:
@@ -1567,8 +1578,8 @@ def plan_fleet(
     others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
     blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
-        route, start, route_end, lanes, light_state, front, speed, target, ignore, sign_actor,
-        sign_state, others, blocked, constants.junction,
+        fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
+        others, blocked, dt, constants.junction,
     )  # fmt: skip
     bodies = body_arrays(actors, n_actors, vehicle_kind, walker_kind)
     obstacle = obstacle_distances(

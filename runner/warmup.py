@@ -188,6 +188,7 @@ def _render() -> None:
         (0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), 64, 48, 90.0
     )
     seen = visibility(view, camera)
+    _ = seen.depth  # the planar depth's kernel, which depth and optical flow cameras read
     view.tag(seen.number)
     view.instance(seen.number)
     view.colour(seen.number)

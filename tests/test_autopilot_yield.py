@@ -263,3 +263,55 @@ def test_goes_in_when_the_car_after_the_junction_stands_beyond_the_safe_point():
     result = _drive(world, tm, paths, approach, right)
     assert result.entered_at is not None
     assert result.yielded_at is None
+
+
+def test_turns_go_first_come_first_served_when_the_lights_turn_green():
+    # First come, first served (docs/autopilot.md, Yielding). Every light red and frozen: the
+    # van (vehicle.mercedes.sprinter, half length 2.96 m) turning right from ('3', 0, -1)
+    # starts 30 m before its entry, the car (half length 2.45 m) going straight on from
+    # ('10', 0, 1), whose straight lane conflicts with the right turn, 60 m before its own.
+    # At most 5.8 m/s, the car is within 14 m of its entry no sooner than (60 - 14) / 5.83 =
+    # 7.9 s; the van is there by about 4 s (16 m from rest), so it waits near its entry the
+    # longer. After 20 s both stand at their lines, held by the reds: the van's centre
+    # 1.5 + 2.96 = 4.46 m before its entry, the car's 1.5 + 2.45 = 3.95 m (the nearer).
+    # Then every light turns green: the van, near its entry the longest, goes first and the
+    # car gives way to it ('nearer its entry' would have sent the car first).
+    world = World(Map.from_file(TOWN_SMALL))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    lights = list(world.get_actors().filter("traffic.traffic_light*"))
+    for traffic_light in lights:
+        traffic_light.set_state(TrafficLightState.Red)
+    world.freeze_all_traffic_lights(True)
+    tm = world.get_trafficmanager()
+    paths = tm.fleet.paths
+    lane = {key: p for p, key in enumerate(paths.keys)}
+    approach, other = lane[("3", 0, -1)], lane[("10", 0, 1)]
+    right = next(s for s in paths.successors[approach] if paths.turn_angle(s) > 45.0)
+    straight = next(s for s in paths.successors[other] if abs(paths.turn_angle(s)) < 10.0)
+    assert paths.conflict(right, straight)
+    van = world.spawn_actor(
+        blueprint("vehicle.mercedes.sprinter"),
+        _pose(paths, approach, paths.length[approach] - 30.0),
+    )
+    car = world.spawn_actor(CAR, _pose(paths, other, paths.length[other] - 60.0))
+    for vehicle, route in ((van, "Right"), (car, "Straight")):
+        vehicle.set_autopilot(True)
+        tm.set_route(vehicle, [route])
+    for _ in range(400):
+        world.tick()
+    assert np.all(tm.fleet.route[:, 0] == [approach, other])  # both still before the junction
+    gaps = paths.length[[approach, other]] - tm.fleet.arc
+    assert np.allclose(gaps, [1.5 + 2.96, 1.5 + 2.45], atol=0.2)
+    for traffic_light in lights:
+        traffic_light.set_state(TrafficLightState.Green)
+    entered, car_yielded = {}, False
+    for tick in range(200):
+        world.tick()
+        car_yielded = car_yielded or int(tm.fleet.reason[1]) == STOP_YIELD
+        for row, junction_lane in ((0, right), (1, straight)):
+            if row not in entered and int(tm.fleet.route[row, 0]) == junction_lane:
+                entered[row] = tick
+    assert 0 in entered
+    assert entered[0] < entered.get(1, 200)
+    assert car_yielded
+    assert int(tm.fleet.reason[0]) != STOP_YIELD

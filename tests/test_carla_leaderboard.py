@@ -85,40 +85,45 @@ def _route(code: Path, target: Path) -> None:
     )
 
 
-def test_the_leaderboard_2_evaluator_writes_its_results_json(shared, tmp_path):
-    code = carla_code(shared)
-    evaluator = code / "leaderboard-2" / "leaderboard" / "leaderboard_evaluator.py"
+def _evaluate(shared, tmp_path, evaluator, flags, paths) -> dict:
+    """The evaluator run in a fresh `lockstep exec` on CARLA's towns with the test's agent on
+    tmp_path/route.xml and its own flags; the one route's record of the
+    results.json its StatisticsManager wrote (one route done of one, entry finished)."""
     agent = tmp_path / "follow_plan.py"
     agent.write_text(AGENT)
-    _route(code, tmp_path / "route.xml")
     results = tmp_path / "results.json"
     done = exec_script(
         ["--maps", str(shared / "maps" / "carla")],
         evaluator,
-        [
-            "--routes",
-            str(tmp_path / "route.xml"),
-            "--agent",
-            str(agent),
-            "--checkpoint",
-            str(results),
-            "--debug-checkpoint",
-            str(tmp_path / "live.txt"),
-        ],
+        ["--routes", str(tmp_path / "route.xml"), *flags, "--agent", str(agent),
+         "--checkpoint", str(results)],
         cwd=tmp_path,
-        paths=[code / "leaderboard-2", code / "scenario_runner", agents_folder(shared, tmp_path)],
-    )
+        paths=paths,
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "Traceback" not in done.stdout + done.stderr, done.stdout[-4000:]
     data = json.loads(results.read_text())
-    # the leaderboard's StatisticsManager's file: one route done of one, entry finished
     assert data["entry_status"] == "Finished"
     assert data["_checkpoint"]["progress"] == [1, 1]
     (record,) = data["_checkpoint"]["records"]
+    assert "> Registering the global statistics" in done.stdout
+    return record
+
+
+def test_the_leaderboard_2_evaluator_writes_its_results_json(shared, tmp_path):
+    code = carla_code(shared)
+    evaluator = code / "leaderboard-2" / "leaderboard" / "leaderboard_evaluator.py"
+    _route(code, tmp_path / "route.xml")
+    record = _evaluate(
+        shared,
+        tmp_path,
+        evaluator,
+        ["--debug-checkpoint", str(tmp_path / "live.txt")],
+        [code / "leaderboard-2", code / "scenario_runner", agents_folder(shared, tmp_path)],
+    )
     assert record["route_id"] == "RouteScenario_0_rep0"
     assert record["status"] in ("Completed", "Perfect")
     assert record["scores"]["score_route"] > 50.0  # the agent drives along the route
-    assert "> Registering the global statistics" in done.stdout
 
 
 def _route_1_0(code: Path, target: Path) -> None:
@@ -134,37 +139,18 @@ def test_the_leaderboard_1_0_evaluator_writes_its_results_json(shared, tmp_path)
     code = carla_code(shared)
     scenario_runner = scenario_runner_0910(shared)
     evaluator = code / "leaderboard-1" / "leaderboard" / "leaderboard_evaluator.py"
-    agent = tmp_path / "follow_plan.py"
-    agent.write_text(AGENT)
     _route_1_0(code, tmp_path / "route.xml")
-    results = tmp_path / "results.json"
-    done = exec_script(
-        ["--maps", str(shared / "maps" / "carla")],
+    scenarios = code / "leaderboard-1" / "data" / "all_towns_traffic_scenarios_public.json"
+    record = _evaluate(
+        shared,
+        tmp_path,
         evaluator,
-        [
-            "--routes",
-            str(tmp_path / "route.xml"),
-            "--scenarios",
-            str(code / "leaderboard-1" / "data" / "all_towns_traffic_scenarios_public.json"),
-            "--agent",
-            str(agent),
-            "--checkpoint",
-            str(results),
-        ],
-        cwd=tmp_path,
-        paths=[code / "leaderboard-1", scenario_runner, agents_0910_folder(shared, tmp_path)],
+        ["--scenarios", str(scenarios)],
+        [code / "leaderboard-1", scenario_runner, agents_0910_folder(shared, tmp_path)],
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "Traceback" not in done.stdout + done.stderr, done.stdout[-4000:]
-    data = json.loads(results.read_text())
-    # leaderboard 1.0's StatisticsManager's file: one route done of one, entry finished
-    assert data["entry_status"] == "Finished"
-    assert data["_checkpoint"]["progress"] == [1, 1]
-    (record,) = data["_checkpoint"]["records"]
     assert record["route_id"] == "RouteScenario_0"
     assert record["status"] == "Completed"
     assert record["scores"]["score_route"] > 50.0  # the agent drives along the route
-    assert "> Registering the global statistics" in done.stdout
 
 
 HERO_AGENT = '''"""A leaderboard agent on the real package's AutonomousAgent, finding its

@@ -99,16 +99,26 @@ class Visibility:
         return self._depth
 
 
+def _aligned(shape: tuple[int, int], dtype: type) -> np.ndarray:
+    """An uninitialised C-ordered array starting a 64-byte cache line (a tile's row of 1/x,
+    8 doubles, is one line when the width is a multiple of 8)."""
+    size = shape[0] * shape[1] * np.dtype(dtype).itemsize
+    raw = np.empty(size + 64, np.uint8)
+    skip = -raw.ctypes.data % 64
+    return raw[skip : skip + size].view(dtype).reshape(shape)
+
+
 class RasterWork:
     """The rasterizer's buffers for one image size (1/x and the triangle per pixel, the
     tiles' farthest depths, the planar depth when asked), kept by a camera from frame to
     frame: a fresh 1920x1080 frame's buffers cost their pages' first touch, several ms."""
 
     def __init__(self, width: int, height: int) -> None:
-        self.inv_depth = np.empty((height, width))
-        self.hit = np.empty((height, width), np.int32)
+        self.inv_depth = _aligned((height, width), np.float64)
+        self.hit = _aligned((height, width), np.int32)
         self.tiles = np.empty((-(-height // raster.TILE), -(-width // raster.TILE)))
         self.stale = np.empty(self.tiles.shape, np.bool_)
+        self.drawn = np.empty(self.tiles.shape, np.bool_)
         self.polygon = np.zeros((2, raster.POLYGON, 3))
         self.scratch = np.zeros((0, 3))
         self.snapped = np.zeros((0, 3), np.int64)
@@ -139,10 +149,9 @@ def visibility(
     if work is None or not work.fits(camera):
         work = RasterWork(camera.width, camera.height)
     parameters = camera.parameters()
-    work.inv_depth.fill(0.0)  # nothing drawn: 1/x 0, number -1, each tile's least 0
-    work.hit.fill(-1)
-    work.tiles.fill(0.0)
+    work.tiles.fill(0.0)  # nothing drawn: each tile's least 0, its pixels cleared when reached
     work.stale.fill(False)
+    work.drawn.fill(False)
     for index, offset in view.passes():
         if not index.triangle_count:
             continue
@@ -157,7 +166,8 @@ def visibility(
             index.upper,
             offset,
             parameters,
-            (work.inv_depth, work.hit, work.tiles, work.stale),
+            (work.inv_depth, work.hit, work.tiles, work.stale, work.drawn),
             (scratch, snapped, work.polygon),
         )
+    raster.clear_undrawn(work.inv_depth, work.hit, work.drawn)
     return Visibility(work, camera.far)

@@ -29,7 +29,7 @@ import numpy as np
 from world.kernels.compiled import njit
 from world.render.kernel_math import clip_by_plane, floor_int
 
-__all__ = ["GUARD", "SUBPIXEL", "draw_index", "planar_depth"]
+__all__ = ["GUARD", "SUBPIXEL", "clear_undrawn", "draw_index", "planar_depth"]
 
 SUBPIXEL = 256  # fixed-point steps per pixel (8 bits)
 HALF = SUBPIXEL // 2  # a pixel centre's offset in fixed point
@@ -56,6 +56,28 @@ def planar_depth(inv_depth: np.ndarray, hit: np.ndarray, far: float, depth: np.n
 
 
 @njit(cache=True)
+def clear_undrawn(inv_depth: np.ndarray, hit: np.ndarray, drawn: np.ndarray) -> None:
+    """Clears the pixels of the tiles no triangle reached (inv_depth 0, hit -1): after the
+    frame's last draw_index, the buffers hold every pixel's answer."""
+    rows, columns = drawn.shape
+    for tj in range(rows):
+        for ti in range(columns):
+            if not drawn[tj, ti]:
+                _clear_tile(inv_depth, hit, ti, tj)
+
+
+@njit(inline="always")
+def _clear_tile(inv_depth, hit, ti, tj) -> None:
+    """Nothing drawn in tile (ti, tj): 1/x 0, number -1 (the image's last tiles clipped)."""
+    height, width = hit.shape
+    i0, i1 = ti * TILE, min(width, ti * TILE + TILE)
+    for j in range(tj * TILE, min(height, tj * TILE + TILE)):
+        for i in range(i0, i1):
+            inv_depth[j, i] = 0.0
+            hit[j, i] = -1
+
+
+@njit(cache=True)
 def draw_index(
     vertices: np.ndarray,
     triangles: np.ndarray,
@@ -70,18 +92,21 @@ def draw_index(
     work: tuple,
 ) -> None:
     """Draws a MeshIndex's triangles (numbered `offset` + their Mesh number) into the
-    `buffers` (inv_depth, hit, tiles, stale): `inv_depth` (H, W) float64 holds 1/x of the
-    nearest so far (0: nothing), `hit` (H, W) int32 its number (-1: nothing), `tiles`
-    (ceil(H / TILE), ceil(W / TILE)) float64 a lower bound of each tile's inv_depth, its
-    least when `stale` (bool, tiles' shape) is False (pixels only come nearer, so a bound
-    made before they changed still holds; the buffers before a frame: inv_depth 0, hit -1,
-    tiles 0, stale False). `work` (scratch, snapped, polygon): scratch (most_vertices, 3)
+    `buffers` (inv_depth, hit, tiles, stale, drawn): `inv_depth` (H, W) float64 holds 1/x of
+    the nearest so far (0: nothing), `hit` (H, W) int32 its number (-1: nothing), in the
+    TILE x TILE tiles whose `drawn` (bool, (ceil(H / TILE), ceil(W / TILE))) is True; a tile
+    not drawn yet holds anything, and is cleared when a triangle first reaches it (the
+    frame's clearing done tile by tile, just before the tile's pixels are read: clear_undrawn
+    clears the tiles no triangle reached). `tiles` (tiles' shape) float64 holds a lower bound
+    of each tile's inv_depth, its least when `stale` (bool) is False (pixels only come
+    nearer, so a bound made before they changed still holds; before a frame: tiles 0, stale
+    and drawn False). `work` (scratch, snapped, polygon): scratch (most_vertices, 3)
     float64, snapped (most_vertices, 3) int64 and polygon (2, POLYGON, 3) float64.
 
     Chunks go nearest first, and a chunk whose nearest point lies behind everything already
     drawn in every tile its box covers is skipped: a pixel's depth is held within its
     triangle's (so within its chunk's box), so the skipped chunk could not have won a pixel."""
-    inv_depth, hit, tiles, stale = buffers
+    inv_depth, hit, tiles, stale, _drawn = buffers
     scratch, snapped, polygon = work
     height, width = hit.shape
     o = camera[ORIGIN : ORIGIN + 3]
@@ -93,7 +118,6 @@ def draw_index(
     hw = width * 0.5
     hh = height * 0.5
     band = np.empty((TILE, 2), np.int64)  # _fill's spans of a band of rows
-    rejected = np.empty(tiles.shape[1], np.bool_)  # _fill's tiles of a band left out
     chunks = len(lower)
     depth = np.empty(chunks)
     for c in range(chunks):
@@ -128,7 +152,6 @@ def draw_index(
                     buffers,
                     polygon,
                     band,
-                    rejected,
                 )
                 continue
             sx0, sy0, sx1, sy1, sx2, sy2 = (
@@ -158,7 +181,6 @@ def draw_index(
                 tri,
                 buffers,
                 band,
-                rejected,
             )
 
 
@@ -329,9 +351,7 @@ def _plane(cam, a, b, c, focal, hw, hh):
 
 
 @njit
-def _draw_clipped(
-    cam, a, b, c, tri, focal, near, far, hw, hh, buffers, polygon, band, rejected
-) -> None:
+def _draw_clipped(cam, a, b, c, tri, focal, near, far, hw, hh, buffers, polygon, band) -> None:
     """Draws a triangle that reaches behind the near plane or past the guard band: clipped
     to both, then a fan over the polygon (its inner edges are shared: the fill rule splits
     them). Its depth is held within the clipped polygon's."""
@@ -364,7 +384,6 @@ def _draw_clipped(
             tri,
             buffers,
             band,
-            rejected,
         )
         sx1, sy1 = sx2, sy2
 
@@ -403,7 +422,7 @@ def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
 
 
 @njit(inline="always")
-def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band, rejected) -> None:
+def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
     """Fills the pixels whose centres the fixed-point triangle (`corners`: sx0, sy0, sx1,
     sy1, sx2, sy2) covers where it is nearer than what the buffers hold: 1/x = c0 + cu u +
     cv v at the centre (u, v), held within [low, high] (the triangle's own range: snapping
@@ -414,9 +433,11 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band, rejected) -> 
     lies nearer than the triangle's nearest over the tile is left out: c0 + cv (j + 0.5)
     grows (or shrinks) with j, and adding cu (i + 0.5) to it with i, in floating point as
     in exact arithmetic (rounding keeps order), so the largest 1/x any pixel of a rectangle
-    gets is at one of its corners, and no pixel of the tile could have won. `buffers` as
-    draw_index's; `band` (TILE, 2) and `rejected` (tile columns) are work arrays."""
-    inv_depth, hit, tiles, stale = buffers
+    gets is at one of its corners, and no pixel of the tile could have won. The band is
+    drawn tile by tile (each tile's rows, then the next tile), so a tile's lines are read
+    together, and a tile is cleared as it is first reached. `buffers` as draw_index's;
+    `band` (TILE, 2) is a work array."""
+    inv_depth, hit, tiles, stale, drawn = buffers
     sx0, sy0, sx1, sy1, sx2, sy2 = corners
     area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
     if area == 0:
@@ -469,26 +490,23 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band, rejected) -> 
                     max(row_a + cu * ua, row_a + cu * ub), max(row_b + cu * ua, row_b + cu * ub)
                 )
                 nearest = min(max(nearest, low), high)
-                rejected[ti] = nearest < inv_far or _behind(
-                    nearest, inv_depth, tiles, stale, ti, tj
-                )
-            for r in range(last_row - first_row + 1):
-                j = first_row + r
-                start, end = band[r, 0], band[r, 1]
-                row = c0 + cv * (j + 0.5)
-                while start <= end:
-                    ti = start // TILE
-                    if rejected[ti]:
-                        start = ti * TILE + TILE
-                        continue
-                    stop = ti * TILE + TILE - 1  # the run of tiles not left out
-                    while stop < end and not rejected[(stop + 1) // TILE]:
-                        stop += TILE
-                    stop = min(stop, end)
-                    if _fill_run(row, cu, low, high, inv_far, tri, j, start, stop, inv_depth, hit):
-                        for tk in range(start // TILE, stop // TILE + 1):
-                            stale[tj, tk] = True
-                    start = stop + 1
+                if nearest < inv_far or _behind(nearest, inv_depth, tiles, stale, ti, tj):
+                    continue
+                if not drawn[tj, ti]:
+                    _clear_tile(inv_depth, hit, ti, tj)
+                    drawn[tj, ti] = True
+                left, right = ti * TILE, ti * TILE + TILE - 1
+                changed = False
+                for r in range(last_row - first_row + 1):
+                    start, end = max(band[r, 0], left), min(band[r, 1], right)
+                    if start <= end:
+                        j = first_row + r
+                        row = c0 + cv * (j + 0.5)
+                        changed |= _fill_run(
+                            row, cu, low, high, inv_far, tri, j, start, end, inv_depth, hit
+                        )
+                if changed:
+                    stale[tj, ti] = True
         first_row = last_row + 1
 
 

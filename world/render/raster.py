@@ -492,22 +492,51 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
                 nearest = min(max(nearest, low), high)
                 if nearest < inv_far or _behind(nearest, inv_depth, tiles, stale, ti, tj):
                     continue
-                if not drawn[tj, ti]:
-                    _clear_tile(inv_depth, hit, ti, tj)
-                    drawn[tj, ti] = True
                 left, right = ti * TILE, ti * TILE + TILE - 1
+                covered = 0
+                for r in range(last_row - first_row + 1):
+                    covered += max(0, min(band[r, 1], right) - max(band[r, 0], left) + 1)
+                # a tile no triangle reached yet holds nothing: each pixel the triangle covers
+                # is nearer (its 1/x is above 0) and is written without a test
+                fresh = not drawn[tj, ti] and low >= inv_far
+                if not drawn[tj, ti]:
+                    if not (fresh and covered == TILE * TILE):
+                        _clear_tile(inv_depth, hit, ti, tj)
+                    drawn[tj, ti] = True
                 changed = False
                 for r in range(last_row - first_row + 1):
                     start, end = max(band[r, 0], left), min(band[r, 1], right)
                     if start <= end:
                         j = first_row + r
                         row = c0 + cv * (j + 0.5)
-                        changed |= _fill_run(
-                            row, cu, low, high, inv_far, tri, j, start, end, inv_depth, hit
-                        )
+                        if fresh:
+                            _write_run(row, cu, low, high, tri, j, start, end, inv_depth, hit)
+                            changed = True
+                        else:
+                            changed |= _fill_run(
+                                row, cu, low, high, inv_far, tri, j, start, end, inv_depth, hit
+                            )
                 if changed:
                     stale[tj, ti] = True
+                if covered == TILE * TILE:  # every pixel now holds at least the farthest
+                    farthest = min(
+                        min(row_a + cu * ua, row_a + cu * ub), min(row_b + cu * ua, row_b + cu * ub)
+                    )
+                    farthest = min(max(farthest, low), high)
+                    if farthest >= inv_far and farthest > tiles[tj, ti]:
+                        tiles[tj, ti] = farthest
         first_row = last_row + 1
+
+
+@njit(inline="always")
+def _write_run(row, cu, low, high, tri, j, start, stop, inv_depth, hit) -> None:
+    """Draws the pixels start..stop of row j of a tile that held nothing (as _fill_run would:
+    each 1/x is at least `low`, above 0)."""
+    u = start + 0.5
+    for i in range(start, stop + 1):
+        inv_depth[j, i] = min(max(row + cu * u, low), high)
+        hit[j, i] = tri
+        u += 1.0
 
 
 @njit(inline="always")

@@ -2,10 +2,12 @@
 
 CARLA's rule (LibCarla's trafficmanager ALSM.cpp with its Constants.h VehicleRemoval values):
 each step, the registered vehicle idle the longest (its speed at most 0.8 m/s since that
-time) is destroyed once idle 90 s while neither in a traffic light's box nor at a red, or
-180 s in any case, no sooner than 10 s after the last removal. The step reads the last
-tick's snapshot: a vehicle last seen moving after the tick at time t_move goes in the step
-of the first tick whose previous tick's time is t_move + 90 or later.
+time; vehicles whose role_name is "hero" are left out) is destroyed once idle 90 s while its
+traffic light state is not red, or 180 s in any case, no sooner than 10 s after the last
+removal. Only the state counts (IsVehicleStuck reads tl_state, not whether the vehicle is at
+a light): in a light's box at green the limit is 90 s. The step reads the last tick's
+snapshot: a vehicle last seen moving after the tick at time t_move goes in the step of the
+first tick whose previous tick's time is t_move + 90 or later.
 """
 
 from __future__ import annotations
@@ -25,27 +27,39 @@ STRAIGHT = straight_road("long_straight", left=[1], right=[-1])
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
 
 
-def _stuck_behind_a_parked_car(red: bool, seconds: float) -> tuple[list, object]:
+def _stuck_behind_a_parked_car(red: bool, seconds: float, hero: bool = False):
     """A car on autopilot (no lane changes: its lane is the only one its way) behind a car
     standing with its hand brake; each tick's (time, speed, alive) of the autopilot car."""
     world = World(Map("long_straight", STRAIGHT))
     world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
     parked = world.spawn_actor(CAR, Transform(Location(80.0, 1.75, 0.1), Rotation()))
     parked.apply_control(VehicleControl(hand_brake=True, brake=1.0))
-    car = world.spawn_actor(CAR, Transform(Location(20.0, 1.75, 0.1), Rotation()))
+    bp = blueprint("vehicle.lincoln.mkz_2017")
+    if hero:
+        bp.set_attribute("role_name", "hero")
+    car = world.spawn_actor(bp, Transform(Location(20.0, 1.75, 0.1), Rotation()))
     car.set_autopilot(True)
     world.get_trafficmanager().auto_lane_change(car, False)
     vehicles = world.state_tables().vehicles
     row = int(world.state_tables().actors.vrow[car.id - 1])
+    return _watch(world, car, seconds, lambda: red and _set_red(vehicles, row)), car
+
+
+def _set_red(vehicles, row: int) -> None:
+    # a red state with no light's box, as a sign holding the car would give
+    vehicles.tl_state[row] = int(TrafficLightState.Red)
+
+
+def _watch(world, car, seconds: float, before_tick=lambda: None) -> list:
+    """Ticks the world for `seconds`: each tick's (time, speed, alive) of `car`."""
     seen = []
     for _ in range(int(seconds / 0.05)):
-        if red:  # a red state with no light's box, as a sign holding the car would give
-            vehicles.tl_state[row] = int(TrafficLightState.Red)
+        before_tick()
         world.tick()
         v = world.state_tables().actors.vel[car.id - 1]
         speed = float(np.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]))
         seen.append((world.get_snapshot().timestamp.elapsed_seconds, speed, car.is_alive))
-    return seen, car
+    return seen
 
 
 def _expected_removal(seen: list, limit: float) -> int:
@@ -68,6 +82,38 @@ def test_a_car_held_at_a_red_stays_180_seconds():
     gone = _expected_removal(seen, 180.0)
     assert all(alive for _, _, alive in seen[:gone])
     assert not seen[gone][2]
+
+
+def test_a_car_held_in_a_lights_box_at_green_goes_after_90_seconds():
+    # town_small's light 4 guards road 3's lane -1 (stop line at x = 84, heading east; the
+    # junction begins at x = 91). A car parked at x = 89 holds an autopilot car that comes
+    # from x = 66 and stands at x = 81.6, in the light's box, the light frozen green. CARLA
+    # reads only the state: green, so 90 s (lockstep took 180 s for any car in a box).
+    world = World(Map.from_file(TOWN_SMALL))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    light = world.get_actor(4)
+    light.set_state(TrafficLightState.Green)
+    world.freeze_all_traffic_lights(True)
+    parked = world.spawn_actor(CAR, Transform(Location(89.0, -98.25, 0.3), Rotation()))
+    parked.apply_control(VehicleControl(hand_brake=True, brake=1.0))
+    car = world.spawn_actor(CAR, Transform(Location(66.0, -98.25, 0.3), Rotation()))
+    car.set_autopilot(True)
+    world.get_trafficmanager().auto_lane_change(car, False)
+    seen = _watch(world, car, 30.0)
+    assert car.get_traffic_light() is not None and car.get_traffic_light().id == light.id
+    assert car.get_traffic_light_state() == TrafficLightState.Green
+    seen += _watch(world, car, 90.0)
+    gone = _expected_removal(seen, 90.0)
+    assert all(alive for _, _, alive in seen[:gone])
+    assert not seen[gone][2]
+    assert 90.0 < seen[gone][0] < 110.0  # it stopped within the first seconds
+
+
+def test_a_hero_on_autopilot_is_never_removed():
+    # CARLA's ALSM leaves vehicles whose role_name is "hero" out of the idle count
+    seen, car = _stuck_behind_a_parked_car(red=False, seconds=120.0, hero=True)
+    assert seen[-1][1] < 0.8  # it has stood idle for more than 90 s
+    assert all(alive for _, _, alive in seen) and car.is_alive
 
 
 def test_an_agents_own_manager_never_removes_its_ego():

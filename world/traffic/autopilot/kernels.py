@@ -1693,19 +1693,25 @@ def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_ligh
 
 
 @njit(cache=True)
-def stuck_row(rows: np.ndarray, idle: np.ndarray, columns: tuple, limits: tuple, now: float):
+def stuck_row(
+    rows: np.ndarray, hero: np.ndarray, idle: np.ndarray, columns: tuple, limits: tuple, now: float
+):
     """The actor row of the fleet's vehicle to remove now as stuck, -1 for none (the traffic
     manager's rule: world.traffic.autopilot.manager, BLOCKED_TIME); keeps `idle` (each
-    vehicle's idle_since) up to date at `now` (s). `columns` are the actor table's alive, vel
-    and vrow and the vehicle table's tl_actor and tl_state; `limits` the stopped speed (m/s),
-    the blocked and red-blocked times (s) and the red state's code. A vehicle moves when its
-    speed squared is above the stopped speed's; the one idle the longest (the earliest
-    idle_since among the live ones with a time, the lowest row among equals) is stuck once
-    idle the blocked time neither in a light's box nor at a red, or the red-blocked time."""
-    alive, vel, vrow, tl_actor, tl_state = columns
+    vehicle's idle_since) up to date at `now` (s). `hero` marks the fleet's vehicles whose
+    role is the hero's: never candidates, as CARLA leaves them out. `columns` are the actor
+    table's alive, vel and vrow and the vehicle table's tl_state; `limits` the stopped speed
+    (m/s), the blocked and red-blocked times (s) and the red state's code. A vehicle moves
+    when its speed squared is above the stopped speed's; the one idle the longest (the
+    earliest idle_since among the live ones with a time, the lowest row among equals) is
+    stuck once idle the blocked time while its light state is not red, or the red-blocked
+    time."""
+    alive, vel, vrow, tl_state = columns
     stopped, blocked, red_blocked, red = limits
     best = -1
     for i in range(len(rows)):
+        if hero[i]:
+            continue
         r = rows[i]
         speed2 = vel[r, 0] * vel[r, 0] + vel[r, 1] * vel[r, 1] + vel[r, 2] * vel[r, 2]
         if now != 0.0 and (np.isnan(idle[i]) or speed2 > stopped * stopped):
@@ -1719,6 +1725,6 @@ def stuck_row(rows: np.ndarray, idle: np.ndarray, columns: tuple, limits: tuple,
     row = rows[best]
     k = vrow[row]
     idle_for = now - idle[best]
-    if tl_actor[k] < 0 and tl_state[k] != red and idle_for >= blocked:
+    if tl_state[k] != red and idle_for >= blocked:
         return row
     return row if idle_for >= red_blocked else -1

@@ -39,10 +39,13 @@ DEFAULT_SEED = 0
 DEFAULT_AUTO_LANE_CHANGE = True  # CARLA's default
 # Stuck vehicles, as CARLA's traffic manager removes them (its ALSM stage, with the constants
 # of its VehicleRemoval namespace): each tick the registered vehicle idle the longest (slower
-# than STOPPED_SPEED since then; the lowest id among equals) is destroyed once it has been idle
-# BLOCKED_TIME while neither in a traffic light's box nor at a red, or RED_BLOCKED_TIME in any
-# case, and no vehicle was removed in the last REMOVAL_SPACING seconds. A town whose traffic
-# locked itself up (a ring of queues, each waiting on the next) so flows again.
+# than STOPPED_SPEED since then; the lowest id among equals; a vehicle whose role_name is
+# "hero" is never one) is destroyed once it has been idle BLOCKED_TIME while its light state
+# (get_traffic_light_state) is not red, or RED_BLOCKED_TIME in any case, and no vehicle was
+# removed in the last REMOVAL_SPACING seconds. Only the state counts: a car in a light's box
+# at green or amber, or queued behind a red outside the box (green), goes after BLOCKED_TIME.
+# A town whose traffic locked itself up (a ring of queues, each waiting on the next) so flows
+# again.
 STOPPED_SPEED = 0.8  # m/s
 BLOCKED_TIME = 90.0  # s
 RED_BLOCKED_TIME = 180.0  # s
@@ -95,6 +98,7 @@ class TrafficManager:
         self._cache_key: int | None = None  # the fleet version the columns below are of
         self._columns = None  # FleetSettings
         self._ignore = np.zeros((0, 4))
+        self._hero = np.zeros(0, dtype=bool)
 
     # -- membership --------------------------------------------------------------------------
 
@@ -292,13 +296,20 @@ class TrafficManager:
                 self._column("update_lights", 0.0) > 0.0,
             )
             self._ignore = np.stack([self._column(k, 0.0) for k in _IGNORE_KINDS], axis=1)
+            self._hero = np.array([self._is_hero(r) for r in self._fleet.actor.tolist()], bool)
         return self._columns, self._ignore
+
+    def _is_hero(self, actor_row: int) -> bool:
+        """Whether the actor's role_name is "hero" (CARLA's manager never removes those)."""
+        actor = self._world.get_actor(actor_row + 1)
+        return actor is not None and actor.attributes.get("role_name") == "hero"
 
     def _remove_stuck(self, fleet) -> None:
         """Destroys the vehicle stuck the longest, if one is (_stuck_vehicle), at most one
         every REMOVAL_SPACING seconds, as CARLA's ALSM stage does at the start of its step."""
         now = self._world.get_snapshot().timestamp.elapsed_seconds
-        row = _stuck_vehicle(fleet, now, self._world.state_tables())
+        self._vehicle_settings()  # the hero column, in fleet order
+        row = _stuck_vehicle(fleet, self._hero, now, self._world.state_tables())
         if row >= 0 and now - self._last_removal > REMOVAL_SPACING:
             self._world.get_actor(row + 1).destroy()
             self._last_removal = now
@@ -319,17 +330,18 @@ class TrafficManager:
                 fleet.tick(*self._vehicle_settings(), *settings, dt)
 
 
-def _stuck_vehicle(fleet, now: float, tables) -> int:
+def _stuck_vehicle(fleet, hero: np.ndarray, now: float, tables) -> int:
     """The actor row of the fleet's vehicle to remove now as stuck (see BLOCKED_TIME), -1
-    for none; keeps each vehicle's idle time (`fleet.idle_since`, seconds: the elapsed time it
-    was last seen moving, nan until seen at a time past 0) up to date. One compiled call (a
-    dozen numpy passes over the fleet cost ~20 us a tick at 100 vehicles)."""
+    for none (`hero`: the fleet's vehicles never removed); keeps each vehicle's idle time
+    (`fleet.idle_since`, seconds: the elapsed time it was last seen moving, nan until seen at
+    a time past 0) up to date. One compiled call (a dozen numpy passes over the fleet cost
+    ~20 us a tick at 100 vehicles)."""
     from world.traffic.autopilot.kernels import stuck_row
 
     a, v = tables.actors, tables.vehicles
-    columns = (a.alive, a.vel, a.vrow, v.tl_actor, v.tl_state)
+    columns = (a.alive, a.vel, a.vrow, v.tl_state)
     limits = (STOPPED_SPEED, BLOCKED_TIME, RED_BLOCKED_TIME, RED)
-    return stuck_row(fleet.actor, fleet.idle_since, columns, limits, float(now))
+    return stuck_row(fleet.actor, hero, fleet.idle_since, columns, limits, float(now))
 
 
 def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:

@@ -51,10 +51,22 @@ def _reversed(edges):
     return back
 
 
-def test_one_spawn_point_per_driving_lane_and_landmarks_per_signal(town):
+def test_one_spawn_point_per_driving_lane_outside_junctions_and_landmarks_per_signal(town):
+    # one spawn point per driving lane of a road whose junction attribute is -1 (each of
+    # the generated towns' roads has one lane section); none on a junction's lanes
     carla_map, root = town
-    driving = [lane for lane in root.iter("lane") if lane.get("type") == "driving"]
-    assert len(carla_map.get_spawn_points()) == len(driving)
+    driving = [
+        lane
+        for road in root.iter("road")
+        if road.get("junction") == "-1"
+        for lane in road.iter("lane")
+        if lane.get("type") == "driving"
+    ]
+    spawns = carla_map.get_spawn_points()
+    assert len(spawns) == len(driving)
+    # each stands at its road's entry, on a junction's border: 1 m ahead is the road's lane
+    ahead = [t.location + t.get_forward_vector() for t in spawns]
+    assert not any(carla_map.get_waypoint(at).is_junction for at in ahead)
     for kind in ("1000001", "206", "205", "274"):
         in_file = [s for s in root.iter("signal") if s.get("type") == kind]
         assert in_file

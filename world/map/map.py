@@ -322,10 +322,16 @@ class Map:
         return out
 
     def get_spawn_points(self) -> list[Transform]:
-        """Road entries of every driving lane (lanes < 0 at s = 0, lanes > 0 at the road's end),
-        0.5 m above the lane centre, as CARLA places spawn points on maps without them."""
+        """Road entries of every driving lane outside junctions (lanes < 0 at s = 0, lanes > 0
+        at the road's end), 0.5 m above the lane centre. CARLA makes road entries the spawn
+        points of a map that has none (Map::GenerateWaypointsOnRoadEntries), junction roads'
+        too; its towns, whose points stand in the level, have none on a junction's lanes,
+        and a car there starts across the junction's conflicting lanes: lockstep keeps to
+        the towns."""
         out = []
         for road in self._odr.roads.values():
+            if road.junction != "-1":
+                continue
             last = len(road.lane_sections) - 1
             entries = [(0, 0.0, -1), (last, road.length, 1)] if last >= 0 else []
             for index, s, side in entries:

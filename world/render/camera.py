@@ -152,7 +152,9 @@ def visibility(
     work.tiles.fill(0.0)  # nothing drawn: each tile's least 0, its pixels cleared when reached
     work.stale.fill(False)
     work.drawn.fill(False)
-    for index, offset in view.passes():
+    # the actors' index first: they stand nearest (the camera's own car, the cars around), so
+    # the static scene's chunks and tiles behind them are left out
+    for index, offset in reversed(view.passes()):
         if not index.triangle_count:
             continue
         scratch, snapped = work.vertex_rows(index.most_vertices)

@@ -18,9 +18,10 @@ the pixel would have made, so the bytes are those of the plain per-pixel rules:
 * the sky's transmittance (the sky is always FAR_SKY away), and the sky's word as steps of
   the ray's rise (sky_steps, kept by the caller while the light stays): a sky pixel pays
   its rise (a root and a division) and finds its step, not three codes;
-* a run of pixels of a row that see one triangle: the side they see is the same for the
-  run where n · r at both its ends is clearly of one sign (SURE_FACING), and without fog
-  they all get that side's word.
+* a run of pixels of a row that see one triangle (found four pixels at a time: two int64
+  words of the number buffer's bytes): the side they see is the same for the run where
+  n · r at both its ends is clearly of one sign (SURE_FACING), and without fog they all get
+  that side's word.
 
 The helpers a pixel calls are inlined: a compiled call per pixel with array arguments
 (their reference counts) cost more than the work itself. A pixel is stored as one word.
@@ -157,6 +158,7 @@ def shade_frame(
     columns = (column_x, column_y, column_z, column_length)
     fog = light[11] > 0.0
     sky_starts, sky_words, sky_count = sky
+    pairs = number.reshape(height * width)[: (height * width) // 2 * 2].view(np.int64)
     step = 0  # the sky's step the last sky pixel was in
     for j in range(height):
         z = down[j]
@@ -176,9 +178,7 @@ def shade_frame(
                 out[j, i] = sky_words[step]
                 i += 1
                 continue
-            end = i + 1  # the run of pixels that see triangle k
-            while end < width and number[j, end] == k:
-                end += 1
+            end = _run_end(number, pairs, j, i, k)  # the run of pixels that see triangle k
             if k < offset:
                 if static_code[k, 0] == UNSET:
                     _light_triangle(
@@ -234,6 +234,30 @@ def shade_frame(
                         code |= srgb_code(value, above, cells) << B_SHIFT
                 out[j, p] = code
             i = end
+
+
+@njit(inline="always")
+def _run_end(number: np.ndarray, pairs: np.ndarray, j: int, i: int, k: int) -> int:
+    """The end (one past) of the run of row j's pixels from i on that see triangle k >= 0:
+    compared four at a time as two int64 words of two pixels (`pairs`, the int32 buffer's
+    bytes as int64; a word holds k twice whatever the byte order), then one by one."""
+    width = number.shape[1]
+    end = i + 1
+    at = j * width + end  # the pixel's place in the buffer
+    if at & 1:  # to a word's first pixel
+        if end == width or number[j, end] != k:
+            return end
+        end += 1
+        at += 1
+    both = k | (k << 32)
+    while end + 3 < width and ((pairs[at >> 1] ^ both) | (pairs[(at >> 1) + 1] ^ both)) == 0:
+        end += 4
+        at += 4
+    if end + 1 < width and pairs[at >> 1] == both:
+        end += 2
+    if end < width and number[j, end] == k:
+        end += 1
+    return end
 
 
 @njit(inline="always")

@@ -10,6 +10,20 @@ functions (np.cos, np.sin) for the box corners; the simulation modules must not.
 Pillow (the `pictures` extra) is imported only here.
 """
 
-from recorder.picture.render import RenderInfo, RenderOptions, render_log
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["RenderInfo", "RenderOptions", "render_log"]
+
+
+def __getattr__(name: str) -> Any:
+    """The renderer's names, imported on first use: a stored map holds the picture map layer
+    (runner/map_store.py), so every route's process imports this package when it loads a
+    map, and the renderer (the log reader, drawing, GIF writing) is tens of milliseconds of
+    imports it never uses."""
+    if name in __all__:
+        from recorder.picture import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,7 @@ runner: the loop hands each resumption a `TickInfo`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import greenlet
 
@@ -22,10 +22,10 @@ __all__ = ["TickInfo", "stopping", "tick", "wait", "wait_until"]
 _EPSILON = 1e-9  # s: sums of fixed deltas that should reach a duration but round just short
 
 
-@dataclass(frozen=True)
-class TickInfo:
+class TickInfo(NamedTuple):
     """What the loop tells a task when it resumes it: the world's frame and clock, and whether
-    the route is stopping (a task that loops forever should return when it is)."""
+    the route is stopping (a task that loops forever should return when it is). A named
+    tuple: the loop makes two a tick."""
 
     frame: int
     elapsed_seconds: float

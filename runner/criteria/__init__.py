@@ -92,7 +92,9 @@ class RouteCriteria:
     def update(self, world, ego) -> TickView:
         tick = TickView.capture(world, ego)
         self._last_tick = tick
-        for criterion in self.all():
+        for criterion in self.route:
+            criterion.update(tick)
+        for criterion in self.scenario:
             criterion.update(tick)
         self.timeout.update(tick)
         return tick
@@ -102,9 +104,10 @@ class RouteCriteria:
         or "" while it goes on."""
         if self.completion.stops_route:
             return "completed"
-        for criterion in self.all():
-            if criterion is not self.completion and criterion.stops_route:
-                return criterion.name
+        for criteria in (self.route, self.scenario):
+            for criterion in criteria:
+                if criterion is not self.completion and criterion.stops_route:
+                    return criterion.name
         if self.timeout.timed_out:
             return "route timeout"
         return ""

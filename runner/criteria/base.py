@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -17,12 +16,12 @@ from world.map.lane_enums import LaneType
 from world.map.waypoint import Waypoint
 
 
-@dataclass(frozen=True)
-class LaneSpot:
+class LaneSpot(NamedTuple):
     """The lane nearest a point: its waypoint, and the nearest point of the lane centre on
     the map's lane polyline (within about a centimetre of the exact centre, and far cheaper
     than `waypoint.transform`), with the polyline's yaw there; `inside` says whether the
-    point is within half the lane's width of that centre point (plan view)."""
+    point is within half the lane's width of that centre point (plan view). A named tuple:
+    one or two are made a tick, and a frozen dataclass's init costs several times more."""
 
     waypoint: Waypoint
     location: Location
@@ -40,29 +39,52 @@ def lane_spot(map_: Any, location: Vector3D, lane_type: LaneType) -> LaneSpot | 
     return LaneSpot(waypoint, Location(*point.location), point.yaw, point.inside)
 
 
-@dataclass(frozen=True)
 class TickView:
     """The ego and the clock after one world tick: what ScenarioRunner's data provider caches
-    once a tick. `speed` is the planar speed (m/s), as the data provider computes it."""
+    once a tick. `speed` is the planar speed (m/s), as the data provider computes it.
 
-    world: Any
-    ego: Any
-    frame: int
-    time: float
-    transform: Transform
-    velocity: Vector3D
-    speed: float
-    _lanes: dict = field(default_factory=dict, compare=False, repr=False)
+    A plain class with slots, made once a tick: a frozen dataclass's init (one
+    object.__setattr__ a field) cost several times as much, and nothing compares or copies it.
+    """
 
-    @property
-    def location(self) -> Location:
-        return self.transform.location
+    __slots__ = (
+        "_lanes",
+        "ego",
+        "frame",
+        "location",
+        "speed",
+        "time",
+        "transform",
+        "velocity",
+        "world",
+    )
+
+    def __init__(
+        self,
+        world: Any,
+        ego: Any,
+        frame: int,
+        time: float,
+        transform: Transform,
+        velocity: Vector3D,
+        speed: float,
+    ) -> None:
+        self.world = world
+        self.ego = ego
+        self.frame = frame
+        self.time = time
+        self.transform = transform
+        self.location: Location = transform.location
+        self.velocity = velocity
+        self.speed = speed
+        self._lanes: dict = {}
 
     def lane(self, lane_type: LaneType = LaneType.Driving) -> LaneSpot | None:
         """The ego's nearest lane of `lane_type`, looked up once a tick for all criteria."""
-        if lane_type not in self._lanes:
-            self._lanes[lane_type] = lane_spot(self.world.get_map(), self.location, lane_type)
-        return self._lanes[lane_type]
+        lanes = self._lanes
+        if lane_type not in lanes:
+            lanes[lane_type] = lane_spot(self.world.get_map(), self.location, lane_type)
+        return lanes[lane_type]
 
     @classmethod
     def capture(cls, world: Any, ego: Any) -> TickView:

@@ -25,7 +25,8 @@ class RouteCompletionTest(Criterion):
         super().__init__()
         self.path = RoutePath.of(route)
         total = self.path.accum[-1]
-        self._percent = [metres / total * 100 for metres in self.path.accum]
+        # each point's share of the route as the event shows it (rounded once, not a tick)
+        self._shown = [round(metres / total * 100, 2) for metres in self.path.accum]
         self._index = 0
         self.actual_value: float | int = 0
         self._event = TrafficEvent(TrafficEventType.ROUTE_COMPLETION, 0)
@@ -46,7 +47,7 @@ class RouteCompletionTest(Criterion):
         index = self.path.last_passed(self._index, WINDOW + 1, location)
         if index >= 0:
             self._index = index
-            value = round(self._percent[index], 2)
+            value = self._shown[index]
             if value != self.actual_value or type(value) is not type(self.actual_value):
                 self.actual_value = value
                 self._publish()  # the same value would give the same message and data

@@ -207,3 +207,27 @@ def test_sensors_work_in_a_world_made_without_traffic():
     imu.stop()
     world.tick()
     assert len(got) == 2 and not imu.is_listening()
+
+
+def test_speedometer_reads_the_velocity_along_the_vehicle_forward(town01_map):
+    # Worked by hand: yaw 90 degrees faces +y (sin 90 deg = 1.0 exactly, pitch 0: cos 0 = 1),
+    # so a velocity of (0, 5, 0) reads 5 m/s and (0, -3, 0), reversing, -3 m/s; a velocity
+    # across the car, (4, 0, 0), reads 4 * cos(90 deg) (6.1e-17 in doubles): about 0.
+    world = world_on(town01_map)
+    spot = town01_map.get_spawn_points()[5]
+    car = world.spawn_actor(blueprint(CAR), spot)
+    car.set_transform(Transform(spot.location, Rotation(0.0, 90.0, 0.0)))
+    speedometer = SpeedometerReader(car)
+    row = car.id - 1
+    velocities = world.state_tables().actors.vel
+    velocities[row] = (0.0, 5.0, 0.0)
+    assert speedometer.read() == {"speed": 5.0}
+    velocities[row] = (0.0, -3.0, 0.0)
+    assert speedometer.read() == {"speed": -3.0}
+    velocities[row] = (4.0, 0.0, 0.0)
+    assert abs(speedometer.read()["speed"]) < 1e-15
+    # any pose: the same bits as the leaderboard's reading through the public API
+    car.set_transform(Transform(spot.location, Rotation(2.1, 33.7, -1.3)))
+    velocities[row] = (3.3, -1.7, 0.2)
+    forward = car.get_transform().get_forward_vector()
+    assert speedometer.read()["speed"] == car.get_velocity().dot(forward)

@@ -21,10 +21,13 @@ class CollisionSensor(SensorBehaviour):
         parent = self.sensor.parent
         if parent is None:
             return []
+        events = ctx.world.collision_events()
+        if not events:
+            return []  # most ticks: no pose to read
         transform = self.sensor.get_transform()
         out: list[CollisionEvent] = []
         seen: set[int] = set()
-        for event in ctx.world.collision_events():
+        for event in events:
             if event.actor_id == parent.id:
                 other, impulse = event.other_id, event.normal_impulse
             elif event.other_id == parent.id:

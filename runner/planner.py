@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import weakref
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -26,7 +27,7 @@ import numpy as np
 
 from runner.errors import RunnerError
 from world import elementary as el
-from world.geometry import Location, Transform, xyz_distance
+from world.geometry import Location, Rotation, Transform, xyz_distance
 from world.map.geolocation import geo_origin
 from world.map.lane_enums import LaneChange, LaneType, lane_change_from_odr
 
@@ -36,6 +37,7 @@ __all__ = [
     "gps_plan",
     "interpolate_trajectory",
     "location_to_gps",
+    "route_plan",
 ]
 
 EARTH_RADIUS_EQUA = 6378137.0
@@ -546,6 +548,39 @@ def interpolate_trajectory(
         for waypoint, option in grp.trace_route(a, b):
             route.append((waypoint.transform, option))
     return route
+
+
+PLANS_KEPT = 64  # the plans a planner keeps (route_plan), the oldest forgotten first
+_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def route_plan(
+    world_map, points: list[Location], planner: GlobalRoutePlanner
+) -> list[tuple[Transform, RoadOption]]:
+    """interpolate_trajectory's plan through `points`, kept by the planner for the process's
+    life: a route's repetitions (and routes through the same key points) trace it once.
+    The plan holds the numbers, and each call gets Transforms of its own (an agent may move
+    its plan's points): the bits of a trace's, which `Waypoint.transform` builds the same
+    way from the same six numbers."""
+    kept = _PLANS.get(planner)
+    if kept is None:
+        kept = _PLANS[planner] = {}
+    key = tuple((p.x, p.y, p.z) for p in points)
+    poses = kept.get(key)
+    if poses is None:
+        plan = interpolate_trajectory(world_map, points, planner=planner)
+        if len(kept) >= PLANS_KEPT:
+            del kept[next(iter(kept))]
+        kept[key] = [
+            (t.location.x, t.location.y, t.location.z, t.rotation.pitch, t.rotation.yaw,
+             t.rotation.roll, option)
+            for t, option in plan
+        ]  # fmt: skip
+        return plan
+    return [
+        (Transform(Location(x, y, z), Rotation(pitch, yaw, roll)), option)
+        for x, y, z, pitch, yaw, roll, option in poses
+    ]
 
 
 def location_to_gps(lat_ref: float, lon_ref: float, location: Location) -> dict[str, float]:

@@ -34,7 +34,7 @@ from runner.agents.loader import load_agent_class
 from runner.config import Config, RouteSpec
 from runner.errors import RunnerError
 from runner.loop import MainLoop
-from runner.planner import gps_plan, interpolate_trajectory
+from runner.planner import gps_plan, route_plan
 from runner.seeds import consumer_seed
 from runner.statistics import Failure, route_name
 from world.geometry import Location, Transform
@@ -174,7 +174,7 @@ class _RouteRun:
         world.apply_settings(WorldSettings(synchronous_mode=True, fixed_delta_seconds=config.tick))
         world.set_weather(route.weather)
         points = [Location(*p) for p in route.definition.points]
-        self.plan = plan = interpolate_trajectory(world.get_map(), points, planner=planner)
+        self.plan = plan = route_plan(world.get_map(), points, planner)
         if not plan:
             raise RunnerError(f"route {route.id}: the planner found no route through its points")
         self.ego = ego = _spawn_ego(world, plan)

@@ -15,6 +15,7 @@ from runner.planner import (
     RoadOption,
     interpolate_trajectory,
     location_to_gps,
+    route_plan,
 )
 from world import Location, Map
 from world.geometry import xyz_distance
@@ -63,6 +64,19 @@ def test_turns(town):
     # west (-x) then toward +y: yaw from 180 to 90, a left turn
     left = _plan(town, (80.0, -101.75), (-1.75, -40.0))
     assert _runs(left) == [RoadOption.LANEFOLLOW, RoadOption.LEFT, RoadOption.LANEFOLLOW]
+
+
+def test_a_kept_plan_is_the_trace_in_fresh_transforms(town):
+    # a route's repetitions take the plan route_plan keeps: the trace's numbers bit for bit,
+    # and Transforms of their own, so an agent moving its plan's points changes no other's
+    world_map, grp = town
+    points = [Location(120.0, -98.25, 0.0), Location(198.25, -50.0, 0.0)]
+    traced = interpolate_trajectory(world_map, points, planner=grp)
+    first = route_plan(world_map, points, grp)
+    first[0][0].location.x = 1e6  # the first repetition's agent moves a point
+    again = route_plan(world_map, points, grp)
+    assert [(tf, option) for tf, option in again] == traced
+    assert all(a[0] is not b[0] for a, b in zip(again, first, strict=True))
 
 
 def test_gps_of_the_leaderboard():

@@ -83,13 +83,14 @@ def soak(world: World, ticks: int, label: str) -> float:
         moved[cars[speed > MOVING]] = True
         if tick % WINDOW == 0:
             share = float(moved[cars].sum()) / start if start else 1.0
+            of_live = float(moved[cars].sum()) / len(cars) if len(cars) else 1.0
             worst = min(worst, share)
             removed = start - len(cars)
             rate = tick / (time.process_time() - t0)
             print(
                 f"{label} ticks {tick - WINDOW + 1}-{tick}: {share:.0%} of the {start} spawned "
-                f"vehicles moved ({len(cars)} live), {removed} removed as stuck so far "
-                f"({rate:.0f} ticks/s)",
+                f"vehicles moved ({of_live:.0%} of the {len(cars)} live), {removed} removed "
+                f"as stuck so far ({rate:.0f} ticks/s)",
                 flush=True,
             )
             moved[:] = False

@@ -73,6 +73,14 @@ def test_cos_sin3_gives_the_six_single_calls_bits():
         assert np.array(el.cos_sin3(a, b, c)).tobytes() == np.array(singles).tobytes()
 
 
+def test_sin_cos_gives_the_two_single_calls_bits():
+    # the kernels take a heading's sine and cosine from one call: the same bits as two calls,
+    # signed zeros, the small-angle branch, every quadrant and NaN included
+    some = np.concatenate([ANGLES[:: max(1, len(ANGLES) // 1500)], [0.0, -0.0, 1e-9, np.nan]])
+    for a in some.tolist():
+        assert np.array(el.sin_cos(a)).tobytes() == np.array((el.sin(a), el.cos(a))).tobytes()
+
+
 def test_atan2_and_hypot_are_within_their_bounds_in_every_quadrant():
     y = np.concatenate([RNG.uniform(-50.0, 50.0, 20000), 10.0 ** RNG.uniform(-200, 200, 5000)])
     x = np.concatenate([RNG.uniform(-50.0, 50.0, 20000), -(10.0 ** RNG.uniform(-200, 200, 5000))])

@@ -15,7 +15,12 @@ from ground_reference import reference_ground
 from world import Map, VehicleControl, WalkerControl, World, WorldSettings
 from world.geometry import Location, Transform, Vector3D
 from world.map.carried_ground import NO_CARRIED_GROUND
-from world.map.ground_query import SurfaceIndex
+from world.map.ground_query import (
+    SurfaceIndex,
+    ground_memory,
+    highest_into,
+    highest_remembered,
+)
 from world.map.lane_index import LaneSegments, SegmentGrid
 from world.map.map import GroundSample
 from world.traffic.scene import populate_traffic
@@ -317,3 +322,50 @@ def test_a_bend_leaves_no_crack_in_its_lane(medium):
     query = np.array([[10.0, -396.7, centre.z]])
     z, _, found = SurfaceIndex(medium._ground(), 1.0).highest(query)
     assert found[0] and z[0] == pytest.approx(centre.z, abs=1e-3)
+
+
+def test_remembered_answers_are_the_query_answers(medium):
+    """highest_remembered answers every point as highest_into does, tick after tick, asking
+    again only for the points whose bits changed: a row whose point kept its bits gets the
+    remembered answer (here a planted one, to see it used), a moved point or one whose zero
+    changed sign (other bits, perhaps another signed zero in the answer) is asked again."""
+    arrays = medium.surface_index().arrays
+    first = np.ascontiguousarray(seeded_points(medium, 24, 300, 100))
+    first[1:3, 0] = 0.0
+    rows = np.arange(len(first), dtype=np.int64)[::-1].copy()  # any rows, any order
+    memory = ground_memory(len(first))
+
+    def remembered(points):
+        z, normal, found = (
+            np.empty(len(points)),
+            np.empty((len(points), 3)),
+            np.empty(len(points), dtype=np.bool_),
+        )
+        highest_remembered(arrays, points, rows, memory, z, normal, found)
+        return z, normal, found
+
+    def direct(points):
+        z, normal, found = (
+            np.empty(len(points)),
+            np.empty((len(points), 3)),
+            np.empty(len(points), dtype=np.bool_),
+        )
+        highest_into(arrays, points, z, normal, found)
+        return z, normal, found
+
+    for got, want in zip(remembered(first), direct(first), strict=True):
+        assert _bits(got) == _bits(want)
+    assert memory.known.all()
+    second = first.copy()
+    second[::3, :2] += 0.5
+    second[1, 0] = -0.0
+    kept = rows[1]  # point 1 moved (sign of zero), point 2 kept its bits
+    planted = rows[2]
+    memory.z[planted] = 1234.5
+    z, normal, found = remembered(second)
+    want = direct(second)
+    assert z[2] == 1234.5
+    z[2] = want[0][2]
+    for got, w in zip((z, normal, found), want, strict=True):
+        assert _bits(got) == _bits(w)
+    assert memory.z[kept] == want[0][1] or np.isnan(want[0][1])

@@ -55,6 +55,7 @@ __all__ = [
     "log",
     "log_v",
     "sin",
+    "sin_cos",
     "sin_v",
     "tan",
     "tan_v",
@@ -205,6 +206,13 @@ def cos(x: float) -> float:
     """cos(x), x in radians."""
     x = np.float64(x)
     return _sin_cos(x)[1]
+
+
+@_kernel
+def sin_cos(x: float) -> tuple[float, float]:
+    """sin(x) and cos(x), x in radians, from one reduction: the numbers of sin() and cos() for
+    half their work (a kernel that needs both, as a heading's, calls this)."""
+    return _sin_cos(np.float64(x))
 
 
 @_kernel

@@ -32,7 +32,15 @@ from world import elementary as el
 from world.kernels.compiled import njit
 from world.map.lane_index import SegmentGrid
 
-__all__ = ["NO_SURFACES", "SurfaceArrays", "SurfaceIndex", "highest_into"]
+__all__ = [
+    "NO_SURFACES",
+    "GroundMemory",
+    "SurfaceArrays",
+    "SurfaceIndex",
+    "ground_memory",
+    "highest_into",
+    "highest_remembered",
+]
 
 # cell coordinates beyond this many cells from the table are not converted to integers:
 # such a point is nowhere near a segment, so no lane covers it
@@ -301,3 +309,76 @@ def highest_into(
             normal_out[i, 1] = seg[best, _NORMAL + 1]
             normal_out[i, 2] = seg[best, _NORMAL + 2]
             found_out[i] = True
+
+
+class GroundMemory(NamedTuple):
+    """The answers of `highest_into` to each actor row's last query point, kept between
+    ticks (world.physics.tick.FleetCache) for one map's surfaces: the point's bits (its three
+    float64 as int64), the height, normal and found, and whether the row holds one yet."""
+
+    bits: np.ndarray  # (rows, 3) int64
+    z: np.ndarray
+    normal: np.ndarray  # (rows, 3)
+    found: np.ndarray
+    known: np.ndarray
+
+
+def ground_memory(rows: int) -> GroundMemory:
+    """An empty memory for `rows` actor rows."""
+    return GroundMemory(
+        np.zeros((rows, 3), dtype=np.int64),
+        np.zeros(rows),
+        np.zeros((rows, 3)),
+        np.zeros(rows, dtype=np.bool_),
+        np.zeros(rows, dtype=np.bool_),
+    )
+
+
+@njit
+def highest_remembered(
+    surfaces: SurfaceArrays,
+    pts: np.ndarray,
+    rows: np.ndarray,
+    memory: GroundMemory,
+    z_out: np.ndarray,
+    normal_out: np.ndarray,
+    found_out: np.ndarray,
+) -> None:
+    """`highest_into` for the (N, 3) C-ordered points `pts` of actor `rows`, asking the
+    surfaces only for the points whose bits differ from their row's last one (a body
+    standing still asks the same question again; the answer is a function of the point's
+    bits and the surfaces alone, so it is the same answer); the others' answers are
+    remembered for the next tick."""
+    bits = pts.view(np.int64)
+    n = len(pts)
+    fresh = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        r = rows[i]
+        same = memory.known[r]
+        for c in range(3):
+            same = same and memory.bits[r, c] == bits[i, c]
+        if same:
+            z_out[i] = memory.z[r]
+            for c in range(3):
+                normal_out[i, c] = memory.normal[r, c]
+            found_out[i] = memory.found[r]
+        else:
+            fresh[m] = i
+            m += 1
+    if m == 0:
+        return
+    asked = np.empty((m, 3))
+    for j in range(m):
+        for c in range(3):
+            asked[j, c] = pts[fresh[j], c]
+    z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
+    highest_into(surfaces, asked, z, normal, found)
+    for j in range(m):
+        i, r = fresh[j], rows[fresh[j]]
+        z_out[i] = memory.z[r] = z[j]
+        for c in range(3):
+            normal_out[i, c] = memory.normal[r, c] = normal[j, c]
+            memory.bits[r, c] = bits[i, c]
+        found_out[i] = memory.found[r] = found[j]
+        memory.known[r] = True

@@ -186,7 +186,8 @@ def put_in(
             continue
         road_pitch[k] = rot[r, 0]
         yaw = rot[r, 1] * DEG_TO_RAD
-        along = acc[r, 0] * el.cos(yaw) + acc[r, 1] * el.sin(yaw)
+        sin_yaw, cos_yaw = el.sin_cos(yaw)
+        along = acc[r, 0] * cos_yaw + acc[r, 1] * sin_yaw
         target = min(max(gain[k] * along, -limit[k]), limit[k])
         omega = frequency[k]
         stiff = omega * omega * dt

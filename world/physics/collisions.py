@@ -67,7 +67,7 @@ class Footprints:
 def _footprint(pos: np.ndarray, yaw_deg: float, extent: np.ndarray, box_loc: np.ndarray) -> tuple:
     """One box in the world: centre x, y, axis x (c, s), half extents, z range."""
     yaw = yaw_deg * DEG_TO_RAD
-    c, s = el.cos(yaw), el.sin(yaw)
+    s, c = el.sin_cos(yaw)
     cx = pos[0] + c * box_loc[0] + -s * box_loc[1]
     cy = pos[1] + s * box_loc[0] + c * box_loc[1]
     zc = pos[2] + box_loc[2]

@@ -26,7 +26,13 @@ from world.actors.vehicle_state import ActorType
 from world.kernels.compiled import njit
 from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into
 from world.map.ground import GroundPlanes, planes_through, sample_ground
-from world.map.ground_query import NO_SURFACES, SurfaceArrays, highest_into
+from world.map.ground_query import (
+    NO_SURFACES,
+    GroundMemory,
+    SurfaceArrays,
+    ground_memory,
+    highest_remembered,
+)
 from world.physics import body_pitch, collisions, vehicle_dynamics, walker_motion
 from world.physics.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.physics.walker_motion import WalkerColumns
@@ -57,6 +63,12 @@ class FleetCache:
 
     A table replaces its arrays when it grows, which `columns` notices; `stale()` drops
     them (the world calls it when a vehicle's physics parameters change).
+
+    It also keeps what the tick remembers from one tick to the next (`memory`, TickMemory's
+    fields): the substeps' last yaw of each vehicle row with its cosine and sine
+    (vehicle_dynamics.substep) and the ground query's last answer for each actor row
+    (ground_query.highest_remembered), made again, empty, when a table grows or the map's
+    surfaces are others.
     """
 
     def __init__(self) -> None:
@@ -64,6 +76,9 @@ class FleetCache:
         self._pos: np.ndarray | None = None
         self._rpm: np.ndarray | None = None
         self._jump: np.ndarray | None = None
+        self._heading = np.full((0, 3), np.nan)
+        self._ground = ground_memory(0)
+        self._surfaces: np.ndarray | None = None
 
     def stale(self) -> None:
         self._columns = None
@@ -73,6 +88,10 @@ class FleetCache:
         same = self._pos is a.pos and self._rpm is v.rpm and self._jump is w.jump
         if cached is None or not same:
             self._pos, self._rpm, self._jump = a.pos, v.rpm, w.jump
+            if len(self._heading) != len(v.rpm):
+                self._heading = np.full((len(v.rpm), 3), np.nan)
+            if len(self._ground.known) != len(a.pos):
+                self._ground = ground_memory(len(a.pos))
             cached = self._columns = tuple(
                 tuple(columns(kind, table))
                 for kind, table in (
@@ -83,6 +102,21 @@ class FleetCache:
                 )
             )
         return cached
+
+    def memory(self, surfaces: np.ndarray) -> tuple:
+        """TickMemory's fields as plain tuples, for the map whose surface constants are
+        `surfaces` (call after `columns`, which sizes them to the tables)."""
+        if self._surfaces is not surfaces:
+            self._surfaces = surfaces
+            self._ground = ground_memory(len(self._ground.known))
+        return self._heading, tuple(self._ground)
+
+
+class TickMemory(NamedTuple):
+    """What the compiled tick keeps between ticks (FleetCache.memory)."""
+
+    heading: np.ndarray  # (vehicle rows, 3): yaw (degrees), its cosine and sine
+    ground: tuple  # GroundMemory's fields, one row per actor row
 
 
 # m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
@@ -114,8 +148,10 @@ def step(
     body_pitch.take_out(
         a.rot, a.alive, a.simulate_physics, v.actor, v.road_pitch, v.body_pitch, v.n
     )
+    columns = cache.columns(a, v, w)
     result = _tick(
-        *cache.columns(a, v, w),
+        *columns,
+        cache.memory(surfaces.segments),
         a.n,
         tuple(surfaces),
         tuple(carried),
@@ -182,6 +218,7 @@ def _tick(
     vehicle_columns: tuple,
     walker_columns: tuple,
     tick_columns: tuple,
+    memory: tuple,
     n: int,
     surface_arrays: tuple,
     carried_arrays: tuple,
@@ -196,11 +233,14 @@ def _tick(
     """The tick on the first n actor rows; the planes (GroundPlanes' fields) are the bodies'
     ground when `sampled`, else it is queried from the surfaces. The tables' columns and the
     map's arrays come as plain tuples in their NamedTuples' field order (FleetCache says
-    why). Returns the merged collisions."""
+    why); `memory` is TickMemory's fields (FleetCache.memory). Returns the merged
+    collisions."""
     body, veh = BodyColumns(*body_columns), VehicleColumns(*vehicle_columns)
     walkers, extra = WalkerColumns(*walker_columns), TickColumns(*tick_columns)
     surfaces, carried = SurfaceArrays(*surface_arrays), CarriedGround(*carried_arrays)
     planes = GroundPlanes(*plane_arrays)
+    remembered = TickMemory(*memory)
+    heading = remembered.heading
     alive = extra.alive[:n]
     prev_vel = body.vel[:n].copy()
     bodies, cars, people = _choose_bodies(
@@ -220,10 +260,12 @@ def _tick(
     )
     if not sampled:
         # one ground query for every body: the vehicles' planes first, then the walkers'
-        points = _ground_points(body.pos, body.extent, body.box_loc, np.concatenate((cars, people)))
+        queried = np.concatenate((cars, people))
+        points = _ground_points(body.pos, body.extent, body.box_loc, queried)
         m = len(points)
         z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
-        highest_into(surfaces, points, z, normal, found)
+        ground = GroundMemory(*remembered.ground)
+        highest_remembered(surfaces, points, queried, ground, z, normal, found)
         carried_into(carried, points, surfaces.reach, z, normal, found)
         planes = planes_through(points, z, normal, found)
     rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
@@ -234,7 +276,6 @@ def _tick(
     steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
-    heading = np.full((len(cars), 3), np.nan)
     count = 0
     for _ in range(substeps):
         vehicle_dynamics.substep(

@@ -535,11 +535,11 @@ def _vertical(
     return z_new, (z_new - z) / dt if on else vz, on
 
 
-@njit(inline="always")
-def _turn(heading: np.ndarray, i: int, yaw_deg: float) -> None:
-    """Row i of `substep`'s heading work space: the yaw, its cos and sin."""
-    yaw = yaw_deg * DEG_TO_RAD
-    heading[i, 0], heading[i, 1], heading[i, 2] = yaw_deg, el.cos(yaw), el.sin(yaw)
+@njit
+def _cos_sin(yaw_deg: float) -> tuple:
+    """The cosine and sine of a yaw in degrees (one reduction: el.sin_cos)."""
+    s, c = el.sin_cos(yaw_deg * DEG_TO_RAD)
+    return c, s
 
 
 @njit
@@ -558,8 +558,11 @@ def substep(
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
     `steer_now`, `lifted` and `fixed` come from `tick_setup`; `grounded` is work space (len(rows)),
-    `heading` (len(rows), 3) keeps each vehicle's last yaw (degrees; NaN at first) with its
-    cos and sin between the substeps of a tick, so a yaw's are computed once."""
+    `heading` (one row per vehicle table row, kept between ticks: world.physics.tick.FleetCache)
+    holds a yaw (degrees; NaN at first) with its cos and sin, so a yaw's are computed once: a
+    vehicle whose yaw kept its bits (between substeps and ticks, or standing still) reuses
+    them. (They are a function of the yaw's bits alone, but for the signed zeros, whose
+    sines differ while they compare equal: a yaw of 0 is always computed again.)"""
     pos, rot, vel, angvel = body.pos, body.rot, body.vel, body.angvel
     force, torque, mass_of, vrow = body.force, body.torque, body.mass, body.vrow
     gravity = body.gravity
@@ -575,9 +578,10 @@ def substep(
         row = rows[i]
         k, mass = vrow[row], mass_of[row]
         yaw_deg = rot[row, 1]
-        if yaw_deg != heading[i, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
-            _turn(heading, i, yaw_deg)
-        c, s = heading[i, 1], heading[i, 2]
+        if yaw_deg != heading[k, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
+            heading[k, 0] = yaw_deg
+            heading[k, 1], heading[k, 2] = _cos_sin(yaw_deg)
+        c, s = heading[k, 1], heading[k, 2]
         u = vel[row, 0] * c + vel[row, 1] * s
         lat = -vel[row, 0] * s + vel[row, 1] * c
         r = angvel[row, 2] * DEG_TO_RAD
@@ -704,9 +708,12 @@ def substep(
             dt,
         )
         if on:
-            _turn(heading, i, rot[row, 1])
+            yaw_deg = rot[row, 1]
+            if yaw_deg != heading[k, 0] or yaw_deg == 0.0:
+                heading[k, 0] = yaw_deg
+                heading[k, 1], heading[k, 2] = _cos_sin(yaw_deg)
             rot[row, 0], rot[row, 2] = _tilt(
-                heading[i, 1], heading[i, 2], g_grad[i, 0], g_grad[i, 1]
+                heading[k, 1], heading[k, 2], g_grad[i, 0], g_grad[i, 1]
             )
         vel[row, 0], vel[row, 1] = vx, vy
         angvel[row, 2] = r_new * RAD_TO_DEG

@@ -642,8 +642,7 @@ def obstacle_distances(
                     if not near:
                         continue
                     if not have_trig[b]:
-                        rad = np.radians(body_yaw[b])
-                        body_cos[b], body_sin[b] = el.cos(rad), el.sin(rad)
+                        body_sin[b], body_cos[b] = el.sin_cos(np.radians(body_yaw[b]))
                         have_trig[b] = True
                     at = _first_contact(
                         pts, tangents, d, v, body_xy[b, 0], body_xy[b, 1], body_cos[b],
@@ -1497,9 +1496,7 @@ def localise_fleet(fleet_state, work_arrays, lane_arrays, actor_columns, window,
         yaw[v] = actors.rot[r, 1]
         front[v] = actors.extent[r, 0]
         half_width[v] = actors.extent[r, 1]
-        rad = np.radians(yaw[v])
-        cos_yaw[v] = el.cos(rad)
-        sin_yaw[v] = el.sin(rad)
+        sin_yaw[v], cos_yaw[v] = el.sin_cos(np.radians(yaw[v]))
         forward = actors.vel[r, 0] * cos_yaw[v] + actors.vel[r, 1] * sin_yaw[v]
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
     new_arc, new_lateral = locate_on_paths(

@@ -290,9 +290,9 @@ def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
     turned by `rot` (pitch, yaw, roll in degrees): CARLA's rotation, as `rotation_matrices`
     gives it (numba's radians, cos and sin are numpy's)."""
     pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
-    c_p, s_p = el.cos(pitch), el.sin(pitch)
-    c_y, s_y = el.cos(yaw), el.sin(yaw)
-    c_r, s_r = el.cos(roll), el.sin(roll)
+    s_p, c_p = el.sin_cos(pitch)
+    s_y, c_y = el.sin_cos(yaw)
+    s_r, c_r = el.sin_cos(roll)
     forward = (c_p * c_y, c_p * s_y, s_p)
     right = (c_y * s_p * s_r - s_y * c_r, s_y * s_p * s_r + c_y * c_r, -c_p * s_r)
     up = (-c_y * s_p * c_r - s_y * s_r, -s_y * s_p * c_r + c_y * s_r, c_p * c_r)

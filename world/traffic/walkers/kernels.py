@@ -141,7 +141,7 @@ def _around_walkers(pos, walker, unit, walks, speed, out, look_ahead, clearance)
                 continue
             gap = math.sqrt(bx * bx + by * by)
             angle = el.asin(clearance / gap) if gap > clearance else 0.5 * math.pi
-            cos, sin = el.cos(angle), el.sin(angle)
+            sin, cos = el.sin_cos(angle)
             tx = (bx * cos - by * sin) / gap
             ty = (bx * sin + by * cos) / gap
             if out[i, 0] * ty - out[i, 1] * tx > 0.0:
@@ -179,7 +179,7 @@ def _around_vehicles(
                 continue
             c = cars[j]
             yaw = np.radians(rot[c, 1])
-            cos, sin = el.cos(yaw), el.sin(yaw)
+            sin, cos = el.sin_cos(yaw)
             sx = wx + unit[i, 0] * step_ahead - pos[c, 0]
             sy = wy + unit[i, 1] * step_ahead - pos[c, 1]
             lx = sx * cos + sy * sin

@@ -23,7 +23,7 @@ import json
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,11 @@ class RouteResult:
         return [event["kind"] for events in self.criteria for event in events]
 
     def to_json(self) -> bytes:
-        data = asdict(self)
+        """The fields in their order, as `asdict` would give them, without its deep copy of
+        every point and event (a route's thousand points, twice a route): the encoder
+        meets the lists and dicts as they are, and a dataclass (a Location in an event's
+        data) or a numpy scalar only through `_plain`, which gives asdict's form of it."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["failure"] = self.failure.value
         return json.dumps(data, default=_plain).encode("utf-8")
 
@@ -105,7 +109,10 @@ class RouteResult:
 
 
 def _plain(value: Any) -> Any:
-    """numpy scalars in criteria data, as JSON holds them."""
+    """Dataclass values (asdict's dict of their fields) and numpy scalars in criteria data,
+    as JSON holds them."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
     if hasattr(value, "item"):
         return value.item()
     raise TypeError(f"{type(value).__name__} in a route result is not plain data")

@@ -329,3 +329,36 @@ def test_workers_take_the_longest_routes_first() -> None:
     config = SimpleNamespace(routes=routes)
     tasks = [RouteTask(config, SimpleNamespace(route_id=f"r{i}"), i, None) for i in range(4)]
     assert [t.route_index for t in longest_first(tasks)] == [1, 3, 2, 0]
+
+
+def test_route_result_json_text() -> None:
+    """A task's result as the driver reads it back: the fields in their order, the failure
+    as its value, a Location in an event's data as {x, y, z} and a numpy integer as a
+    plain one (the text written out by hand); from_json gives the same text again."""
+    import numpy as np
+
+    from runner.route import RouteResult
+    from runner.statistics import Failure
+    from world.geometry import Location
+
+    event = {"kind": "COLLISION_VEHICLE", "frame": 7, "message": "m"}
+    event["data"] = {"location": Location(1.5, -2.0, 0.25), "id": np.int64(4)}
+    result = RouteResult(
+        "RouteScenario_0_rep0",
+        failure=Failure.AGENT_RUNTIME,
+        points=[[0.0, 1.0, 2.0]],
+        criteria=[[event]],
+        ticks=3,
+    )
+    text = result.to_json()
+    assert text.startswith(
+        b'{"route_id": "RouteScenario_0_rep0", "failure": "'
+        + Failure.AGENT_RUNTIME.value.encode()
+        + b'", "message": "", "traceback": "", "scored": false, "points": [[0.0, 1.0, 2.0]], '
+        b'"criteria": [[{"kind": "COLLISION_VEHICLE", "frame": 7, "message": "m", "data": '
+        b'{"location": {"x": 1.5, "y": -2.0, "z": 0.25}, "id": 4}}]], "timed_out": false, '
+        b'"sensor_icons": null, "sensors": [], "wall_seconds": 0.0, "game_seconds": 0.0, '
+        b'"agent_wall_seconds": 0.0, "ticks": 3, '
+    )
+    assert text.endswith(b'"has_log": false, "worker_died": false}')
+    assert RouteResult.from_json(text).to_json() == text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from runner.criteria.base import Criterion, RoutePath, TickView, lane_spot
+from runner.criteria.base import Criterion, LaneSpot, RoutePath, TickView, lane_spot
 from runner.scoring.events import TrafficEvent, TrafficEventType
 from world.geometry import Transform
 from world.map.lane_enums import LaneType
@@ -41,14 +41,16 @@ class OutsideRouteLanesTest(Criterion):
 
     def update(self, tick: TickView) -> None:
         location = tick.location
-        self._check_outside(tick)
-        self._check_wrong_lane(tick)
+        driving = tick.lane(LaneType.Driving)
+        self._check_outside(tick, driving)
+        self._check_wrong_lane(tick, driving)
         off = self._outside or (self.wrong_direction_active and self._wrong_lane)
         if off:
             self.test_status = "FAILURE"
-        for index in range(self._index + 1, min(self._index + WINDOW + 1, len(self.path))):
-            if self.path.passed(index, location):
-                step = self.path.locations[self._index].distance(self.path.locations[index])
+        path = self.path
+        for index in range(self._index + 1, min(self._index + WINDOW + 1, len(path))):
+            if path.passed(index, location):
+                step = path.locations[self._index].distance(path.locations[index])
                 self.total_distance += step
                 if off:
                     self.wrong_distance += step
@@ -69,31 +71,32 @@ class OutsideRouteLanesTest(Criterion):
         self._event.data = {"distance": self.wrong_distance, "percentage": percentage}
         self._event.frame = frame
 
-    def _check_outside(self, tick: TickView) -> None:
+    def _check_outside(self, tick: TickView, driving: LaneSpot) -> None:
         """Outside when farther from the nearest driving or parking lane centre than half
         its width plus 0.5 m. Within half the width in plan view and 0.5 m in height the
         answer is known without the lane's width (an exact shortcut: the width costs a
-        full waypoint pose)."""
+        full waypoint pose); on a map without parking lanes the driving lane is the
+        nearest, and its distance is worked out only when the shortcut does not answer."""
         location = tick.location
-        driving = tick.lane(LaneType.Driving)
         parking = tick.lane(LaneType.Parking) if self._has_parking else None
         if parking is None:
             self._has_parking = False  # the map has no parking lane at all
-        driving_distance = location.distance(driving.location)
-        parking_distance = (
-            location.distance(parking.location) if parking is not None else float("inf")
-        )
-        if driving_distance >= parking_distance:
-            spot, distance = parking, parking_distance
+            spot, distance = driving, None
         else:
-            spot, distance = driving, driving_distance
+            driving_distance = location.distance(driving.location)
+            parking_distance = location.distance(parking.location)
+            if driving_distance >= parking_distance:
+                spot, distance = parking, parking_distance
+            else:
+                spot, distance = driving, driving_distance
         if spot.inside and abs(location.z - spot.location.z) <= ALLOWED_OUT_DISTANCE:
             self._outside = False
         else:
+            if distance is None:
+                distance = location.distance(spot.location)
             self._outside = distance > spot.waypoint.lane_width / 2 + ALLOWED_OUT_DISTANCE
 
-    def _check_wrong_lane(self, tick: TickView) -> None:
-        spot = tick.lane(LaneType.Driving)
+    def _check_wrong_lane(self, tick: TickView, spot: LaneSpot) -> None:
         wp = spot.waypoint
         if wp.is_junction:
             self._wrong_lane = False

@@ -162,11 +162,11 @@ class RunningStopTest(Criterion):
             return False
         return ahead.any_in_box(centre, extent)
 
-    def _scan(self, tick: TickView, ahead: _AheadPoints):
+    def _scan(self, tick: TickView, ahead: _AheadPoints, candidates: list[int]):
         # no sign near: none is affected, whatever the directions below say (they only
         # decide between None and a sign), so the directions are not worked out; a sign
         # the screen leaves out is beyond PROXIMITY_THRESHOLD of the lane point (not near)
-        signs = [self._signs[i] for i in self._near.candidates(ahead.first)]
+        signs = [self._signs[i] for i in candidates]
         if not any(ahead.near(centre) for _, centre, _ in signs):
             return None
         forward = tick.transform.get_forward_vector()
@@ -182,10 +182,14 @@ class RunningStopTest(Criterion):
     def update(self, tick: TickView) -> None:
         if not self._signs:
             return
-        ahead = _AheadPoints(tick, self._zones)
         if self._target is None:
-            self._target = self._scan(tick, ahead)
+            # the screen's candidates around the ego's lane point (the points ahead start
+            # there): none, and no sign is near it, so none is affected (most ticks)
+            candidates = self._near.candidates(tick.lane(LaneType.Driving).location)
+            if candidates:
+                self._target = self._scan(tick, _AheadPoints(tick, self._zones), candidates)
             return
+        ahead = _AheadPoints(tick, self._zones)
         if not self._stop_completed and tick.speed < SPEED_THRESHOLD:
             self._stop_completed = True
         if not self._affected(ahead, self._target):

@@ -61,9 +61,11 @@ class TaskStore:
     def final_log(self, route_id: str) -> Path:
         return self.run_dir / f"{route_id}.log"
 
-    def finished(self, result: RouteResult, log: bytes | None) -> None:
+    def finished(self, result: RouteResult, log: bytes | None, text: bytes | None = None) -> None:
         """Puts the task's log in its place (from the in-flight file or from `log`), then
-        writes its result: from now on the task is finished."""
+        writes its result (`text`, the JSON text the task handed back, when given: what
+        `result.to_json()` gives again, without encoding the route's points a second time):
+        from now on the task is finished."""
         self.folder.mkdir(parents=True, exist_ok=True)
         final = self.final_log(result.route_id)
         inflight = self.folder / f"{result.route_id}.log"
@@ -74,7 +76,7 @@ class TaskStore:
             _fsync_dir(self.run_dir)
         else:
             inflight.unlink(missing_ok=True)
-        atomic_write(self._result_path(result.route_id), result.to_json())
+        atomic_write(self._result_path(result.route_id), text or result.to_json())
 
     def load(self, route_id: str) -> RouteResult | None:
         """The finished task's result, None when the task has not finished."""

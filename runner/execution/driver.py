@@ -142,7 +142,8 @@ def _run(
     try:
         for done in finished:
             result = _result(done.task, done.payload, done.died)
-            store.finished(result, done.log)
+            read_back = done.died is None and done.payload is not None  # its text is the payload
+            store.finished(result, done.log, done.payload if read_back else None)
             waiting[result.route_id] = result
             counts.done += 1
             counts.failed += result.failure is not Failure.NONE

@@ -169,9 +169,14 @@ class World:
     ) -> None:
         self._map = map
         self._settings = WorldSettings()
+        self._step = self._settings.step  # what a tick reads of the settings (_adopt)
+        self._client_step = float(np.float32(self._step))
+        self._substeps = substep_count(self._settings)
         self._actors = ActorTable()
         self._vehicles = VehicleTable()
         self._walkers = WalkerTable()
+        # the tables are made once (they grow in place), so one StateTables serves every ask
+        self._tables = StateTables(self._actors, self._vehicles, self._walkers)
         self._info: list[ActorInfo] = []
         self._frame = 0
         self._elapsed = 0.0
@@ -240,6 +245,9 @@ class World:
         for text in substep_warnings(candidate):
             _warn(text)
         self._settings = candidate
+        self._step = candidate.step
+        self._client_step = float(np.float32(self._step))
+        self._substeps = substep_count(candidate)
         return self._frame
 
     def get_blueprint_library(self) -> BlueprintLibrary:
@@ -296,11 +304,12 @@ class World:
                 "fixed_delta_seconds is None (a variable step in CARLA): lockstep steps a "
                 f"fixed {VARIABLE_STEP_STAND_IN} s"
             )
-        dt = self._settings.step
+        # the step, its float32 and the substeps are worked out when the settings are applied
+        dt = self._step
         self._frame += 1
         self._elapsed += dt
         self._delta = dt
-        self._client_delta = float(np.float32(dt))
+        self._client_delta = self._client_step
         self._client_elapsed += self._client_delta
         self._collisions = []
         for _phase, system in self._systems:
@@ -311,10 +320,11 @@ class World:
             yaw[:] = wrap_yaw(yaw)
         self._snapshot = self._take_snapshot()
         self._debug.expire(self._frame, self._elapsed)
-        for callback_id in sorted(self._tick_callbacks):
-            callback = self._tick_callbacks.get(callback_id)
-            if callback is not None:  # (a callback may remove a later one)
-                callback(self._snapshot)
+        if self._tick_callbacks:
+            for callback_id in sorted(self._tick_callbacks):
+                callback = self._tick_callbacks.get(callback_id)
+                if callback is not None:  # (a callback may remove a later one)
+                    callback(self._snapshot)
         if self.interrupt_at_frame is not None and self._frame >= self.interrupt_at_frame:
             self.interrupt_at_frame = None
             raise KeyboardInterrupt(f"lockstep: frame {self._frame} reached")
@@ -362,15 +372,19 @@ class World:
             self._walkers,
             self._map,
             dt,
-            substep_count(self._settings),
+            self._substeps,
             self._fleet_cache,
         )
-        self._collisions = [
-            CollisionEvent(
-                self._frame, int(a) + 1, int(b) + 1, Vector3D(float(p[0]), float(p[1]), float(p[2]))
-            )
-            for a, b, p in zip(i.tolist(), j.tolist(), impulse, strict=True)
-        ]
+        if len(i):  # (most ticks have no collision)
+            self._collisions = [
+                CollisionEvent(
+                    self._frame,
+                    int(a) + 1,
+                    int(b) + 1,
+                    Vector3D(float(p[0]), float(p[1]), float(p[2])),
+                )
+                for a, b, p in zip(i.tolist(), j.tolist(), impulse, strict=True)
+            ]
         self._destroy_fallen()
 
     def _destroy_fallen(self) -> None:
@@ -461,7 +475,7 @@ class World:
     def state_tables(self) -> StateTables:
         """The actor, vehicle and walker tables (world.state), to read between ticks; re-ask
         after a spawn, which may replace their arrays."""
-        return StateTables(self._actors, self._vehicles, self._walkers)
+        return self._tables
 
     def get_snapshot(self) -> WorldSnapshot:
         return self._snapshot

@@ -72,6 +72,8 @@ class FleetCache:
     """
 
     def __init__(self) -> None:
+        self._map: object = None
+        self._map_arrays: tuple = ()
         self._columns: tuple | None = None
         self._pos: np.ndarray | None = None
         self._rpm: np.ndarray | None = None
@@ -82,6 +84,21 @@ class FleetCache:
 
     def stale(self) -> None:
         self._columns = None
+
+    def map_arrays(self, ground_map: object) -> tuple:
+        """(surface constants or None, SurfaceArrays' and CarriedGround's fields as plain
+        tuples) of a map: its compiled ground index's and carried ground's arrays (made once
+        per map, map.derived), or NO_SURFACES' for a map without the index (its own `ground`
+        is sampled every tick: step). Kept while the map is the same object."""
+        if self._map is not ground_map:
+            index = getattr(ground_map, "surface_index", None)
+            carried = getattr(ground_map, "carried_ground", None)
+            carried = NO_CARRIED_GROUND if carried is None else carried()
+            surfaces = NO_SURFACES if index is None else index().arrays
+            segments = None if index is None else surfaces.segments
+            self._map_arrays = (segments, tuple(surfaces), tuple(carried))
+            self._map = ground_map
+        return self._map_arrays
 
     def columns(self, a: ActorTable, v: VehicleTable, w: WalkerTable) -> tuple:
         cached = self._columns
@@ -122,6 +139,7 @@ class TickMemory(NamedTuple):
 # m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
 MAX_ACCELERATION = 15.0
 
+_VEHICLE, _WALKER = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints for the kernels
 _NO_PLANES = (np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))  # GroundPlanes
 
 
@@ -138,27 +156,25 @@ def step(
 
     Returns the rows (i < j) of the pairs that collided and the impulse i received.
     """
-    index = getattr(ground_map, "surface_index", None)
-    carried = getattr(ground_map, "carried_ground", None)
-    carried = NO_CARRIED_GROUND if carried is None else carried()
-    if index is not None:
-        surfaces, planes, sampled = index().arrays, _NO_PLANES, False
+    segments, surfaces, carried = cache.map_arrays(ground_map)
+    if segments is not None:
+        planes, sampled = _NO_PLANES, False
     else:  # a map without the compiled index: its own `ground`, sampled before the tick
-        surfaces, planes, sampled = NO_SURFACES, tuple(_planes_of(a, ground_map)), True
+        segments, planes, sampled = NO_SURFACES.segments, tuple(_planes_of(a, ground_map)), True
     body_pitch.take_out(
         a.rot, a.alive, a.simulate_physics, v.actor, v.road_pitch, v.body_pitch, v.n
     )
     columns = cache.columns(a, v, w)
     result = _tick(
         *columns,
-        cache.memory(surfaces.segments),
+        cache.memory(segments),
         a.n,
-        tuple(surfaces),
-        tuple(carried),
+        surfaces,
+        carried,
         planes,
         sampled,
-        int(ActorType.Vehicle),
-        int(ActorType.Walker),
+        _VEHICLE,
+        _WALKER,
         dt,
         substeps,
         MAX_ACCELERATION,

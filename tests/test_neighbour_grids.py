@@ -63,8 +63,8 @@ def test_the_broad_phase_leaves_out_boxes_that_are_not_finite() -> None:
 
 
 def _in_box(frame, first, items, x0, x1, y0, y1) -> list[int]:
-    i0, i1 = cell_span(frame, x0, x1, 0)
-    j0, j1 = cell_span(frame, y0, y1, 1)
+    i0, i1 = cell_span(frame[0], frame[2], frame[3], x0, x1)
+    j0, j1 = cell_span(frame[1], frame[2], frame[4], y0, y1)
     ny = int(frame[4])
     return sorted(
         int(items[q])

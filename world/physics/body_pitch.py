@@ -137,12 +137,6 @@ def load_suspension(
 
 
 @njit(cache=True)
-def _moving(alive: np.ndarray, simulate: np.ndarray, row: int) -> bool:
-    """Whether the physics moves actor `row` this tick (as world.physics.tick chooses)."""
-    return row >= 0 and alive[row] and simulate[row]
-
-
-@njit(cache=True)
 def take_out(
     rot: np.ndarray,
     alive: np.ndarray,
@@ -156,7 +150,8 @@ def take_out(
     left, where it still is road + body pitch (a pose set since is kept as it is)."""
     for k in range(n):
         r = actor[k]
-        if _moving(alive, simulate, r) and rot[r, 0] == road_pitch[k] + body_pitch[k]:
+        # moved by the physics this tick (as world.physics.tick chooses)
+        if r >= 0 and alive[r] and simulate[r] and rot[r, 0] == road_pitch[k] + body_pitch[k]:
             rot[r, 0] = road_pitch[k]
 
 
@@ -182,7 +177,7 @@ def put_in(
     the road's plus it (degrees)."""
     for k in range(n):
         r = actor[k]
-        if not _moving(alive, simulate, r):
+        if not (r >= 0 and alive[r] and simulate[r]):  # not moved by the physics
             continue
         road_pitch[k] = rot[r, 0]
         yaw = rot[r, 1] * DEG_TO_RAD

@@ -63,24 +63,21 @@ class Footprints:
     z_high: np.ndarray
 
 
-@njit
-def _footprint(pos: np.ndarray, yaw_deg: float, extent: np.ndarray, box_loc: np.ndarray) -> tuple:
-    """One box in the world: centre x, y, axis x (c, s), half extents, z range."""
-    yaw = yaw_deg * DEG_TO_RAD
-    s, c = el.sin_cos(yaw)
-    cx = pos[0] + c * box_loc[0] + -s * box_loc[1]
-    cy = pos[1] + s * box_loc[0] + c * box_loc[1]
-    zc = pos[2] + box_loc[2]
-    return cx, cy, c, s, extent[0], extent[1], zc - extent[2], zc + extent[2]
-
-
 @njit(cache=True)
 def _footprint_rows(pos, yaw_deg, extent, box_loc, rows) -> np.ndarray:
-    """The boxes of `rows` as (N, 8): centre x, y, cos, sin of the yaw, half extents, z range."""
+    """The boxes of `rows` as (N, 8): centre x, y, cos, sin of the yaw, half extents, z range.
+    Scalars only in the loop (a row view or an array handed to a helper costs two atomic
+    reference counts per row)."""
     out = np.empty((len(rows), 8))
     for m in range(len(rows)):
         r = rows[m]
-        out[m] = _footprint(pos[r], yaw_deg[r], extent[r], box_loc[r])
+        s, c = el.sin_cos(yaw_deg[r] * DEG_TO_RAD)
+        out[m, 0] = pos[r, 0] + c * box_loc[r, 0] + -s * box_loc[r, 1]
+        out[m, 1] = pos[r, 1] + s * box_loc[r, 0] + c * box_loc[r, 1]
+        out[m, 2], out[m, 3] = c, s
+        out[m, 4], out[m, 5] = extent[r, 0], extent[r, 1]
+        zc = pos[r, 2] + box_loc[r, 2]
+        out[m, 6], out[m, 7] = zc - extent[r, 2], zc + extent[r, 2]
     return out
 
 
@@ -119,7 +116,7 @@ def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
         lo[m, 1], hi[m, 1] = boxes[m, 1] - half_y, boxes[m, 1] + half_y
         lo[m, 2], hi[m, 2] = boxes[m, 6] - margin[m], boxes[m, 7] + margin[m]
     frame, first, items = box_grid(lo, hi, BROAD_PHASE_CELL)
-    ny = int(frame[4])
+    x0, y0, side, nx, ny = frame[0], frame[1], frame[2], frame[3], int(frame[4])
     keys = []
     for cell in range(len(first) - 1):
         for p in range(first[cell], first[cell + 1]):
@@ -133,8 +130,8 @@ def candidate_pairs(boxes: np.ndarray, margin: np.ndarray) -> tuple:
                 if not (lo[a, 2] <= hi[b, 2] and lo[b, 2] <= hi[a, 2]):
                     continue
                 corner_x, corner_y = max(lo[a, 0], lo[b, 0]), max(lo[a, 1], lo[b, 1])
-                i0, _ = cell_span(frame, corner_x, corner_x, 0)
-                j0, _ = cell_span(frame, corner_y, corner_y, 1)
+                i0, _ = cell_span(x0, side, nx, corner_x, corner_x)
+                j0, _ = cell_span(y0, side, ny, corner_y, corner_y)
                 if i0 * ny + j0 == cell:
                     keys.append(a * n + b)  # a < b: items ascend within a cell
     ordered = np.sort(np.array(keys, dtype=np.int64))

@@ -48,11 +48,13 @@ def _frame(x0, y0, x1, y1, count, min_cell):
 
 
 @njit(cache=True, inline="always")
-def cell_span(frame, lo, hi, axis):
-    """The first and last cell index (inclusive, clamped to the grid) along `axis` (0: x,
-    1: y) that the interval [lo, hi] overlaps; last < first when it misses the grid."""
-    origin, cell = frame[axis], frame[2]
-    count = int(frame[3 + axis])
+def cell_span(origin, cell, cells, lo, hi):
+    """The first and last cell index (inclusive, clamped to the grid) along one axis that the
+    interval [lo, hi] overlaps; last < first when it misses the grid. The axis is given by
+    its frame's numbers: along x (frame[0], frame[2], frame[3]), along y (frame[1],
+    frame[2], frame[4]). Scalars, not the frame: an array handed to a helper costs two
+    atomic reference counts per call, even inlined."""
+    count = int(cells)
     a = (lo - origin) / cell
     b = (hi - origin) / cell
     if not (b >= 0.0 and a < count):  # beyond the grid (or NaN)
@@ -100,13 +102,8 @@ def point_grid(x, y, count, min_cell):
 
 
 @njit(cache=True, inline="always")
-def _finite_box(lo, hi, k):
-    return (
-        np.isfinite(lo[k, 0])
-        and np.isfinite(lo[k, 1])
-        and np.isfinite(hi[k, 0])
-        and np.isfinite(hi[k, 1])
-    )
+def _finite_box(lo_x, lo_y, hi_x, hi_y):
+    return np.isfinite(lo_x) and np.isfinite(lo_y) and np.isfinite(hi_x) and np.isfinite(hi_y)
 
 
 @njit(cache=True)
@@ -119,7 +116,7 @@ def box_grid(lo, hi, min_cell):
     x1 = y1 = -np.inf
     finite = 0
     for k in range(n):
-        if _finite_box(lo, hi, k):
+        if _finite_box(lo[k, 0], lo[k, 1], hi[k, 0], hi[k, 1]):
             finite += 1
             x0, x1 = min(x0, lo[k, 0]), max(x1, lo[k, 0])
             y0, y1 = min(y0, lo[k, 1]), max(y1, lo[k, 1])
@@ -134,10 +131,10 @@ def box_grid(lo, hi, min_cell):
     first = np.zeros(nx * ny + 1, dtype=np.int64)
     total = 0
     for k in range(n):
-        if not _finite_box(lo, hi, k):
+        if not _finite_box(lo[k, 0], lo[k, 1], hi[k, 0], hi[k, 1]):
             continue
-        i0, i1 = cell_span(frame, lo[k, 0], hi[k, 0], 0)
-        j0, j1 = cell_span(frame, lo[k, 1], hi[k, 1], 1)
+        i0, i1 = cell_span(x0, cell, nx, lo[k, 0], hi[k, 0])
+        j0, j1 = cell_span(y0, cell, ny, lo[k, 1], hi[k, 1])
         span[k, 0], span[k, 1], span[k, 2], span[k, 3] = i0, i1, j0, j1
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):

@@ -591,7 +591,8 @@ def obstacle_distances(
     # y, so only bodies in the samples' box grown by that much (and a rounding margin) are
     # visited: those of the grid's cells over that box, then by x and y
     box = coarse_reach + 0.01
-    body_xy, body_yaw, ny = bodies.xy, bodies.yaw, int(bodies.frame[4])
+    body_xy, body_yaw, frame = bodies.xy, bodies.yaw, bodies.frame
+    ny = int(frame[4])
     # the bodies' heading cosines and sines, taken when a body first needs the exact test
     body_cos = np.empty(len(body_yaw))
     body_sin = np.empty(len(body_yaw))
@@ -605,8 +606,8 @@ def obstacle_distances(
         for s in range(0, m, coarse_stride):
             x0, x1 = min(x0, pts[v, s, 0]), max(x1, pts[v, s, 0])
             y0, y1 = min(y0, pts[v, s, 1]), max(y1, pts[v, s, 1])
-        i0, i1 = cell_span(bodies.frame, x0 - box, x1 + box, 0)
-        j0, j1 = cell_span(bodies.frame, y0 - box, y1 + box, 1)
+        i0, i1 = cell_span(frame[0], frame[2], frame[3], x0 - box, x1 + box)
+        j0, j1 = cell_span(frame[1], frame[2], frame[4], y0 - box, y1 + box)
         for cell_x in range(i0, i1 + 1):
             for cell_y in range(j0, j1 + 1):
                 cell = cell_x * ny + cell_y
@@ -1392,8 +1393,9 @@ def _lane_free(t, lo, hi, own, points, cum, base, first, count, width, bodies, r
         grow = max(grow, 0.5 * width[stop])
         stop += 1
     grow += reach_across
-    i0, i1 = cell_span(bodies.frame, x0 - grow, x1 + grow, 0)
-    j0, j1 = cell_span(bodies.frame, y0 - grow, y1 + grow, 1)
+    frame = bodies.frame
+    i0, i1 = cell_span(frame[0], frame[2], frame[3], x0 - grow, x1 + grow)
+    j0, j1 = cell_span(frame[1], frame[2], frame[4], y0 - grow, y1 + grow)
     ny = int(bodies.frame[4])
     for cell_x in range(i0, i1 + 1):
         for cell_y in range(j0, j1 + 1):

@@ -129,6 +129,10 @@ class OrientedBoxes:
         self._members = np.array(members, dtype=np.int64)[order]
         self._starts = np.zeros(nx * self._ny + 1, dtype=np.int64)
         np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
+        self._grid_arrays = (self._grid, self._ny, self._starts, self._members, self._first)
+        self._shapes = (self.centre, self.axes, self.extent, self._radius)
+        # the actor columns last given to `overlapping`, when the kernel takes them as they are
+        self._actors: tuple = (None,) * 5
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -153,13 +157,16 @@ class OrientedBoxes:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         if not (len(rows) and len(self.boxes)):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        actors = (
-            *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
-            np.ascontiguousarray(alive, dtype=np.bool_),
-        )
-        grid = (self._grid, self._ny, self._starts, self._members, self._first)
-        shapes = (self.centre, self.axes, self.extent, self._radius)
-        return _overlapping(rows, actors, grid, shapes)
+        given = (pos, rot, box_loc, extent, alive)
+        actors = self._actors
+        if not all(a is b for a, b in zip(given, actors, strict=True)):
+            actors = (
+                *(np.ascontiguousarray(c, dtype=np.float64) for c in given[:4]),
+                np.ascontiguousarray(alive, dtype=np.bool_),
+            )
+            if all(a is b for a, b in zip(given, actors, strict=True)):
+                self._actors = actors  # the table's own arrays: kept until it replaces one
+        return _overlapping(rows, actors, self._grid_arrays, self._shapes)
 
 
 @njit(cache=True)
@@ -236,9 +243,12 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
         row = rows[n]
         if not alive[row]:
             continue
-        e, loc = extent[row], box_loc[row]
-        reach = math.sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2])
-        about_origin = reach + math.sqrt(loc[0] * loc[0] + loc[1] * loc[1] + loc[2] * loc[2])
+        # scalars, not row views: a view or an array handed to a helper costs two atomic
+        # reference counts, per actor and per candidate box
+        e0, e1, e2 = extent[row, 0], extent[row, 1], extent[row, 2]
+        loc0, loc1, loc2 = box_loc[row, 0], box_loc[row, 1], box_loc[row, 2]
+        reach = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+        about_origin = reach + math.sqrt(loc0 * loc0 + loc1 * loc1 + loc2 * loc2)
         lo_x = np.int64(np.floor((pos[row, 0] - about_origin - corner_x) / cell))
         hi_x = np.int64(np.floor((pos[row, 0] + about_origin - corner_x) / cell))
         lo_y = np.int64(np.floor((pos[row, 1] - about_origin - corner_y) / cell))
@@ -252,15 +262,18 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
                     b = members[m]
                     if ix != max(lo_x, first[b, 0]) or iy != max(lo_y, first[b, 1]):
                         continue  # tested in an earlier cell of both
-                    if not _spheres_meet(pos[row], about_origin, centre[b], radius[b]):
+                    # the two bounding spheres (centres pos[row], centre[b]) meet or touch
+                    s0 = pos[row, 0] - centre[b, 0]
+                    s1 = pos[row, 1] - centre[b, 1]
+                    s2 = pos[row, 2] - centre[b, 2]
+                    far = about_origin + radius[b]
+                    if not s0 * s0 + s1 * s1 + s2 * s2 <= far * far:
                         continue
                     if not placed:
                         _actor_axes(r_actor, rot[row])
                         for i in range(3):
                             at[i] = pos[row, i] + (
-                                r_actor[i, 0] * loc[0]
-                                + r_actor[i, 1] * loc[1]
-                                + r_actor[i, 2] * loc[2]
+                                r_actor[i, 0] * loc0 + r_actor[i, 1] * loc1 + r_actor[i, 2] * loc2
                             )
                         placed = True
                     d0 = at[0] - centre[b, 0]
@@ -268,7 +281,7 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
                     d2 = at[2] - centre[b, 2]
                     if not _sphere_reaches_box(d0, d1, d2, reach, axes[b], half[b]):
                         continue
-                    if _separated(d0, d1, d2, axes[b], half[b], r_actor, e, rel, mag, t):
+                    if _separated(d0, d1, d2, axes[b], half[b], r_actor, extent[row], rel, mag, t):
                         continue
                     if count == len(out_n):
                         out_n = np.concatenate((out_n, np.empty(count, dtype=np.int64)))
@@ -300,14 +313,6 @@ def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
         axes[i, 0] = forward[i]
         axes[i, 1] = right[i]
         axes[i, 2] = up[i]
-
-
-@njit(cache=True)
-def _spheres_meet(p: np.ndarray, p_radius: float, q: np.ndarray, q_radius: float) -> bool:
-    """Whether two spheres (centres p, q) meet or touch."""
-    d0, d1, d2 = p[0] - q[0], p[1] - q[1], p[2] - q[2]
-    far = p_radius + q_radius
-    return d0 * d0 + d1 * d1 + d2 * d2 <= far * far
 
 
 @njit(cache=True)

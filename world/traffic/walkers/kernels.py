@@ -203,8 +203,8 @@ def _near_items(frame, first, items, x, y, at_x, at_y, near, found):
     """Writes into `found` the items of a point grid (world.physics.grid) within `near` of
     (at_x, at_y) on x and on y, ascending, and returns how many: those of the cells around,
     sorted (a scan of every item in index order meets them in that order)."""
-    i0, i1 = cell_span(frame, at_x - near, at_x + near, 0)
-    j0, j1 = cell_span(frame, at_y - near, at_y + near, 1)
+    i0, i1 = cell_span(frame[0], frame[2], frame[3], at_x - near, at_x + near)
+    j0, j1 = cell_span(frame[1], frame[2], frame[4], at_y - near, at_y + near)
     ny = int(frame[4])
     count = 0
     for i in range(i0, i1 + 1):

@@ -23,6 +23,7 @@ WAYPOINT_STEP = 0.5  # m
 BACKWARDS_DOT = -0.17  # about 100 degrees
 ZONE_STEP = 0.05  # m of s between the lane-centre samples of a _LaneZone
 ZONE_SLACK = 0.05  # m added to the samples' spacing when growing the box for a _LaneZone
+OUT, MAYBE, IN = 0, 1, 2  # whether a lane point lies in a sign's box, as a _LaneZone knows it
 
 
 def point_in_box(point: Location, centre: Location, extent, multiplier: float = 1.2) -> bool:
@@ -47,7 +48,11 @@ class _LaneZone:
     """Where one lane can come near one sign's box: its centre sampled every ZONE_STEP m of
     s over the lane section, and for each gap between two samples whether a point in it
     may lie in the box (a sample within the box grown by the lane's largest sample spacing
-    and ZONE_SLACK). Points in no such gap are outside the box without their exact pose."""
+    and ZONE_SLACK) and whether it surely does (both samples within the box shrunk by as
+    much). A lane point lies within that spacing of both samples of its gap (the chord
+    between them, up to ZONE_SLACK, which also covers the samples' few ulps), so points in
+    no near gap are outside the box, and points in a sure gap inside it, without their
+    exact pose."""
 
     def __init__(self, map_: Any, key: tuple, centre: Location, extent, multiplier=1.2) -> None:
         road_id, index, lane_id = key
@@ -62,14 +67,23 @@ class _LaneZone:
         spacing = float(np.sqrt(((xy[1:] - xy[:-1]) ** 2).sum(axis=1)).max())
         grow = spacing + ZONE_SLACK
         half = np.array([multiplier * extent.x + grow, multiplier * extent.y + grow])
-        near = (np.abs(xy - np.array([centre.x, centre.y])) <= half).all(axis=1)
+        offset = np.abs(xy - np.array([centre.x, centre.y]))
+        near = (offset <= half).all(axis=1)
+        inner = np.array([multiplier * extent.x - grow, multiplier * extent.y - grow])
+        inside = (offset < inner).all(axis=1)  # none when the box is thinner than 2 grow
         self.s = s.tolist()
         self.near = (near[:-1] | near[1:]).tolist()
+        self.inside = (inside[:-1] & inside[1:]).tolist()
 
-    def may_hold(self, s: float) -> bool:
-        """Whether the lane point at `s` may lie in the box (True outside the sampled s)."""
+    def holds(self, s: float) -> int:
+        """Whether the lane point at `s` lies in the box: OUT, MAYBE (its exact pose will
+        tell; always outside the sampled s) or IN."""
         gap = bisect_right(self.s, s) - 1
-        return not 0 <= gap < len(self.near) or self.near[gap]
+        if not 0 <= gap < len(self.near):
+            return MAYBE
+        if self.inside[gap]:
+            return IN
+        return MAYBE if self.near[gap] else OUT
 
 
 _ZONES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -132,8 +146,9 @@ class _AheadPoints:
             if zone is None:
                 zone = _LaneZone(self._map, waypoint.key, centre, extent)
                 self._zones[key] = zone
-            if zone.may_hold(waypoint.s) and point_in_box(
-                waypoint.transform.location, centre, extent
+            holds = zone.holds(waypoint.s)
+            if holds == IN or (
+                holds == MAYBE and point_in_box(waypoint.transform.location, centre, extent)
             ):
                 return True
         return False

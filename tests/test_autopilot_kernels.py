@@ -178,14 +178,20 @@ def _nearest_numpy(lp, pos: np.ndarray, yaw: float) -> tuple[int, float]:
 
 def test_nearest_lanes_equal_the_array_search(traffic):
     # every vehicle of the scene and each turned half round (the heading penalty then picks
-    # the opposite lane), poses off the road, and 200 seeded poses anywhere in the map's
-    # box: the same paths and the same arcs as the full scan, exactly
+    # the opposite lane), poses off the road, 184 seeded poses anywhere in the map's box and
+    # 16 far off it (2 km and 40 km beyond each side and corner): the same paths and the same
+    # arcs as the full scan, exactly
     world, fleet, *_ = traffic
     a = world._actors
     rows = fleet.actor
     points = fleet.paths.points[:, :2]
     rng = np.random.default_rng(5)
-    anywhere = rng.uniform(points.min(axis=0), points.max(axis=0), size=(200, 2))
+    inside = rng.uniform(points.min(axis=0), points.max(axis=0), size=(184, 2))
+    sides = np.array([[i, j] for i in (-1, 0, 1) for j in (-1, 0, 1) if i or j], dtype=float)
+    middle = (points.min(axis=0) + points.max(axis=0)) / 2.0
+    far = np.vstack([middle + sides * 2000.0, middle + sides * 40000.0])
+    far[::3] += rng.uniform(-50.0, 50.0, size=(len(far[::3]), 2))
+    anywhere = np.vstack([inside, far])
     xy = np.vstack([a.pos[rows, :2], a.pos[rows, :2], a.pos[rows, :2] + [7.0, -5.0], anywhere])
     yaw = np.concatenate(
         [a.rot[rows, 1], a.rot[rows, 1] + 180.0, a.rot[rows, 1] - 95.0, rng.uniform(-180, 180, 200)]

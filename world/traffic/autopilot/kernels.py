@@ -463,8 +463,14 @@ def _nearest_point(
         for i in range(max(cx - ring, 0), min(cx + ring, nx - 1) + 1):
             edge = i == cx - ring or i == cx + ring
             bx = max(x0 + i * cell - slack - x, 0.0, x - (x0 + (i + 1) * cell + slack))
-            j = cy - ring
-            while j <= cy + ring:
+            # the ring's top and bottom cells of this column, or, on its left and right
+            # edges, the column's cells on the grid: a pose far off the grid has rings far
+            # larger than it, and walking their cells off the grid one by one stalled a soak
+            # whose vehicle was flung kilometres away (relocalised every tick)
+            j, top = cy - ring, cy + ring
+            if edge:
+                j, top = max(j, 0), min(top, ny - 1)
+            while j <= top:
                 if 0 <= j < ny:
                     by = max(y0 + j * cell - slack - y, 0.0, y - (y0 + (j + 1) * cell + slack))
                     reach = best_gap * (1.0 + 1e-12) + 1e-9

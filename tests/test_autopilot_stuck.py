@@ -181,3 +181,39 @@ def test_a_car_at_its_own_stop_sign_is_held():
         world.tick()
         held += int(fleet.reason[0]) == STOP_SIGN
     assert held > 0
+
+
+def test_a_car_pushed_back_out_of_its_stop_signs_box_moves_up_and_goes():
+    # town_small's stop sign on road 3's lane 1 (heading west, the junction begins at x = 9):
+    # its effect box spans x = 16 +- 1.575. A car (half length 2.45 m) put with its centre at
+    # x = 18 has its front at 15.55, in the box: the sign tells it red and checks 2 s later.
+    # Before that it is put back to x = 23 (front at 20.55, out of the box), as a car hit at
+    # the junction's mouth pushed the cars queued behind it in generate_traffic.py's town_small
+    # soak (seed 2). Leaving the box does not set it green, and no check reaches it outside
+    # the box: held by that red within 14 m of its entry (the old rule), it stood there for
+    # good (180 s, then the stuck removal), and its queue behind it. A sign's red holds only
+    # a car in the sign's box: this one moves up at the sign's crawl, its front enters the box
+    # when its centre passes x = 17.6 + 2.45 = 20.05, about 1.2 s later; the sign tells it red
+    # and 2 s later, its check boxes empty, green: it enters the junction within 10 s.
+    world = World(Map.from_file(TOWN_SMALL))
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    car = world.spawn_actor(CAR, Transform(Location(18.0, -101.75, 0.3), Rotation(yaw=180.0)))
+    car.apply_control(VehicleControl(hand_brake=True, brake=1.0))
+    world.tick()
+    assert car.get_traffic_light_state() == TrafficLightState.Red
+    car.set_transform(Transform(Location(23.0, -101.75, 0.3), Rotation(yaw=180.0)))
+    car.apply_control(VehicleControl())
+    car.set_autopilot(True)
+    fleet = world.get_trafficmanager().fleet
+    paths = fleet.paths
+    assert car.get_traffic_light_state() == TrafficLightState.Red
+    held_in_box, entered_at = 0, None
+    for tick in range(200):
+        world.tick()
+        if int(fleet.reason[0]) == STOP_SIGN:
+            assert car.get_location().x < 20.1  # held only with its front in the box
+            held_in_box += 1
+        if entered_at is None and paths.junction[int(fleet.route[0, 0])] >= 0:
+            entered_at = tick
+    assert held_in_box > 0
+    assert entered_at is not None

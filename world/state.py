@@ -173,6 +173,7 @@ class VehicleTable(Table):
         "speed_limit": (np.float64, (), 30.0),  # km/h
         "tl_state": (np.int8, (), 2),  # TrafficLightState, Green when none
         "tl_actor": (np.int32, (), -1),  # row of the affecting traffic light
+        "sign_boxes": (np.int8, (), 0),  # stop and yield signs' effect boxes it overlaps
         "lights": (np.uint32, (), 0),
         "doors": (np.uint8, (), 0),  # bit k: VehicleDoor k is open
     }

@@ -481,7 +481,7 @@ class AutopilotFleet:
             ControlColumns(
                 v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state,
                 v.steer_kmh, v.steer_factor, v.throttle, v.steer, v.brake, v.hand_brake,
-                v.reverse, v.manual_gear_shift, v.ackermann, v.lights,
+                v.reverse, v.manual_gear_shift, v.ackermann, v.lights, v.sign_boxes,
             )
         )  # fmt: skip
         lanes = self.paths.arrays()

@@ -130,6 +130,7 @@ class ControlColumns(NamedTuple):
     manual_gear_shift: np.ndarray
     ackermann: np.ndarray
     lights: np.ndarray
+    sign_boxes: np.ndarray
 
 
 class FleetState(NamedTuple):
@@ -715,7 +716,7 @@ def _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
 @njit(cache=True)
 def junction_stops(
     fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
-    others, blocked, dt, c,
+    sign_box, others, blocked, dt, c,
 ):  # fmt: skip
     """The stop point (m ahead of the centre), its reason, the crawl-capped target speed and
     whether the vehicle is inside a junction
@@ -724,7 +725,9 @@ def junction_stops(
     (`blocked`, blocked_exits: it waits at the entry, held, as for a red light)
     (AutopilotFleet.tick explains the rules). `front` is the half length; `fleet` is the
     FleetState (its route, its ignore flags: lights and signs in columns 0 and 1, and its
-    near_time); `light_state` is empty without lights; `c` holds the constants (see
+    near_time); `light_state` is empty without lights; `sign_state` and `sign_box` are each
+    vehicle's light state and whether it is in a stop or yield sign's effect box (a sign's
+    red holds it only there); `c` holds the constants (see
     autopilot.JUNCTION_CONSTANTS). The vehicles outside the fleet (`others`, OtherVehicles)
     make one yield when inside the junction on a conflicting path (moving or not), or when
     free to go (moving) and nearer the entry from a lane any of whose junction successors
@@ -794,11 +797,13 @@ def junction_stops(
             room = d_entry[v] - sign_zone
             crawl = np.sqrt(crawl_speed * crawl_speed + 2.0 * comfort * max(room, 0.0))
             target[v] = min(target[v], crawl)
-        # a sign's red holds only a vehicle about to enter its junction from the sign's lane:
-        # leaving a sign's effect box does not set a car green again, so one whose rear was
-        # still in the box when the sign turned it red (inside the junction, where signs hold
-        # no one) leaves the junction red, which must not stop it on its way
-        by_sign = sign and d_entry[v] < approach and sign_state[v] != green
+        # a sign's red holds only a vehicle about to enter its junction from the sign's lane
+        # and in the sign's effect box: leaving the box does not set a car green again, so one
+        # whose rear was still in the box when the sign turned it red (inside the junction,
+        # where signs hold no one) leaves the junction red, and one pushed back out of the box
+        # (a collision) keeps a red no check will ever lift; neither may stop for it (the one
+        # before the box moves up into it, and the sign tells it red, then green)
+        by_sign = sign and d_entry[v] < approach and sign_state[v] != green and sign_box[v]
         if sign_actor[v] < 0 and by_sign and not ignore[v, 1] and not inside[v]:
             stop[v] = min(stop[v], 0.0)
             reason[v] = 3
@@ -1215,9 +1220,11 @@ def body_arrays(actors, m, vehicle, walker):
 def vehicle_columns(k, controls):
     """The vehicle table's scalar columns the tick reads for vehicle rows k (`controls`:
     ControlColumns): wheelbase, rear axle to centre of gravity (wheelbase less CG to front
-    axle), maximum steer angle, speed limit, affecting light's row and state."""
+    axle), maximum steer angle, speed limit, affecting light's row and state, and whether
+    the vehicle is in a stop or yield sign's effect box."""
     wheelbase, cg_front, max_steer = controls.wheelbase, controls.cg_front, controls.max_steer
     speed_limit, tl_actor, tl_state = controls.speed_limit, controls.tl_actor, controls.tl_state
+    sign_boxes = controls.sign_boxes
     n = len(k)
     base = np.empty(n)
     rear = np.empty(n)
@@ -1225,6 +1232,7 @@ def vehicle_columns(k, controls):
     limit = np.empty(n)
     light = np.empty(n, dtype=tl_actor.dtype)
     state = np.empty(n, dtype=tl_state.dtype)
+    in_sign_box = np.empty(n, dtype=np.bool_)
     for v in range(n):
         r = k[v]
         base[v] = wheelbase[r]
@@ -1233,7 +1241,8 @@ def vehicle_columns(k, controls):
         limit[v] = speed_limit[r]
         light[v] = tl_actor[r]
         state[v] = tl_state[r]
-    return base, rear, steer, limit, light, state
+        in_sign_box[v] = sign_boxes[r] > 0
+    return base, rear, steer, limit, light, state, in_sign_box
 
 
 @njit(cache=True)
@@ -1563,7 +1572,7 @@ def plan_fleet(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count,
         lanes.segment_tangent, route, start, d,
     )  # fmt: skip
-    axle, rear, _, limit, sign_actor, sign_state = vehicle_columns(work.k, controls)
+    axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
     look_d = np.empty((n, 1))
     for v in range(n):
         look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
@@ -1584,7 +1593,7 @@ def plan_fleet(
     blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
         fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
-        others, blocked, dt, constants.junction,
+        sign_box, others, blocked, dt, constants.junction,
     )  # fmt: skip
     bodies = body_arrays(actors, n_actors, vehicle_kind, walker_kind)
     obstacle = obstacle_distances(

@@ -9,7 +9,8 @@ world.traffic.signals.trigger_boxes) and the boxes' owners are told who came and
   (`tl_state`, `tl_actor` of the vehicle table); leaving the last box of that
   light it is told green again and has no light;
 * a stop or yield sign's effect and check boxes feed its `GiveWaySign`, which
-  sets the vehicle's `tl_state` as CARLA's sign components do;
+  sets the vehicle's `tl_state` as CARLA's sign components do; the vehicle table's
+  `sign_boxes` counts the effect boxes a vehicle is in (the autopilot reads it);
 * a speed-limit box sets the vehicle's `speed_limit` (km/h), which stays.
 
 Events are handled in vehicle (id) order, then box order, leaving before
@@ -118,6 +119,7 @@ class TrafficSystem:
         elif kind == BOX_SPEED:
             v.speed_limit[vehicle] = self.sign_speed[owner]
         elif kind == BOX_EFFECT:
+            v.sign_boxes[vehicle] += 1
             self.give_way[owner].enter_effect(vehicle)
         else:
             self.give_way[owner].enter_check(vehicle)
@@ -134,6 +136,7 @@ class TrafficSystem:
                     v.tl_actor[vehicle] = -1
                     v.tl_state[vehicle] = int(TrafficLightState.Green)
         elif kind == BOX_EFFECT:
+            v.sign_boxes[vehicle] -= 1
             self.give_way[owner].leave_effect(vehicle)
         elif kind == BOX_CHECK:
             self.give_way[owner].leave_check(vehicle)

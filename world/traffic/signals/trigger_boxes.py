@@ -270,7 +270,7 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
                     if not s0 * s0 + s1 * s1 + s2 * s2 <= far * far:
                         continue
                     if not placed:
-                        _actor_axes(r_actor, rot[row])
+                        _actor_axes(r_actor, rot[row, 0], rot[row, 1], rot[row, 2])
                         for i in range(3):
                             at[i] = pos[row, i] + (
                                 r_actor[i, 0] * loc0 + r_actor[i, 1] * loc1 + r_actor[i, 2] * loc2
@@ -279,7 +279,17 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
                     d0 = at[0] - centre[b, 0]
                     d1 = at[1] - centre[b, 1]
                     d2 = at[2] - centre[b, 2]
-                    if not _sphere_reaches_box(d0, d1, d2, reach, axes[b], half[b]):
+                    # the actor's sphere of radius `reach` about `at` meets box b: the
+                    # distance to the box's nearest point, in the box's axes
+                    gap = 0.0
+                    for k in range(3):
+                        out = (
+                            abs(d0 * axes[b, 0, k] + d1 * axes[b, 1, k] + d2 * axes[b, 2, k])
+                            - half[b, k]
+                        )
+                        if out > 0.0:
+                            gap += out * out
+                    if not gap <= reach * reach:
                         continue
                     if _separated(d0, d1, d2, axes[b], half[b], r_actor, extent[row], rel, mag, t):
                         continue
@@ -298,11 +308,11 @@ def _overlapping(rows: np.ndarray, actors: tuple, grid: tuple, shapes: tuple) ->
 
 
 @njit(cache=True)
-def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
+def _actor_axes(axes: np.ndarray, pitch_deg: float, yaw_deg: float, roll_deg: float) -> None:
     """Writes into `axes` (3x3) the forward, right and up unit vectors (columns) of an actor
-    turned by `rot` (pitch, yaw, roll in degrees): CARLA's rotation, as `rotation_matrices`
-    gives it (numba's radians, cos and sin are numpy's)."""
-    pitch, yaw, roll = np.radians(rot[0]), np.radians(rot[1]), np.radians(rot[2])
+    turned by pitch, yaw and roll (degrees): CARLA's rotation, as `rotation_matrices` gives
+    it (numba's radians, cos and sin are numpy's)."""
+    pitch, yaw, roll = np.radians(pitch_deg), np.radians(yaw_deg), np.radians(roll_deg)
     s_p, c_p = el.sin_cos(pitch)
     s_y, c_y = el.sin_cos(yaw)
     s_r, c_r = el.sin_cos(roll)
@@ -313,20 +323,6 @@ def _actor_axes(axes: np.ndarray, rot: np.ndarray) -> None:
         axes[i, 0] = forward[i]
         axes[i, 1] = right[i]
         axes[i, 2] = up[i]
-
-
-@njit(cache=True)
-def _sphere_reaches_box(
-    d0: float, d1: float, d2: float, reach: float, axes: np.ndarray, half: np.ndarray
-) -> bool:
-    """Whether a sphere of radius `reach` whose centre is d from a box's centre meets the box:
-    the distance from the sphere's centre to the box's nearest point, in the box's axes."""
-    gap = 0.0
-    for k in range(3):
-        out = abs(d0 * axes[0, k] + d1 * axes[1, k] + d2 * axes[2, k]) - half[k]
-        if out > 0.0:
-            gap += out * out
-    return gap <= reach * reach
 
 
 @njit(cache=True)

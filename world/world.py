@@ -168,10 +168,7 @@ class World:
         self, map: Any, static_actor_providers: Iterable[StaticActorProvider] | None = None
     ) -> None:
         self._map = map
-        self._settings = WorldSettings()
-        self._step = self._settings.step  # what a tick reads of the settings (_adopt)
-        self._client_step = float(np.float32(self._step))
-        self._substeps = substep_count(self._settings)
+        self._adopt(WorldSettings())
         self._actors = ActorTable()
         self._vehicles = VehicleTable()
         self._walkers = WalkerTable()
@@ -244,11 +241,16 @@ class World:
         candidate.validate()
         for text in substep_warnings(candidate):
             _warn(text)
-        self._settings = candidate
-        self._step = candidate.step
-        self._client_step = float(np.float32(self._step))
-        self._substeps = substep_count(candidate)
+        self._adopt(candidate)
         return self._frame
+
+    def _adopt(self, settings: WorldSettings) -> None:
+        """Makes `settings` the world's, with what a tick reads of them worked out once: the
+        step, its float32 (the client's delta) and the substeps."""
+        self._settings = settings
+        self._step = settings.step
+        self._client_step = float(np.float32(settings.step))
+        self._substeps = substep_count(settings)
 
     def get_blueprint_library(self) -> BlueprintLibrary:
         """CARLA's blueprint catalogue (one library per world, made when first asked)."""

@@ -25,7 +25,8 @@ import re
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,51 @@ def _exporter(dispatcher: Any, arity: int) -> Any:
     return scope["export"]
 
 
+@contextmanager
+def _unpickled_once() -> Iterator[None]:
+    """While pycc compiles: the Python objects the exported functions' wrappers take from
+    the module's pickled constants (the class of every array they hand back, a dtype, a
+    named tuple's class) are unpickled on the first call only and kept in a global of the
+    module for the next ones.
+
+    numba's JIT keeps each such object once per process (numba.core.serialize's memo), but
+    pycc's wrappers call pickle.loads every time: ~1-2 us for each array a kernel hands back,
+    5 % of a tick of the route runner. A wrapper still gets its own reference, as from
+    pickle.loads; the object is the same one each call, as numba's JIT gives."""
+    from llvmlite import ir
+    from numba.core import cgutils
+    from numba.core.pythonapi import PythonAPI
+
+    unpickle = PythonAPI.unserialize
+
+    def unserialize(self: Any, structptr: Any) -> Any:
+        if not isinstance(structptr, ir.GlobalVariable):
+            return unpickle(self, structptr)
+        builder, module = self.builder, self.builder.module
+        name = f"{structptr.name}.unpickled"
+        if name in module.globals:
+            kept = module.globals[name]
+        else:
+            kept = ir.GlobalVariable(module, self.pyobj, name)
+            kept.linkage = "internal"
+            kept.initializer = ir.Constant(self.pyobj, None)
+        found = cgutils.alloca_once_value(builder, builder.load(kept))
+        with builder.if_then(cgutils.is_null(builder, builder.load(found)), likely=False):
+            fresh = unpickle(self, structptr)
+            with builder.if_then(cgutils.is_not_null(builder, fresh), likely=True):
+                builder.store(fresh, kept)  # the module's reference
+            builder.store(fresh, found)
+        obj = builder.load(found)
+        self.incref(obj)  # the wrapper's own (Py_IncRef: none for NULL, an error)
+        return obj
+
+    PythonAPI.unserialize = unserialize
+    try:
+        yield
+    finally:
+        PythonAPI.unserialize = unpickle
+
+
 def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | None = None) -> Path:
     """Compiles the kernels of `signatures` (called_kernels()) into the kernels' folder;
     returns the module's path. `workload` names the work that called them (its digest: a
@@ -82,7 +128,8 @@ def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | No
             signature = signatures[name]
             cc.export(symbol, signature)(_exporter(kernels[name].bound, len(signature.args)))
         try:
-            cc.compile()
+            with _unpickled_once():
+                cc.compile()
         except Exception as exc:  # pycc's toolchain raises its own and distutils' errors
             raise AheadOfTimeError(
                 f"could not build the ahead-of-time kernels ({type(exc).__name__}: {exc})"

@@ -136,3 +136,24 @@ def test_numba_s_jit_is_used_when_asked() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_a_module_built_for_another_cpu_is_not_loaded(tmp_path: Path) -> None:
+    # the module is compiled for the highest x86-64 level of the CPU that built it: the
+    # manifest names that level, and a process on a CPU without it runs numba's JIT instead
+    import json
+
+    from world.kernels.compiled import FORMAT, GENERIC_CPU, MANIFEST, cpu_levels, manifest
+
+    folder = tmp_path / "numba-0123456789abcdef"
+    folder.mkdir()
+    (folder / "module.so").write_bytes(b"")
+    fields = {"format": FORMAT, "file": "module.so", "python": sys.implementation.cache_tag}
+    fields["digest"] = "0123456789abcdef"
+    host = cpu_levels()[0]
+    for cpu, fits in ((host, True), (GENERIC_CPU, True), ("x86-64-v9", False)):
+        (folder / MANIFEST).write_text(json.dumps({**fields, "cpu": cpu}))
+        assert (manifest(folder) is not None) == fits, cpu
+    del fields["format"]  # a manifest of the first format, which named no CPU
+    (folder / MANIFEST).write_text(json.dumps({**fields, "format": 1}))
+    assert manifest(folder) is None

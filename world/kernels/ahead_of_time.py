@@ -5,10 +5,18 @@ The kernels and their argument types come from a process that ran lockstep's wor
 numba's JIT (runner.warmup's workload): each kernel it called from Python holds the
 signature it was called with. Each is exported through a small function that calls the
 kernel itself, so the kernel keeps its own numba options (error model, inlining) and its
-code is the very code numba's JIT runs. The module is compiled for the machine's generic
-CPU model (pycc's default: it loads on any CPU of the architecture, as the kernels' folder
-may sit on a mount several machines share) with numba's flags (no fastmath), so it computes
-the same bits as the JIT (tests/test_ahead_of_time.py compares the two).
+code is the very code numba's JIT runs. The module is compiled for the highest x86-64
+microarchitecture level this machine's CPU has (world.kernels.compiled.cpu_levels: here
+x86-64-v4, AVX-512, where the renderer's pixel loops run on 4 or 8 doubles and the
+architecture's generic CPU has 2), with numba's flags (no fastmath). That is safe for the
+bits: without fastmath LLVM neither fuses a multiply and an add nor reorders floating-point
+arithmetic, whatever instructions the CPU model offers, so the module computes what
+numba's JIT computes for this CPU and for a generic one (tests/test_ahead_of_time.py
+compares the module with the JIT; tests/test_cross_cpu_determinism.py the JIT for this
+CPU with the JIT for a generic one). The manifest names the level: a process on a CPU
+without it (the kernels' folder may sit on a mount several machines share) does not load
+the module and runs numba's JIT, and `lockstep warmup` there builds the module for its
+own level. Off x86-64 Linux the module is built for the architecture's generic CPU.
 
 It is written beside numba's cache: the module's file, its manifest (the kernels' symbols,
 the Python it fits, the sources' digest) and numba's types of their arguments (for
@@ -121,9 +129,12 @@ def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | No
     folder = compiled_cache.cache_dir() if folder is None else folder
     kernels = compiled.kernels()
     symbols = {name: _symbol(name) for name in sorted(signatures)}
+    cpu = compiled.cpu_levels()[0]
     with tempfile.TemporaryDirectory(prefix="lockstep-aot-") as scratch:
         cc = CC(compiled.MODULE_NAME, source_module=__name__)
         cc.output_dir = scratch
+        if cpu != compiled.GENERIC_CPU:
+            cc.target_cpu = cpu
         for name, symbol in symbols.items():
             signature = signatures[name]
             cc.export(symbol, signature)(_exporter(kernels[name].bound, len(signature.args)))
@@ -146,6 +157,7 @@ def build_module(signatures: Mapping[str, Any], workload: str, folder: Path | No
         "digest": folder.name.removeprefix("numba-"),
         "numba": _numba_version(),
         "workload": workload,
+        "cpu": cpu,
         "kernels": symbols,
     }
     _write(folder / compiled.MANIFEST, json.dumps(manifest, indent=1).encode())

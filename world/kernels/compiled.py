@@ -40,11 +40,13 @@ from world.kernels import compiled_cache
 
 __all__ = [
     "CHECK_VARIABLE",
+    "GENERIC_CPU",
     "MANIFEST",
     "MODE_VARIABLE",
     "MODULE_NAME",
     "KernelTypeError",
     "ahead_of_time_path",
+    "cpu_levels",
     "from_numba",
     "kernels",
     "manifest",
@@ -58,7 +60,8 @@ CHECK_VARIABLE = "LOCKSTEP_KERNEL_CHECK"  # "1": every call to the module checks
 MODULE_NAME = "lockstep_kernels"  # the extension module's name (its init function's)
 MANIFEST = f"{MODULE_NAME}.json"  # beside it: the file, the kernels, what it was built by
 SIGNATURES = f"{MODULE_NAME}.signatures.pickle"  # numba's types, for the checks only
-FORMAT = 1
+FORMAT = 2  # 2: the manifest names the CPU model the module is built for
+GENERIC_CPU = "generic"  # the manifest's cpu of a module built for any CPU of the architecture
 
 
 class KernelTypeError(WorldError, TypeError):
@@ -103,9 +106,41 @@ class _Module:
         return self._signatures[name]
 
 
+# x86-64's microarchitecture levels (LLVM's CPU names), highest first, each with the
+# /proc/cpuinfo flags it adds to the level below it
+X86_LEVELS = (
+    ("x86-64-v4", ("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")),
+    ("x86-64-v3", ("avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave")),
+    ("x86-64-v2", ("cx16", "lahf_lm", "popcnt", "sse4_1", "sse4_2", "ssse3")),
+)
+
+
+def cpu_levels() -> tuple[str, ...]:
+    """The CPU models this machine runs code for, highest first: the x86-64 levels whose
+    flags (and the lower levels' flags) /proc/cpuinfo lists, read without importing numba
+    or LLVM, then GENERIC_CPU (all that is known off x86-64 Linux)."""
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as file:
+            for line in file:
+                key, _, value = line.partition(":")
+                if key.strip() == "flags":
+                    flags = set(value.split())
+                    break  # the first core's: all cores are alike
+    except OSError:
+        pass
+    levels = [GENERIC_CPU]
+    for name, needs in reversed(X86_LEVELS):
+        if not flags.issuperset(needs):
+            break
+        levels.insert(0, name)
+    return tuple(levels)
+
+
 def manifest(folder: Path | None = None) -> dict[str, Any] | None:
-    """The built module's manifest in the kernels' folder, when it fits this Python and
-    these sources (None otherwise): its file, kernels' symbols, the workload's digest."""
+    """The built module's manifest in the kernels' folder, when it fits this Python, these
+    sources and this CPU (None otherwise): its file, kernels' symbols, the workload's
+    digest, the CPU model it is built for (one of cpu_levels())."""
     folder = compiled_cache.cache_dir() if folder is None else folder
     try:
         found = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
@@ -116,6 +151,7 @@ def manifest(folder: Path | None = None) -> dict[str, Any] | None:
         and found.get("format") == FORMAT
         and found.get("python") == sys.implementation.cache_tag
         and found.get("digest") == folder.name.removeprefix("numba-")
+        and found.get("cpu") in cpu_levels()
         and (folder / str(found.get("file", ""))).is_file()
     )
     return found if fits else None

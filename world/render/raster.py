@@ -531,40 +531,38 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
 @njit(inline="always")
 def _write_run(row, cu, low, high, tri, j, start, stop, inv_depth, hit) -> None:
     """Draws the pixels start..stop of row j of a tile that held nothing (as _fill_run would:
-    each 1/x is at least `low`, above 0)."""
-    u = start + 0.5
-    for i in range(start, stop + 1):
-        inv_depth[j, i] = min(max(row + cu * u, low), high)
+    each 1/x is at least `low`, above 0). The columns are unsigned (no check for a negative
+    index) and i + 0.5 is worked out anew (exact: half-integers far below 2^52), so the loop
+    runs on vectors."""
+    for i in range(np.uint64(start), np.uint64(stop + 1)):
+        inv_depth[j, i] = min(max(row + cu * (np.int64(i) + 0.5), low), high)
         hit[j, i] = tri
-        u += 1.0
 
 
 @njit(inline="always")
 def _fill_run(row, cu, low, high, inv_far, tri, j, start, stop, inv_depth, hit) -> bool:
     """Draws the pixels start..stop of row j where the triangle is nearer; whether any
-    changed. The centre's column i + 0.5 is counted up by ones: exact (half-integers far
-    below 2^52), the same numbers as (i + 0.5) computed anew."""
+    changed. Each pixel is written (its old values where the triangle is not nearer), with
+    _write_run's unsigned columns, so this loop too runs on vectors."""
     changed = False
-    u = start + 0.5
     if low >= inv_far:  # every 1/x the triangle gives is seen
-        for i in range(start, stop + 1):
-            z = min(max(row + cu * u, low), high)
-            u += 1.0
+        for i in range(np.uint64(start), np.uint64(stop + 1)):
+            z = min(max(row + cu * (np.int64(i) + 0.5), low), high)
             held = inv_depth[j, i]
-            if z > held or (z == held and tri < hit[j, i]):
-                inv_depth[j, i] = z
-                hit[j, i] = tri
-                changed = True
+            number = hit[j, i]
+            wins = (z > held) | ((z == held) & (tri < number))
+            inv_depth[j, i] = z if wins else held
+            hit[j, i] = tri if wins else number
+            changed |= wins
         return changed
-    for i in range(start, stop + 1):
-        z = min(max(row + cu * u, low), high)
-        u += 1.0
-        if z >= inv_far:
-            held = inv_depth[j, i]
-            if z > held or (z == held and tri < hit[j, i]):
-                inv_depth[j, i] = z
-                hit[j, i] = tri
-                changed = True
+    for i in range(np.uint64(start), np.uint64(stop + 1)):
+        z = min(max(row + cu * (np.int64(i) + 0.5), low), high)
+        held = inv_depth[j, i]
+        number = hit[j, i]
+        wins = (z >= inv_far) & ((z > held) | ((z == held) & (tri < number)))
+        inv_depth[j, i] = z if wins else held
+        hit[j, i] = tri if wins else number
+        changed |= wins
     return changed
 
 

@@ -276,6 +276,42 @@ def test_on_a_slope_the_car_pitches_rolls_and_rolls_downhill():
     assert speed(car) == pytest.approx(a * 1.9, rel=0.06)
 
 
+@pytest.mark.parametrize(
+    ("blueprint_id", "brake", "back"),
+    [("vehicle.yamaha.yzf", 1.0, 8.289), ("vehicle.lincoln.mkz_2017", 0.0, 3.0)],
+)
+def test_a_vehicle_pushed_against_its_gear_slows_down(blueprint_id, brake, back):
+    # A vehicle in first gear moving backwards (pushed by a collision: the yamaha.yzf of
+    # town_small's soak left a fire truck's bumper at 8.289 m/s with its brake on) drags its
+    # engine backwards; the engine does not turn backwards, so the clutch holds the wheels:
+    # the drive pushes forward, at most the traction cap TRACTION_SHARE * mu m g. Both have
+    # mu = 3.5: at most 0.3 * 3.5 * 9.81 = 10.30 m/s^2. The yamaha's brakes add
+    # min(3.5 * 4 * 400 N·m / 0.30 m, mu m g) / m = 34.34 m/s^2 (the friction cap), rolling
+    # resistance 0.015 g = 0.147 m/s^2 both: with the brakes it stops within
+    # 8.289 / 34.48 = 0.24 s, without them the Lincoln takes at least 3 / (10.30 + 0.147 +
+    # drag 0.03) = 0.286 s, and no more than the brakeless engine drag lets it.
+    # Before, the engine's drag pushed it on backwards: 46, 282, 2,093 m/s after 1-3 ticks
+    # (81,000 m/s at last) for the yamaha, 722 m/s after 1 s for the Lincoln.
+    world = flat_world(dt=0.05)
+    car = world.spawn_actor(blueprint(blueprint_id), at(0.0, 0.0, 0.04))
+    world.tick()
+    car.apply_control(VehicleControl(brake=brake, manual_gear_shift=True, gear=1))
+    for _ in range(5):
+        world.tick()
+    car.set_target_velocity(Vector3D(-back, 0.0, 0.0))
+    speeds = []
+    for _ in range(20):
+        world.tick()
+        speeds.append(speed(car))
+    assert all(later <= earlier for earlier, later in zip([back, *speeds], speeds, strict=False))
+    assert speeds[-1] == pytest.approx(0.0, abs=1e-9)
+    gone = speeds.index(min(speeds))
+    if brake:
+        assert (gone + 1) * 0.05 <= 0.25
+    else:
+        assert (gone + 1) * 0.05 >= 0.286
+
+
 def test_a_banked_road_rolls_the_car():
     # z = 0.05 y: the right side (+y) is higher, so the car rolls left: roll = -atan(0.05)
     world = World(_Slope(0.0, 0.05))

@@ -7,9 +7,11 @@ once per tick; the narrow phase and the response run after every substep over
 the candidate pairs, testing each pair's four axes. Both are loops compiled with
 numba (no fastmath: IEEE float64). The response is deterministic: each pair is
 pushed apart along the axis of least penetration (mass-weighted, props do not
-move) and, when approaching, exchanges an impulse along that normal with
-restitution RESTITUTION. Pairs are handled in (row, row) order and their pushes
-summed in that order, so the result does not depend on anything but the state.
+move; at most SEPARATION_SPEED times the substep a substep) and, when approaching,
+exchanges an impulse along that normal with restitution RESTITUTION, pair after
+pair from the velocities the pairs before left, so momentum is kept and no kinetic
+energy is made. Pairs are handled in (row, row) order and their pushes summed in
+that order, so the result does not depend on anything but the state.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from world.physics.grid import box_grid, cell_span
 
 __all__ = [
     "RESTITUTION",
+    "SEPARATION_SPEED",
     "CollisionEvent",
     "Footprints",
     "candidate_pairs",
@@ -38,6 +41,10 @@ __all__ = [
 DEG_TO_RAD = math.pi / 180.0  # as numpy's radians
 
 RESTITUTION = 0.2
+# m/s: overlapping boxes are pushed apart at most this fast (chosen: the usual default of
+# PhysX-based engines' maximum depenetration velocity, e.g. Unity's 10 m/s), so a body found
+# deep inside another is not thrown out in one substep
+SEPARATION_SPEED = 10.0
 BROAD_PHASE_CELL = 16.0  # m: the broad phase's grid cells are at least this wide
 
 
@@ -245,14 +252,21 @@ def resolve(
     out_j: np.ndarray,
     out_impulse: np.ndarray,
     count: int,
+    max_push: float,
 ) -> int:
     """Pushes the overlapping candidate pairs (i, j) (indices into actor `rows`, by (i, j))
     apart and exchanges impulses, in place on the actor columns `pos` and `vel`.
 
     Appends the colliding pairs' actor rows and the impulse (3,) each i received to the
     `out_*` arrays from index `count`; returns the new count. Every pair is tested on the
-    boxes before any push; pushes (then impulses) go to the i rows in pair order, then to
-    the j rows, so the sums come in one fixed order."""
+    boxes before any push. Pushes go to the i rows in pair order, then to the j rows, so the
+    sums come in one fixed order; a pair's push takes at most `max_push` (m) off its depth,
+    so overlapping boxes part at a bounded speed. Impulses go pair by pair in pair order,
+    each from the velocities the pairs before it left (sequential impulses): each conserves
+    its pair's momentum and, restitution being at most 1, takes kinetic energy away or
+    none, so the whole does too (impulses computed from the same starting velocities and
+    summed gave a light body struck on one side by two heavier ones both impulses, about
+    twice what either contact alone could give it)."""
     fp = _footprint_rows(pos, rot[:, 1], extent, box_loc, rows)
     p_count = len(i)
     hit = np.zeros(p_count, dtype=np.bool_)
@@ -262,21 +276,29 @@ def resolve(
         w = inv_mass[i[p]] + inv_mass[j[p]]
         hit[p] = touch and w > 0.0
         if hit[p]:
-            share[p] = depth / w
+            share[p] = min(depth, max_push) / w
+    for p in range(p_count):
+        if hit[p]:
+            ri, scale = rows[i[p]], share[p] * inv_mass[i[p]]
+            pos[ri, 0] += -nx[p] * scale
+            pos[ri, 1] += -ny[p] * scale
+    for p in range(p_count):
+        if hit[p]:
+            rj, scale = rows[j[p]], share[p] * inv_mass[j[p]]
+            pos[rj, 0] += nx[p] * scale
+            pos[rj, 1] += ny[p] * scale
+    for p in range(p_count):
+        if hit[p]:
             ri, rj = rows[i[p]], rows[j[p]]
+            w = inv_mass[i[p]] + inv_mass[j[p]]
             v_rel = (vel[rj, 0] - vel[ri, 0]) * nx[p] + (vel[rj, 1] - vel[ri, 1]) * ny[p]
             jn[p] = -(1.0 + RESTITUTION) * v_rel / w if v_rel < 0.0 else 0.0
-    for column, amount in ((pos, share), (vel, jn)):
-        for p in range(p_count):
-            if hit[p]:
-                ri, scale = rows[i[p]], amount[p] * inv_mass[i[p]]
-                column[ri, 0] += -nx[p] * scale
-                column[ri, 1] += -ny[p] * scale
-        for p in range(p_count):
-            if hit[p]:
-                rj, scale = rows[j[p]], amount[p] * inv_mass[j[p]]
-                column[rj, 0] += nx[p] * scale
-                column[rj, 1] += ny[p] * scale
+            scale = jn[p] * inv_mass[i[p]]
+            vel[ri, 0] += -nx[p] * scale
+            vel[ri, 1] += -ny[p] * scale
+            scale = jn[p] * inv_mass[j[p]]
+            vel[rj, 0] += nx[p] * scale
+            vel[rj, 1] += ny[p] * scale
     for p in range(p_count):
         if hit[p]:
             out_i[count], out_j[count] = rows[i[p]], rows[j[p]]

@@ -313,6 +313,7 @@ def _tick(
                 out_j,
                 out_impulse,
                 count,
+                collisions.SEPARATION_SPEED * h,
             )
     _finish_pushes(
         alive,

@@ -276,6 +276,37 @@ def test_on_a_slope_the_car_pitches_rolls_and_rolls_downhill():
     assert speed(car) == pytest.approx(a * 1.9, rel=0.06)
 
 
+class _Curb:
+    """Flat ground with a curb: z = 0 for x < 5 m, 0.15 m beyond (a sidewalk, as town_small's)."""
+
+    def ground(self, points):
+        n = len(points)
+        z = np.where(points[:, 0] < 5.0, 0.0, 0.15)
+        return GroundSample(z, np.tile(np.array([0.0, 0.0, 1.0]), (n, 1)), np.ones(n, bool))
+
+
+def test_rolling_over_a_curb_does_not_launch_the_car():
+    # The car rolls at 2 m/s in neutral over a 15 cm curb while another car falls from 80 m
+    # (so no vehicle follows the ground as a whole: world.physics.vehicle_dynamics._vertical).
+    # It steps up onto the sidewalk and stays on it: the box's bottom (0.03645 m below the
+    # origin) at 0.15 m. Before, the step taken as speed (0.15 m in a 0.01 s substep: 15 m/s
+    # upward) threw it 11 m up: v^2 / (2 g) = 225 / 19.62 = 11.5 m.
+    world = World(_Curb())
+    world.apply_settings(WorldSettings(fixed_delta_seconds=0.05))
+    car = world.spawn_actor(CAR, at(0.0, 0.0, 0.04))
+    world.tick()
+    world.spawn_actor(CAR, at(0.0, 40.0, 80.0))
+    car.apply_control(VehicleControl(manual_gear_shift=True, gear=0))
+    car.set_target_velocity(Vector3D(2.0, 0.0, 0.0))
+    highest = 0.0
+    for _ in range(60):  # 3 s: the origin crosses x = 5 m after about 2.5 s
+        world.tick()
+        highest = max(highest, car.get_location().z)
+    assert car.get_location().x > 5.0
+    assert car.get_location().z == pytest.approx(0.15 + 0.03645, abs=1e-9)
+    assert highest == pytest.approx(0.15 + 0.03645, abs=1e-9)
+
+
 @pytest.mark.parametrize(
     ("blueprint_id", "brake", "back"),
     [("vehicle.yamaha.yzf", 1.0, 8.289), ("vehicle.lincoln.mkz_2017", 0.0, 3.0)],

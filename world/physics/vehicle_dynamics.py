@@ -517,7 +517,7 @@ def _tilt(c: float, s: float, gx: float, gy: float) -> tuple:
 def _vertical(
     z: float,
     vz: float,
-    floor: float,
+    floors: tuple,
     found: bool,
     grounded: bool,
     follow: bool,
@@ -527,8 +527,13 @@ def _vertical(
 ) -> tuple:
     """The new z and vertical velocity, and whether the body is on its ground: free fall
     (semi-implicit Euler, `lift` the upward push's acceleration) off the ground; on it,
-    z follows the ground. `follow`: every vehicle stands on its ground and nothing lifts
-    any (all follow it)."""
+    z follows the ground. `floors`: the ground's height under the body after the step and
+    before it. `follow`: every vehicle stands on its ground and nothing lifts any (all
+    follow it). A body on its ground rises with the ground under it, not with a step up
+    to it (a curb the body was moved onto since the ground was last sampled): taken as
+    speed, a 15 cm curb made 15 m/s upward at the next substep and threw the body some
+    10 m up whenever another vehicle was off its ground (so that no vehicle followed)."""
+    floor, start = floors
     if follow:
         return floor, (floor - z) / dt, True
     vz = vz + lift * dt
@@ -542,7 +547,7 @@ def _vertical(
     z_new = floor if lands or (grounded and vz <= 0.0) else z_air
     if lands and not grounded:
         return z_new, 0.0, on
-    return z_new, (z_new - z) / dt if on else vz, on
+    return z_new, (z_new - max(z, start)) / dt if on else vz, on
 
 
 @njit
@@ -705,6 +710,9 @@ def substep(
             u_new, lat_new, r_new = u, lat, r
 
         vx, vy = u_new * c - lat_new * s, u_new * s + lat_new * c
+        start = 0.0  # the ground's height before the step (read only when not following it)
+        if not follow:
+            start = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + fixed[i, _REST]
         pos[row, 0] += vx * dt
         pos[row, 1] += vy * dt
         rot[row, 1] += r_new * dt * RAD_TO_DEG
@@ -712,7 +720,7 @@ def substep(
         pos[row, 2], vel[row, 2], on = _vertical(
             pos[row, 2],
             vel[row, 2],
-            floor,
+            (floor, start),
             g_found[i],
             grounded[i],
             follow,

@@ -148,7 +148,7 @@ def test_numpy_without_its_simd_loops_renders_the_same_bytes(features):
 
 
 def test_numbas_jit_renders_the_bytes_of_the_ahead_of_time_module():
-    # the module is compiled for a generic CPU; numba's JIT for this one (AVX-512, FMA here)
+    # the module is compiled for this CPU's x86-64 level; numba's JIT for this CPU itself
     base = _render_default()
     if not base["ahead_of_time"]:
         print("the ahead-of-time module is not built here: both runs use numba's JIT")

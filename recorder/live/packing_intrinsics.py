@@ -1,5 +1,6 @@
 """numba intrinsics of the frame packing (recorder.live.tick_packing): unaligned stores, an
-address as a pointer, memcpy and pwrite, and pack_frame's argument types.
+address as a pointer (world.kernels.intrinsics'), memcpy and pwrite, and pack_frame's argument
+types.
 
 They exist only where numba compiles: a process running the ahead-of-time kernels
 (world.kernels.compiled) never imports this module, nor numba.
@@ -11,6 +12,8 @@ from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from world.kernels.intrinsics import address
 
 __all__ = ["SIGNATURE", "address", "carray", "memcpy", "pwrite", "store"]
 
@@ -31,18 +34,6 @@ def store(typingctx, buf, at, value):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@intrinsic
-def address(typingctx, address):
-    """An int64 address as a void pointer (for numba.carray)."""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(types.voidptr))
-
-    return types.voidptr(types.int64), codegen
 
 
 @intrinsic

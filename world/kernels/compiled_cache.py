@@ -67,6 +67,8 @@ KERNEL_MODULES = (
     "world/actors/attachments.py",
     "world/elementary.py",
     "world/kernels/ahead_of_time.py",
+    "world/kernels/array_table.py",
+    "world/kernels/intrinsics.py",
     "world/map/carried_ground.py",
     "world/map/ground.py",
     "world/map/ground_query.py",

@@ -32,7 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from world.actors.vehicle_state import ActorType, TrafficLightState, VehicleLightState
+from world.kernels.array_table import ArrayTable
 from world.traffic.autopilot.kernels import (
+    FLEET_TABLE_KINDS,
     ActorColumns,
     Constants,
     ControlColumns,
@@ -40,7 +42,6 @@ from world.traffic.autopilot.kernels import (
     FleetState,
     Work,
     past_path_ends,
-    plan_fleet,
     tick_fleet,
 )
 from world.traffic.autopilot.lane_paths import HEADING_PENALTY, JUNCTION_PENALTY, LanePaths
@@ -186,16 +187,14 @@ def _work(n: int, vrow_type: np.dtype) -> Work:
     )
 
 
-CONSTANTS = tuple(
-    Constants(
-        PLAN_CONSTANTS,
-        JUNCTION_CONSTANTS,
-        CONTROL_CONSTANTS,
-        LANE_CHANGE_CONSTANTS,
-        OTHER_CONSTANTS,
-        LIGHT_BITS,
-        SAMPLE_DISTANCES,
-    )
+CONSTANTS = Constants(
+    PLAN_CONSTANTS,
+    JUNCTION_CONSTANTS,
+    CONTROL_CONSTANTS,
+    LANE_CHANGE_CONSTANTS,
+    OTHER_CONSTANTS,
+    LIGHT_BITS,
+    SAMPLE_DISTANCES,
 )
 
 
@@ -233,7 +232,7 @@ class AutopilotFleet:
         self.idle_since = np.zeros(0)  # s: when last seen moving (the manager's stuck rule)
         self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
         self._arguments_key: tuple = ()
-        self._arguments: tuple = ()
+        self._arguments: tuple[Work, ArrayTable] | None = None
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -405,15 +404,17 @@ class AutopilotFleet:
     ) -> bool:
         """One tick of every vehicle in one compiled call (tick_fleet: localisation, then the
         plan, which writes the controls), or, on a tick where a vehicle passed its path's end
-        or got lost, localisation, Python for those rare events, then plan_fleet; the lane
+        or got lost, localisation, Python for those rare events, then the plan; the lane
         changes the plan decides are taken here. `settings` and `ignore` (the ignore chances,
         (N, 4)) are the manager's per-vehicle settings, `global_pct` and `global_lead` its
         speed difference and leading distance. False, with nothing done, when a vehicle was
         destroyed (prune first)."""
         tables = self.world.state_tables()
-        work, plan = self._kernel_arguments(tables, settings)
+        work, table = self._kernel_arguments(tables, settings)
         per_tick = (tables.actors.n, dt, float(global_pct), float(global_lead))
-        past, _, all_alive, changes = tick_fleet(*plan, *per_tick, LOCATE_WINDOW, LOST_DISTANCE)
+        past, _, all_alive, changes = tick_fleet(
+            table.table, *per_tick, LOCATE_WINDOW, LOST_DISTANCE, True
+        )
         if not all_alive:
             return False
         if changes < 0:
@@ -421,7 +422,7 @@ class AutopilotFleet:
                 self._move_on(work.past[:past].copy(), self.arc, work.lateral, work.pos, ignore)
             for i in np.flatnonzero(work.lateral > LOST_DISTANCE).tolist():
                 self.relocate(i)
-            changes = plan_fleet(*plan, *per_tick)
+            changes = tick_fleet(table.table, *per_tick, LOCATE_WINDOW, LOST_DISTANCE, False)[3]
         # lane changes decided now take effect from the next tick
         if changes:
             for i, path in zip(
@@ -430,12 +431,12 @@ class AutopilotFleet:
                 self._move_to_lane(i, path)
         return True
 
-    def _kernel_arguments(self, tables, settings: FleetSettings) -> tuple[Work, tuple]:
-        """The work arrays and the array arguments of tick_fleet and plan_fleet (all but
-        the per-tick numbers), made again only when an array among them may have been replaced:
-        the membership changed, the manager's per-vehicle settings were made again, a table
-        grew. The ids in the key are those of arrays the arguments hold, so no other array
-        can take them."""
+    def _kernel_arguments(self, tables, settings: FleetSettings) -> tuple[Work, ArrayTable]:
+        """The work arrays and tick_fleet's table of the arrays it reads and writes, made
+        again only when an array among them may have been replaced: the membership changed,
+        the manager's per-vehicle settings were made again, a table grew. The table holds
+        those arrays (world.kernels.array_table), so no address in it outlives its array and
+        the ids in the key are those of live arrays, which no other array can take."""
         signals = self.world.traffic_signals()
         light_state = signals.system.groups.state if signals is not None else NO_LIGHTS
         key = (
@@ -445,50 +446,41 @@ class AutopilotFleet:
             id(tables.vehicles.throttle),
             id(light_state),
         )
-        if key != self._arguments_key:
+        if self._arguments is None or key != self._arguments_key:
             self._arguments_key = key
             self._arguments = self._gather_arguments(tables, settings, light_state)
         return self._arguments
 
     def _gather_arguments(
         self, tables, settings: FleetSettings, light_state: np.ndarray
-    ) -> tuple[Work, tuple]:
-        """The groups as plain tuples in their NamedTuples' field order (the kernels make
-        them named again)."""
+    ) -> tuple[Work, ArrayTable]:
+        """The work arrays, and the table of tick_fleet's groups (FLEET_TABLE_KINDS)."""
         a, v = tables.actors, tables.vehicles
         work = _work(len(self.actor), a.vrow.dtype)
-        fleet = tuple(
-            FleetState(
-                self.actor,
-                self.route,
-                self.arc,
-                self.ignore,
-                self.integral,
-                self.hold_time,
-                self.override,
-                self.reason,
-                self.changed_at,
-                self.near_time,
-            )
+        fleet = FleetState(
+            self.actor,
+            self.route,
+            self.arc,
+            self.ignore,
+            self.integral,
+            self.hold_time,
+            self.override,
+            self.reason,
+            self.changed_at,
+            self.near_time,
         )
-        actors = tuple(
-            ActorColumns(
-                a.alive, a.body, a.static_collider, a.kind, a.vrow, a.pos, a.rot, a.vel,
-                a.extent, a.box_loc,
-            )
+        actors = ActorColumns(
+            a.alive, a.body, a.static_collider, a.kind, a.vrow, a.pos, a.rot, a.vel, a.extent,
+            a.box_loc,
         )  # fmt: skip
-        controls = tuple(
-            ControlColumns(
-                v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state,
-                v.steer_kmh, v.steer_factor, v.throttle, v.steer, v.brake, v.hand_brake,
-                v.reverse, v.manual_gear_shift, v.ackermann, v.lights, v.sign_boxes,
-            )
+        controls = ControlColumns(
+            v.wheelbase, v.cg_front, v.max_steer, v.speed_limit, v.tl_actor, v.tl_state,
+            v.steer_kmh, v.steer_factor, v.throttle, v.steer, v.brake, v.hand_brake,
+            v.reverse, v.manual_gear_shift, v.ackermann, v.lights, v.sign_boxes,
         )  # fmt: skip
         lanes = self.paths.arrays()
-        plan = (
-            fleet, tuple(settings), tuple(work), lanes, actors, controls, CONSTANTS, light_state
-        )  # fmt: skip
-        return work, plan
+        groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,))
+        return work, ArrayTable(groups, FLEET_TABLE_KINDS)
 
     def _move_on(self, idx: np.ndarray, arc, lat, pos: np.ndarray, ignore: np.ndarray) -> None:
         """Moves the vehicles idx past their path's end on to the next path (extending their

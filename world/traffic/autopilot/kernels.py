@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from world import elementary as el
+from world.kernels.array_table import column, matrix
 from world.kernels.compiled import njit
 from world.physics.grid import cell_span, point_grid
 from world.traffic.autopilot.control import (
@@ -31,6 +32,7 @@ from world.traffic.autopilot.control import (
 )
 
 __all__ = [
+    "FLEET_TABLE_KINDS",
     "ActorColumns",
     "Bodies",
     "Constants",
@@ -218,6 +220,46 @@ class Bodies(NamedTuple):
     frame: np.ndarray  # the grid: x0, y0, cell, nx, ny
     first: np.ndarray
     items: np.ndarray
+
+
+# The dtype and dimensions of each array of tick_fleet's table (world.kernels.array_table),
+# group by group, as _fleet_groups makes them again
+_F8, _F8_2, _F4 = (np.float64, 1), (np.float64, 2), (np.float32, 1)
+_I8, _I8_2, _I4, _I1 = (np.int64, 1), (np.int64, 2), (np.int32, 1), (np.int8, 1)
+_B, _B_2, _U4 = (np.bool_, 1), (np.bool_, 2), (np.uint32, 1)
+FLEET_TABLE_KINDS = (
+    FleetState(
+        actor=_I8, route=_I8_2, arc=_F8, ignore=_B_2, integral=_F8, hold_time=_F8,
+        override=_F8, reason=_I8, changed_at=_F8_2, near_time=_F8,
+    ),
+    FleetSettings(speed_pct=_F8, desired=_F8, lead=_F8, auto_lane_change=_B, update_lights=_B),
+    Work(
+        k=_I4, pos=_F8_2, yaw=_F8, cos_yaw=_F8, sin_yaw=_F8, speed=_F8, front=_F8,
+        half_width=_F8, lateral=_F8, past=_I8, changers=_I8, to_paths=_I8,
+    ),
+    LaneArrays(
+        points=_F8_2, cum=_F8, base=_F8, length=_F8, first=_I8, count=_I8,
+        segment_tangent=_F8_2, segment_heading=_F8, junction=_I8, light=_I8, give_way=_B,
+        neighbour=_I8_2, width=_F8, point_junction=_B, point_heading=_F8, grid_first=_I8,
+        grid_point=_I8, grid_frame=_F8, successor_first=_I8, successor_flat=_I8,
+        junction_member=_I8, junction_size=_I8, conflict_first=_I8, conflict_flat=_B,
+    ),
+    ActorColumns(
+        alive=_B, body=_B, static_collider=_B, kind=_I1, vrow=_I4, pos=_F8_2, rot=_F8_2,
+        vel=_F8_2, extent=_F8_2, box_loc=_F8_2,
+    ),
+    ControlColumns(
+        wheelbase=_F8, cg_front=_F8, max_steer=_F8, speed_limit=_F8, tl_actor=_I4,
+        tl_state=_I1, steer_kmh=_F8_2, steer_factor=_F8_2, throttle=_F4, steer=_F4, brake=_F4,
+        hand_brake=_B, reverse=_B, manual_gear_shift=_B, ackermann=_B, lights=_U4,
+        sign_boxes=_I1,
+    ),
+    Constants(
+        plan=_F8, junction=_F8, control=_F8, lane_change=_F8, other=_F8, light_bits=_I8,
+        sample_distances=_F8,
+    ),
+    (_I1,),  # the lights' states
+)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -1486,7 +1528,7 @@ def _next_on_lane(first, items, arc, p, here):
 
 
 @njit(cache=True)
-def localise_fleet(fleet_state, work_arrays, lane_arrays, actor_columns, window, lost):
+def localise_fleet(fleet, work, lanes, actors, window, lost):
     """The fleet's actor columns the tick reads (vehicle rows `k`, positions, yaws in degrees,
     half lengths `front`, half widths), the heading's cosine and sine, the forward speed (at
     least 0), and each vehicle localised on its current path near its last arc: `arc` and
@@ -1494,10 +1536,7 @@ def localise_fleet(fleet_state, work_arrays, lane_arrays, actor_columns, window,
     back from a compiled call costs ~0.8 us to box). `past` gets the vehicles past their
     path's end (past_path_ends). Returns how many are past their end, how many are more than
     `lost` m off their path, and whether every vehicle is alive (if not, nothing is done).
-    The groups come as plain tuples in the field order of FleetState, Work, LaneArrays and
-    ActorColumns (numba types a plain tuple argument in C, a NamedTuple in Python)."""
-    fleet, work = FleetState(*fleet_state), Work(*work_arrays)
-    lanes, actors = LaneArrays(*lane_arrays), ActorColumns(*actor_columns)
+    `fleet`: FleetState; `work`: Work; `lanes`: LaneArrays; `actors`: ActorColumns."""
     rows, route, arc = fleet.actor, fleet.route, fleet.arc
     pos, yaw, front, half_width = work.pos, work.yaw, work.front, work.half_width
     cos_yaw, sin_yaw, speed = work.cos_yaw, work.sin_yaw, work.speed
@@ -1533,8 +1572,8 @@ def localise_fleet(fleet_state, work_arrays, lane_arrays, actor_columns, window,
 
 @njit(cache=True)
 def plan_fleet(
-    fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
-    constant_arrays, light_state, n_actors, dt, global_pct, global_lead,
+    fleet, settings, work, lanes, actors, controls, constants, light_state, n_actors, dt,
+    global_pct, global_lead,
 ):  # fmt: skip
     """Everything of the tick after localisation (localise_fleet's work arrays k ...
     half_width): the route samples (the constants' `sample_distances` ahead of the centre)
@@ -1543,15 +1582,11 @@ def plan_fleet(
     the controls written into the vehicle table (apply_controls). The fleet's integral,
     reason, hold and push-on times are updated in place; the vehicles that change lanes
     (lane_changes, for those with `auto_lane_change` on) and their new paths go into the work
-    arrays `changers` and `to_paths`, their number returned. The groups come as plain tuples
-    in the field order of FleetState, FleetSettings, Work, LaneArrays, ActorColumns,
-    ControlColumns and Constants; `light_state` is the lights' states (empty without
-    lights), `n_actors` the actor rows in use, `global_pct` and `global_lead` the manager's
-    speed difference and leading distance."""
-    fleet, settings = FleetState(*fleet_state), FleetSettings(*setting_arrays)
-    work, lanes = Work(*work_arrays), LaneArrays(*lane_arrays)
-    actors, controls = ActorColumns(*actor_columns), ControlColumns(*control_columns)
-    constants = Constants(*constant_arrays)
+    arrays `changers` and `to_paths`, their number returned. The groups are FleetState,
+    FleetSettings, Work, LaneArrays, ActorColumns, ControlColumns and Constants;
+    `light_state` is the lights' states (empty without lights), `n_actors` the actor rows in
+    use, `global_pct` and `global_lead` the manager's speed difference and leading
+    distance."""
     c = constants.plan
     lateral_accel, comfort, step = c[0], c[1], c[2]
     vehicle_kind, walker_kind, stop_obstacle = int(c[8]), int(c[9]), int(c[10])
@@ -1627,25 +1662,130 @@ def plan_fleet(
 
 
 @njit(cache=True)
-def tick_fleet(
-    fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
-    constant_arrays, light_state, n_actors, dt, global_pct, global_lead, window, lost,
-):  # fmt: skip
-    """localise_fleet, then plan_fleet in the same call when no vehicle needs Python in
-    between (none past its path's end, none more than `lost` m off its path, every one
-    alive): the tick in one compiled call, its groups unboxed once. Returns localise_fleet's
-    three answers and plan_fleet's number of lane changes, -1 when it did not plan (the
-    caller handles the vehicles past their end or lost, then calls plan_fleet)."""
-    past, lost_count, all_alive = localise_fleet(
-        fleet_state, work_arrays, lane_arrays, actor_columns, window, lost
-    )
-    if past or lost_count or not all_alive:
-        return past, lost_count, all_alive, -1
+def tick_fleet(table, n_actors, dt, global_pct, global_lead, window, lost, localise):
+    """The autopilot's tick on the arrays of `table` (an ArrayTable's, of FLEET_TABLE_KINDS:
+    the groups of plan_fleet), in one compiled call: with `localise`, localise_fleet, then
+    plan_fleet when no vehicle needs Python in between (none past its path's end, none more
+    than `lost` m off its path, every one alive); without, plan_fleet alone (after the caller
+    handled those vehicles). Returns localise_fleet's three answers (zeros and True without
+    `localise`) and plan_fleet's number of lane changes, -1 when it did not plan."""
+    fleet, settings, work, lanes, actors, controls, constants, light_state = _fleet_groups(table)
+    if localise:
+        past, lost_count, all_alive = localise_fleet(fleet, work, lanes, actors, window, lost)
+        if past or lost_count or not all_alive:
+            return past, lost_count, all_alive, -1
     changes = plan_fleet(
-        fleet_state, setting_arrays, work_arrays, lane_arrays, actor_columns, control_columns,
-        constant_arrays, light_state, n_actors, dt, global_pct, global_lead,
+        fleet, settings, work, lanes, actors, controls, constants, light_state, n_actors, dt,
+        global_pct, global_lead,
     )  # fmt: skip
-    return past, lost_count, all_alive, changes
+    return 0, 0, True, changes
+
+
+@njit(cache=True, inline="always")
+def _fleet_groups(t):
+    """tick_fleet's groups made again from its table (FLEET_TABLE_KINDS, in their order)."""
+    f8, f4, u4, b = np.float64, np.float32, np.uint32, np.bool_
+    i8, i4, i1 = np.int64, np.int32, np.int8
+    fleet = FleetState(
+        column(t, 0, i8),
+        matrix(t, 1, i8),
+        column(t, 2, f8),
+        matrix(t, 3, b),
+        column(t, 4, f8),
+        column(t, 5, f8),
+        column(t, 6, f8),
+        column(t, 7, i8),
+        matrix(t, 8, f8),
+        column(t, 9, f8),
+    )
+    settings = FleetSettings(
+        column(t, 10, f8),
+        column(t, 11, f8),
+        column(t, 12, f8),
+        column(t, 13, b),
+        column(t, 14, b),
+    )
+    work = Work(
+        column(t, 15, i4),
+        matrix(t, 16, f8),
+        column(t, 17, f8),
+        column(t, 18, f8),
+        column(t, 19, f8),
+        column(t, 20, f8),
+        column(t, 21, f8),
+        column(t, 22, f8),
+        column(t, 23, f8),
+        column(t, 24, i8),
+        column(t, 25, i8),
+        column(t, 26, i8),
+    )
+    lanes = LaneArrays(
+        matrix(t, 27, f8),
+        column(t, 28, f8),
+        column(t, 29, f8),
+        column(t, 30, f8),
+        column(t, 31, i8),
+        column(t, 32, i8),
+        matrix(t, 33, f8),
+        column(t, 34, f8),
+        column(t, 35, i8),
+        column(t, 36, i8),
+        column(t, 37, b),
+        matrix(t, 38, i8),
+        column(t, 39, f8),
+        column(t, 40, b),
+        column(t, 41, f8),
+        column(t, 42, i8),
+        column(t, 43, i8),
+        column(t, 44, f8),
+        column(t, 45, i8),
+        column(t, 46, i8),
+        column(t, 47, i8),
+        column(t, 48, i8),
+        column(t, 49, i8),
+        column(t, 50, b),
+    )
+    actors = ActorColumns(
+        column(t, 51, b),
+        column(t, 52, b),
+        column(t, 53, b),
+        column(t, 54, i1),
+        column(t, 55, i4),
+        matrix(t, 56, f8),
+        matrix(t, 57, f8),
+        matrix(t, 58, f8),
+        matrix(t, 59, f8),
+        matrix(t, 60, f8),
+    )
+    controls = ControlColumns(
+        column(t, 61, f8),
+        column(t, 62, f8),
+        column(t, 63, f8),
+        column(t, 64, f8),
+        column(t, 65, i4),
+        column(t, 66, i1),
+        matrix(t, 67, f8),
+        matrix(t, 68, f8),
+        column(t, 69, f4),
+        column(t, 70, f4),
+        column(t, 71, f4),
+        column(t, 72, b),
+        column(t, 73, b),
+        column(t, 74, b),
+        column(t, 75, b),
+        column(t, 76, u4),
+        column(t, 77, i1),
+    )
+    constants = Constants(
+        column(t, 78, f8),
+        column(t, 79, f8),
+        column(t, 80, f8),
+        column(t, 81, f8),
+        column(t, 82, f8),
+        column(t, 83, i8),
+        column(t, 84, f8),
+    )
+    return fleet, settings, work, lanes, actors, controls, constants, column(t, 85, i1)
 
 
 @njit(cache=True)

@@ -10,6 +10,7 @@ import pytest
 from world.errors import WorldError
 from world.kernels.array_table import ArrayTable
 from world.kernels.compiled import numba_dispatcher
+from world.physics.tick import PHYSICS_TABLE_KINDS
 from world.traffic.autopilot.kernels import FLEET_TABLE_KINDS
 
 
@@ -41,21 +42,30 @@ def test_an_array_the_kernel_would_misread_is_refused_by_name(array, found) -> N
         assert found in message
 
 
-def test_the_fleet_s_groups_come_back_over_the_same_memory() -> None:
-    """Each array of a table of FLEET_TABLE_KINDS, made again by the kernels' own rebuild
-    (numba compiles it here), has the dtype, shape, values and address of the array given."""
+@pytest.mark.parametrize(
+    ("table_kinds", "rebuild"),
+    [
+        (FLEET_TABLE_KINDS, "world.traffic.autopilot.kernels._fleet_groups"),
+        (PHYSICS_TABLE_KINDS, "world.physics.tick._physics_groups"),
+    ],
+)
+def test_the_groups_come_back_over_the_same_memory(table_kinds, rebuild) -> None:
+    """Each array of a table of the autopilot's or the physics' kinds, made again by the
+    kernels' own rebuild (numba compiles it here), has the dtype, shape, values and address
+    of the array given."""
     rng = np.random.default_rng(3)
     groups = []
-    for kinds in FLEET_TABLE_KINDS:
+    for kinds in table_kinds:
         group = []
         for dtype, dimensions in kinds:
             shape = (4, 3) if dimensions == 2 else (5,)
             group.append((rng.random(shape) * 100).astype(dtype))
         groups.append(tuple(group))
-    table = ArrayTable(groups, FLEET_TABLE_KINDS)
-    rebuilt = numba_dispatcher("world.traffic.autopilot.kernels._fleet_groups")(table.table)
+    table = ArrayTable(groups, table_kinds)
+    rebuilt = numba_dispatcher(rebuild)(table.table)
     assert len(rebuilt) == len(groups)
-    rebuilt = (*rebuilt[:-1], (rebuilt[-1],))  # the lights' states come back as one array
+    # a group of one array (the lights' states, the last yaws) comes back as the array
+    rebuilt = [(back,) if isinstance(back, np.ndarray) else back for back in rebuilt]
     for given, back in zip(groups, rebuilt, strict=True):
         assert len(back) == len(given)
         for a, b in zip(given, back, strict=True):

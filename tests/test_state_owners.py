@@ -167,7 +167,7 @@ def test_no_function_of_the_world_takes_more_than_fifteen_parameters() -> None:
                 found.append(f"{_name(path)}:{node.lineno}: {getattr(node, 'name', 'lambda')}")
     assert not found, (
         f"functions with more than {MAX_PARAMETERS} parameters; pass the arrays as a few named "
-        "groups (a NamedTuple of columns, or a plain tuple in its field order for a compiled "
-        "entry point, as world.traffic.autopilot.kernels.plan_fleet takes them):\n  "
-        + "\n  ".join(found)
+        "groups (a NamedTuple of columns, a plain tuple in its field order for a compiled "
+        "entry point, or one table of their addresses, world.kernels.array_table, as "
+        "world.traffic.autopilot.kernels.tick_fleet takes them):\n  " + "\n  ".join(found)
     )

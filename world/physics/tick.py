@@ -23,6 +23,7 @@ import numpy as np
 
 from world.actors.attachments import update_attached
 from world.actors.vehicle_state import ActorType
+from world.kernels.array_table import ArrayTable, column, matrix
 from world.kernels.compiled import njit
 from world.map.carried_ground import NO_CARRIED_GROUND, CarriedGround, carried_into
 from world.map.ground import GroundPlanes, planes_through, sample_ground
@@ -38,7 +39,7 @@ from world.physics.vehicle_dynamics import BodyColumns, VehicleColumns, columns
 from world.physics.walker_motion import WalkerColumns
 from world.state import ActorTable, VehicleTable, WalkerTable
 
-__all__ = ["FleetCache", "step"]
+__all__ = ["PHYSICS_TABLE_KINDS", "FleetCache", "step"]
 
 
 class TickColumns(NamedTuple):
@@ -56,19 +57,19 @@ class TickColumns(NamedTuple):
 
 
 class FleetCache:
-    """The tables' columns as the compiled tick takes them, kept between ticks: plain tuples
-    in BodyColumns', VehicleColumns', WalkerColumns' and TickColumns' field order (numba types
-    a plain tuple argument in C, a NamedTuple in Python: ~0.7 us and ~0.1 us per field more
-    on every call, a quarter of the tick's cost once).
+    """The tables' columns as the compiled tick takes them, kept between ticks: one
+    ArrayTable (world.kernels.array_table) of BodyColumns', VehicleColumns', WalkerColumns'
+    and TickColumns' arrays and of what the tick remembers, made again when an array is
+    replaced (handing the ~80 arrays over one by one cost their unboxing on every call,
+    and two atomic reference counts each time a group was handed on to the substeps).
 
-    A table replaces its arrays when it grows, which `columns` notices; `stale()` drops
+    A table replaces its arrays when it grows, which `table` notices; `stale()` drops
     them (the world calls it when a vehicle's physics parameters change).
 
-    It also keeps what the tick remembers from one tick to the next (`memory`, TickMemory's
-    fields): the substeps' last yaw of each vehicle row with its cosine and sine
-    (vehicle_dynamics.substep) and the ground query's last answer for each actor row
-    (ground_query.highest_remembered), made again, empty, when a table grows or the map's
-    surfaces are others.
+    What the tick remembers from one tick to the next: the substeps' last yaw of each
+    vehicle row with its cosine and sine (vehicle_dynamics.substep) and the ground query's
+    last answer for each actor row (ground_query.highest_remembered), made again, empty,
+    when a table grows or the map's surfaces are others.
     """
 
     def __init__(self) -> None:
@@ -81,6 +82,7 @@ class FleetCache:
         self._heading = np.full((0, 3), np.nan)
         self._ground = ground_memory(0)
         self._surfaces: np.ndarray | None = None
+        self._table: ArrayTable | None = None
 
     def stale(self) -> None:
         self._columns = None
@@ -100,17 +102,20 @@ class FleetCache:
             self._map = ground_map
         return self._map_arrays
 
-    def columns(self, a: ActorTable, v: VehicleTable, w: WalkerTable) -> tuple:
-        cached = self._columns
+    def table(
+        self, a: ActorTable, v: VehicleTable, w: WalkerTable, surfaces: np.ndarray
+    ) -> np.ndarray:
+        """The address table of the tick's columns and memory (PHYSICS_TABLE_KINDS), for the
+        map whose surface constants are `surfaces`."""
         same = self._pos is a.pos and self._rpm is v.rpm and self._jump is w.jump
-        if cached is None or not same:
+        if self._columns is None or not same:
             self._pos, self._rpm, self._jump = a.pos, v.rpm, w.jump
             if len(self._heading) != len(v.rpm):
                 self._heading = np.full((len(v.rpm), 3), np.nan)
             if len(self._ground.known) != len(a.pos):
                 self._ground = ground_memory(len(a.pos))
-            cached = self._columns = tuple(
-                tuple(columns(kind, table))
+            self._columns = tuple(
+                columns(kind, table)
                 for kind, table in (
                     (BodyColumns, a),
                     (VehicleColumns, v),
@@ -118,22 +123,46 @@ class FleetCache:
                     (TickColumns, a),
                 )
             )
-        return cached
-
-    def memory(self, surfaces: np.ndarray) -> tuple:
-        """TickMemory's fields as plain tuples, for the map whose surface constants are
-        `surfaces` (call after `columns`, which sizes them to the tables)."""
+            self._table = None
         if self._surfaces is not surfaces:
             self._surfaces = surfaces
             self._ground = ground_memory(len(self._ground.known))
-        return self._heading, tuple(self._ground)
+            self._table = None
+        if self._table is None:
+            groups = (*self._columns, (self._heading,), self._ground)
+            self._table = ArrayTable(groups, PHYSICS_TABLE_KINDS)
+        return self._table.table
 
 
-class TickMemory(NamedTuple):
-    """What the compiled tick keeps between ticks (FleetCache.memory)."""
-
-    heading: np.ndarray  # (vehicle rows, 3): yaw (degrees), its cosine and sine
-    ground: tuple  # GroundMemory's fields, one row per actor row
+# The dtype and dimensions of each array of the tick's table, group by group, as
+# _physics_groups makes them again: the columns, the substeps' last yaws, the ground memory
+_F8, _F8_2, _F4, _F4_2 = (np.float64, 1), (np.float64, 2), (np.float32, 1), (np.float32, 2)
+_I8_2, _I4, _I2, _I1, _B = (np.int64, 2), (np.int32, 1), (np.int16, 1), (np.int8, 1), (np.bool_, 1)
+PHYSICS_TABLE_KINDS = (
+    BodyColumns(
+        pos=_F8_2, rot=_F8_2, vel=_F8_2, angvel=_F8_2, force=_F8_2, torque=_F8_2, mass=_F8,
+        extent=_F8_2, box_loc=_F8_2, gravity=_B, const_vel=_B, const_vel_local=_F8_2,
+        vrow=_I4, wrow=_I4,
+    ),
+    VehicleColumns(
+        throttle=_F4, steer=_F4, brake=_F4, hand_brake=_B, reverse=_B, manual_gear_shift=_B,
+        control_gear=_I4, ackermann=_B, ack_steer=_F4, ack_speed=_F4, max_rpm=_F8, moi=_F8,
+        damp_full=_F8, damp_engaged=_F8, damp_disengaged=_F8, clutch=_F8, autobox=_B,
+        switch_time=_F8, final_ratio=_F8, drag=_F8, area=_F8, wheelbase=_F8, cg_front=_F8,
+        max_steer=_F8, wheel_radius=_F8, brake_torque=_F8, handbrake_torque=_F8,
+        friction=_F8, lat_stiff=_F8, torque_rpm=_F8_2, torque_nm=_F8_2, gear_ratio=_F8_2,
+        gear_up=_F8_2, gear_down=_F8_2, n_gears=_I4, steer_kmh=_F8_2, steer_factor=_F8_2,
+        in_throttle=_F8, in_brake=_F8, in_steer=_F8, gear=_I4, target_gear=_I4,
+        shift_timer=_F8, since_shift=_F8, rpm=_F8, wheel_spin=_F8, steer_angle=_F8,
+    ),
+    WalkerColumns(direction=_F4_2, speed=_F4, jump=_B, on_ground=_B),
+    TickColumns(
+        alive=_B, kind=_I1, body=_B, simulate_physics=_B, static_collider=_B, depth=_I2,
+        acc=_F8_2, impulse=_F8_2, ang_impulse=_F8_2,
+    ),
+    (_F8_2,),  # each vehicle row's last yaw (degrees), its cosine and sine
+    GroundMemory(bits=_I8_2, z=_F8, normal=_F8_2, found=_B, known=_B),
+)  # fmt: skip
 
 
 # m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
@@ -164,10 +193,8 @@ def step(
     body_pitch.take_out(
         a.rot, a.alive, a.simulate_physics, v.actor, v.road_pitch, v.body_pitch, v.n
     )
-    columns = cache.columns(a, v, w)
     result = _tick(
-        *columns,
-        cache.memory(segments),
+        cache.table(a, v, w, segments),
         a.n,
         surfaces,
         carried,
@@ -230,11 +257,7 @@ def _ground_points(
 
 @njit(cache=True)
 def _tick(
-    body_columns: tuple,
-    vehicle_columns: tuple,
-    walker_columns: tuple,
-    tick_columns: tuple,
-    memory: tuple,
+    table: np.ndarray,
     n: int,
     surface_arrays: tuple,
     carried_arrays: tuple,
@@ -247,16 +270,13 @@ def _tick(
     max_acceleration: float,
 ) -> tuple:
     """The tick on the first n actor rows; the planes (GroundPlanes' fields) are the bodies'
-    ground when `sampled`, else it is queried from the surfaces. The tables' columns and the
-    map's arrays come as plain tuples in their NamedTuples' field order (FleetCache says
-    why); `memory` is TickMemory's fields (FleetCache.memory). Returns the merged
+    ground when `sampled`, else it is queried from the surfaces. The tables' columns and
+    what the tick remembers come as FleetCache's table (PHYSICS_TABLE_KINDS), the map's
+    arrays as plain tuples in their NamedTuples' field order. Returns the merged
     collisions."""
-    body, veh = BodyColumns(*body_columns), VehicleColumns(*vehicle_columns)
-    walkers, extra = WalkerColumns(*walker_columns), TickColumns(*tick_columns)
+    body, veh, walkers, extra, heading, ground = _physics_groups(table)
     surfaces, carried = SurfaceArrays(*surface_arrays), CarriedGround(*carried_arrays)
     planes = GroundPlanes(*plane_arrays)
-    remembered = TickMemory(*memory)
-    heading = remembered.heading
     alive = extra.alive[:n]
     prev_vel = body.vel[:n].copy()
     bodies, cars, people = _choose_bodies(
@@ -280,7 +300,6 @@ def _tick(
         points = _ground_points(body.pos, body.extent, body.box_loc, queried)
         m = len(points)
         z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
-        ground = GroundMemory(*remembered.ground)
         highest_remembered(surfaces, points, queried, ground, z, normal, found)
         carried_into(carried, points, surfaces.reach, z, normal, found)
         planes = planes_through(points, z, normal, found)
@@ -476,6 +495,104 @@ def _finish_pushes(
         for i in range(3):
             acc[r, i] = (vel[r, i] - prev_vel[r, i]) / dt if alive[r] else 0.0
             impulse[r, i] = force[r, i] = ang_impulse[r, i] = torque[r, i] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _physics_groups(t):
+    """_tick's groups made again from FleetCache's table (PHYSICS_TABLE_KINDS, in order)."""
+    f8, f4, i8, i4, i2, i1, b = (
+        np.float64,
+        np.float32,
+        np.int64,
+        np.int32,
+        np.int16,
+        np.int8,
+        np.bool_,
+    )
+    body = BodyColumns(
+        matrix(t, 0, f8),
+        matrix(t, 1, f8),
+        matrix(t, 2, f8),
+        matrix(t, 3, f8),
+        matrix(t, 4, f8),
+        matrix(t, 5, f8),
+        column(t, 6, f8),
+        matrix(t, 7, f8),
+        matrix(t, 8, f8),
+        column(t, 9, b),
+        column(t, 10, b),
+        matrix(t, 11, f8),
+        column(t, 12, i4),
+        column(t, 13, i4),
+    )
+    veh = VehicleColumns(
+        column(t, 14, f4),
+        column(t, 15, f4),
+        column(t, 16, f4),
+        column(t, 17, b),
+        column(t, 18, b),
+        column(t, 19, b),
+        column(t, 20, i4),
+        column(t, 21, b),
+        column(t, 22, f4),
+        column(t, 23, f4),
+        column(t, 24, f8),
+        column(t, 25, f8),
+        column(t, 26, f8),
+        column(t, 27, f8),
+        column(t, 28, f8),
+        column(t, 29, f8),
+        column(t, 30, b),
+        column(t, 31, f8),
+        column(t, 32, f8),
+        column(t, 33, f8),
+        column(t, 34, f8),
+        column(t, 35, f8),
+        column(t, 36, f8),
+        column(t, 37, f8),
+        column(t, 38, f8),
+        column(t, 39, f8),
+        column(t, 40, f8),
+        column(t, 41, f8),
+        column(t, 42, f8),
+        matrix(t, 43, f8),
+        matrix(t, 44, f8),
+        matrix(t, 45, f8),
+        matrix(t, 46, f8),
+        matrix(t, 47, f8),
+        column(t, 48, i4),
+        matrix(t, 49, f8),
+        matrix(t, 50, f8),
+        column(t, 51, f8),
+        column(t, 52, f8),
+        column(t, 53, f8),
+        column(t, 54, i4),
+        column(t, 55, i4),
+        column(t, 56, f8),
+        column(t, 57, f8),
+        column(t, 58, f8),
+        column(t, 59, f8),
+        column(t, 60, f8),
+    )
+    walkers = WalkerColumns(
+        matrix(t, 61, f4), column(t, 62, f4), column(t, 63, b), column(t, 64, b)
+    )
+    extra = TickColumns(
+        column(t, 65, b),
+        column(t, 66, i1),
+        column(t, 67, b),
+        column(t, 68, b),
+        column(t, 69, b),
+        column(t, 70, i2),
+        matrix(t, 71, f8),
+        matrix(t, 72, f8),
+        matrix(t, 73, f8),
+    )
+    heading = matrix(t, 74, f8)
+    ground = GroundMemory(
+        matrix(t, 75, i8), column(t, 76, f8), matrix(t, 77, f8), column(t, 78, b), column(t, 79, b)
+    )
+    return body, veh, walkers, extra, heading, ground
 
 
 @njit(cache=True)

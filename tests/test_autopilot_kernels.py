@@ -31,6 +31,7 @@ from world.traffic.autopilot.kernels import (
     LaneArrays,
     body_arrays,
     curve_speed_cap,
+    locate_on_paths,
     obstacle_distances,
     other_vehicles,
     route_starts,
@@ -53,10 +54,11 @@ def traffic():
     lp = fleet.paths
     start, _ = route_starts(fleet.route, fleet.arc, lp.length)
     d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (len(fleet), len(SAMPLE_DISTANCES))))
-    pts, tangents, seg = sample_routes(
-        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, lp.segment_tangent,
-        fleet.route, start, d,
+    pts, seg = sample_routes(
+        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
+        np.full(len(fleet), -1, dtype=np.int64),
     )  # fmt: skip
+    tangents = lp.segment_tangent[seg]
     return world, fleet, start, d, pts, tangents, seg
 
 
@@ -70,6 +72,36 @@ def test_route_samples_are_the_path_samples_of_each_slot(traffic):
     want_pts, want_tan = fleet.paths.at(paths, d - start[rows, slot])
     assert np.array_equal(pts, want_pts)
     assert np.array_equal(tangents, want_tan)
+
+
+def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
+    # a hint only says where to start walking: seeded hints anywhere on the first path, on
+    # other paths' points (out of range: the binary search) and -1 give the segments, points
+    # and located arcs of no hint, exactly
+    world, fleet, start, d, pts, _, seg = traffic
+    lp = fleet.paths
+    rng = np.random.default_rng(11)
+    n = len(fleet)
+    first, count = lp.first[fleet.route[:, 0]], lp.count[fleet.route[:, 0]]
+    on_path = first + (rng.random(n) * count).astype(np.int64)
+    anywhere = rng.integers(-1, len(lp.cum), n)
+    xy = world._actors.pos[fleet.actor, :2].copy()
+    want_arc, want_lateral = lp.locate(fleet.route[:, 0].copy(), fleet.arc, xy)
+    for hint in (on_path, anywhere, first, first + count - 1):
+        got_pts, got_seg = sample_routes(
+            lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
+            hint,
+        )  # fmt: skip
+        assert np.array_equal(got_seg, seg)
+        assert np.array_equal(got_pts, pts)
+        segment = hint.copy()
+        arc, lateral = locate_on_paths(
+            lp.points, lp.cum, lp.base, lp.first, lp.count, fleet.route[:, 0].copy(), fleet.arc, xy,
+            6, segment,
+        )  # fmt: skip
+        assert np.array_equal(arc, want_arc)
+        assert np.array_equal(lateral, want_lateral)
+        assert ((segment >= first) & (segment < first + count - 1)).all()
 
 
 def test_curve_cap_from_segment_headings_is_numpys(traffic):
@@ -87,7 +119,7 @@ def test_curve_cap_from_segment_headings_is_numpys(traffic):
     cap = np.sqrt(v_curve**2 + 2.0 * COMFORT_DECEL * ahead).min(axis=1)
     want = np.minimum(target, cap)
     got = curve_speed_cap(
-        fleet.paths.segment_heading[seg], d, front, target, LATERAL_ACCEL, COMFORT_DECEL,
+        fleet.paths.segment_heading, seg, d, front, target, LATERAL_ACCEL, COMFORT_DECEL,
         PATH_STEP,
     )  # fmt: skip
     assert np.array_equal(got, want)
@@ -118,7 +150,7 @@ def _box_gaps(pts, tangents, origin, c, s, ext, grow):
 def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
     # every pair (vehicle, body within reach and not behind), the coarse test every 8 m, then
     # the first sample inside the grown box, interpolated by the gaps on either side
-    world, fleet, _, d, pts, tangents, _ = traffic
+    world, fleet, _, d, pts, tangents, seg = traffic
     a = world._actors
     rows = fleet.actor
     found = body_arrays(_actor_columns(a), a.n, 1, 2)
@@ -130,7 +162,7 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
     no_ignore = np.zeros((len(rows), 4), dtype=bool)
     got = obstacle_distances(
         rows, pos, cos_yaw, sin_yaw, a.rot[rows, 1], half_width, no_ignore,
-        np.zeros(len(rows)), found, pts, tangents, d, PLAN_CONSTANTS,
+        np.zeros(len(rows)), found, pts, fleet.paths.segment_tangent, seg, d, PLAN_CONSTANTS,
     )  # fmt: skip
     body_rad = np.radians(yaw)
     body_cos, body_sin = el.cos_v(body_rad), el.sin_v(body_rad)

@@ -184,6 +184,7 @@ def _work(n: int, vrow_type: np.dtype) -> Work:
         index,
         index.copy(),
         index.copy(),
+        np.full(n, -1, dtype=np.int64),
     )
 
 

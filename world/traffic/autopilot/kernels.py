@@ -177,6 +177,7 @@ class Work(NamedTuple):
     past: np.ndarray  # vehicles past their path's end (the first localise_fleet's count)
     changers: np.ndarray  # vehicles changing lanes (the first plan_fleet's count)
     to_paths: np.ndarray  # their new paths
+    segment: np.ndarray  # the segment each was located on (-1: none yet), next tick's hint
 
 
 class Constants(NamedTuple):
@@ -235,7 +236,7 @@ FLEET_TABLE_KINDS = (
     FleetSettings(speed_pct=_F8, desired=_F8, lead=_F8, auto_lane_change=_B, update_lights=_B),
     Work(
         k=_I4, pos=_F8_2, yaw=_F8, cos_yaw=_F8, sin_yaw=_F8, speed=_F8, front=_F8,
-        half_width=_F8, lateral=_F8, past=_I8, changers=_I8, to_paths=_I8,
+        half_width=_F8, lateral=_F8, past=_I8, changers=_I8, to_paths=_I8, segment=_I8,
     ),
     LaneArrays(
         points=_F8_2, cum=_F8, base=_F8, length=_F8, first=_I8, count=_I8,
@@ -275,23 +276,44 @@ def _last_at_most(values, x, lo, hi):
     return lo - 1
 
 
+@njit(cache=True, inline="always")
+def _last_at_most_from(values, x, lo, hi, hint):
+    """_last_at_most(values, x, lo, hi), searched by walking from `hint` when it lies in
+    [lo, hi) (a step or two from the answer: last tick's segment, a path's first point):
+    the same index, as values never decrease (the last one <= x lies on the side of the
+    hint that its own test points to; NaN x: lo - 1 either way)."""
+    if hint < lo or hint >= hi:
+        return _last_at_most(values, x, lo, hi)
+    if values[hint] <= x:
+        while hint + 1 < hi and values[hint + 1] <= x:
+            hint += 1
+        return hint
+    while hint >= lo and not values[hint] <= x:
+        hint -= 1
+    return hint
+
+
 @njit(cache=True)
 def sample_paths(points, cum, base, length, first, count, segment_tangent, path, dist):
     """LanePaths.at for flat arrays of paths and distances: points (K, 3), tangents (K, 2)."""
     k = len(path)
-    pt, tan, _ = sample_routes(
+    pt, seg = sample_routes(
         points,
         cum,
         base,
         length,
         first,
         count,
-        segment_tangent,
         path.reshape((k, 1)),
         np.zeros((k, 1)),
         dist.reshape((k, 1)),
+        np.full(k, -1, dtype=np.int64),
     )
-    return pt.reshape((k, 3)), tan.reshape((k, 2))
+    tan = np.empty((k, 2))
+    for i in range(k):
+        tan[i, 0] = segment_tangent[seg[i, 0], 0]
+        tan[i, 1] = segment_tangent[seg[i, 0], 1]
+    return pt.reshape((k, 3)), tan
 
 
 @njit(cache=True)
@@ -317,18 +339,19 @@ def segment_tangents(points, first, count):
 
 
 @njit(cache=True)
-def sample_routes(points, cum, base, length, first, count, segment_tangent, route, start, d):
-    """Points (N, M, 3), tangents (N, M, 2) and segment indices (N, M) at distances d (N, M)
-    along each route, whose paths begin at `start` (N, R) metres from the vehicle (inf for
-    empty slots). Each distance is clipped to its path; its segment is the last one starting
-    at or before it (direction: `segment_tangent`, from segment_tangents), found by a binary
-    search over the path's points or, for a vehicle's further distances on the same path, by
-    walking on from the one before (the same segment). Written out as one loop: a helper
-    function with array arguments makes it several times slower."""
+def sample_routes(points, cum, base, length, first, count, route, start, d, hint):
+    """Points (N, M, 3) and segment indices (N, M) at distances d (N, M) along each route,
+    whose paths begin at `start` (N, R) metres from the vehicle (inf for empty slots). Each
+    distance is clipped to its path; its segment is the last one starting at or before it
+    (its direction: the segment's row of LanePaths' segment_tangent and segment_heading),
+    found, for a vehicle's further distances on the same path, by walking on from the one
+    before (the same segment), else by walking from `hint` (N,: a segment of the route's
+    first path near its first distance, -1 for none) on that path or from the path's first
+    point on the others (_last_at_most_from: the binary search's answer). Written out as
+    one loop: a helper function with array arguments makes it several times slower."""
     n, m = d.shape
     slots = route.shape[1]
     pt = np.empty((n * m, 3))
-    tan = np.empty((n * m, 2))
     seg = np.empty((n, m), dtype=np.int64)
     for v in range(n):
         last_path = -1
@@ -358,7 +381,7 @@ def sample_routes(points, cum, base, length, first, count, segment_tangent, rout
                     raw += 1
             else:
                 # g >= cum[lo], so searching the path's own points gives the clipped answer
-                raw = _last_at_most(cum, g, lo, hi + 1)
+                raw = _last_at_most_from(cum, g, lo, hi + 1, hint[v] if slot == 0 else lo)
             last_path = p
             top = hi - 1 if hi - 1 > lo else lo
             i = raw
@@ -373,15 +396,15 @@ def sample_routes(points, cum, base, length, first, count, segment_tangent, rout
             o = v * m + s
             for c in range(3):
                 pt[o, c] = points[i, c] + u * (points[j, c] - points[i, c])
-            tan[o, 0] = segment_tangent[i, 0]
-            tan[o, 1] = segment_tangent[i, 1]
-    return pt.reshape((n, m, 3)), tan.reshape((n, m, 2)), seg
+    return pt.reshape((n, m, 3)), seg
 
 
 @njit(cache=True)
-def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
+def locate_on_paths(points, cum, base, first, count, path, near, xy, window, segment):
     """LanePaths.locate: arc and lateral distance of each point on its path, searching the
-    segments around the arc `near`."""
+    segments around the arc `near`. `segment` (N,): a segment of the path near that arc to
+    search from (_last_at_most_from; -1: none, a binary search), overwritten with the
+    segment each point was located on (the autopilot's hint for its next tick)."""
     n = len(path)
     arc = np.empty(n)
     lateral = np.empty(n)
@@ -396,7 +419,7 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
         # x lies within the path's own points it is one of them, found by searching those
         # only (a few cache lines, not the whole table's)
         if cum[lo] <= x and (end >= len(cum) or cum[end] > x):
-            centre = _last_at_most(cum, x, lo, end)
+            centre = _last_at_most_from(cum, x, lo, end, segment[v])
         else:
             centre = _last_at_most(cum, x, 0, len(cum))
         best = np.inf
@@ -426,6 +449,7 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window):
         k1 = best_k + 1 if best_k + 1 < hi + 1 else hi + 1
         arc[v] = cum[best_k] + best_u * (cum[k1] - cum[best_k]) - base[p]
         lateral[v] = best
+        segment[v] = best_k
     return arc, lateral
 
 
@@ -468,7 +492,9 @@ def nearest_lanes(
         p = _last_at_most(first, best, 0, len(first))
         path[v] = p
         near[v] = cum[best] - base[p]
-    arc, lateral = locate_on_paths(points, cum, base, first, count, path, near, xy, window)
+    arc, lateral = locate_on_paths(
+        points, cum, base, first, count, path, near, xy, window, np.full(n, -1, dtype=np.int64)
+    )
     return path, arc, lateral
 
 
@@ -623,14 +649,16 @@ def other_vehicles(rows, actors, n_actors, lanes, c):
 
 @njit(cache=True)
 def obstacle_distances(
-    rows, row_xy, row_cos, row_sin, yaw, half_width, ignore, override, bodies, pts, tangents,
-    d, c,
+    rows, row_xy, row_cos, row_sin, yaw, half_width, ignore, override, bodies, pts,
+    segment_tangent, seg, d, c,
 ):  # fmt: skip
     """Distance along each vehicle's sampled path to the first body whose footprint, grown by
     the vehicle's half width (plus margin) across the path, covers it; inf when none.
     `ignore` (N, 4): the vehicles' ignore flags (vehicles and walkers: columns 2 and 3); a
     vehicle pushing on (`override` > 0) skips vehicles heading more than the crossing angle
-    away from its `yaw`. `bodies`: body_arrays' Bodies; `c`: autopilot.PLAN_CONSTANTS."""
+    away from its `yaw`. `bodies`: body_arrays' Bodies; the samples' directions are their
+    segments' (`seg`, sample_routes') rows of `segment_tangent`; `c`:
+    autopilot.PLAN_CONSTANTS."""
     crossing_angle, behind_reach, coarse_stride = c[3], c[4], int(c[5])
     coarse_reach, path_margin = c[6], c[7]
     n, m = d.shape
@@ -640,7 +668,12 @@ def obstacle_distances(
     # y, so only bodies in the samples' box grown by that much (and a rounding margin) are
     # visited: those of the grid's cells over that box, then by x and y
     box = coarse_reach + 0.01
+    # the bodies' columns taken once: a NamedTuple's field read in the loops costs atomic
+    # reference counts at each read
     body_xy, body_yaw, frame = bodies.xy, bodies.yaw, bodies.frame
+    body_first, body_items, body_rows = bodies.first, bodies.items, bodies.rows
+    body_is_vehicle, body_is_walker = bodies.is_vehicle, bodies.is_walker
+    body_box_x, body_ext = bodies.box_x, bodies.ext
     ny = int(frame[4])
     # the bodies' heading cosines and sines, taken when a body first needs the exact test
     body_cos = np.empty(len(body_yaw))
@@ -660,13 +693,13 @@ def obstacle_distances(
         for cell_x in range(i0, i1 + 1):
             for cell_y in range(j0, j1 + 1):
                 cell = cell_x * ny + cell_y
-                for q in range(bodies.first[cell], bodies.first[cell + 1]):
-                    b = bodies.items[q]
+                for q in range(body_first[cell], body_first[cell + 1]):
+                    b = body_items[q]
                     if body_xy[b, 0] < x0 - box or body_xy[b, 0] > x1 + box:
                         continue
                     if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
                         continue
-                    if bodies.rows[b] == rows[v]:
+                    if body_rows[b] == rows[v]:
                         continue
                     dx = body_xy[b, 0] - row_xy[v, 0]
                     dy = body_xy[b, 1] - row_xy[v, 1]
@@ -674,11 +707,11 @@ def obstacle_distances(
                         continue
                     if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
                         continue
-                    if ignore[v, 2] and bodies.is_vehicle[b]:
+                    if ignore[v, 2] and body_is_vehicle[b]:
                         continue
-                    if ignore[v, 3] and bodies.is_walker[b]:
+                    if ignore[v, 3] and body_is_walker[b]:
                         continue
-                    if override[v] > 0.0 and bodies.is_vehicle[b]:
+                    if override[v] > 0.0 and body_is_vehicle[b]:
                         turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
                         if turn > crossing_angle:
                             continue
@@ -695,8 +728,9 @@ def obstacle_distances(
                         body_sin[b], body_cos[b] = el.sin_cos(np.radians(body_yaw[b]))
                         have_trig[b] = True
                     at = _first_contact(
-                        pts, tangents, d, v, body_xy[b, 0], body_xy[b, 1], body_cos[b],
-                        body_sin[b], bodies.box_x[b], bodies.ext[b, 0], bodies.ext[b, 1], grow,
+                        pts, segment_tangent, seg, d, v, body_xy[b, 0], body_xy[b, 1],
+                        body_cos[b], body_sin[b], body_box_x[b], body_ext[b, 0], body_ext[b, 1],
+                        grow,
                     )  # fmt: skip
                     if at < out[v]:
                         out[v] = at
@@ -704,7 +738,7 @@ def obstacle_distances(
 
 
 @njit(cache=True, inline="always")
-def _first_contact(pts, tangents, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow):
+def _first_contact(pts, segment_tangent, seg, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow):
     """How far along vehicle v's samples its path first enters a body's box (centre bx, by;
     heading cosine c, sine sn; box centre box_x ahead of it; half extents ext_x, ext_y)
     grown across the path by `grow`: the first sample inside, moved back by the gaps of it
@@ -721,7 +755,8 @@ def _first_contact(pts, tangents, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow
         ry = pts[v, s, 1] - oy0
         if rx * rx + ry * ry > corner_sq:
             continue
-        t0, t1 = tangents[v, s, 0], tangents[v, s, 1]
+        i = seg[v, s]
+        t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
         gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
         if gap <= 0.0:
             at = d[v, s]
@@ -729,7 +764,8 @@ def _first_contact(pts, tangents, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow
                 # the gap of the sample before, outside the box (it did not stop)
                 rx = pts[v, s - 1, 0] - ox0
                 ry = pts[v, s - 1, 1] - oy0
-                t0, t1 = tangents[v, s - 1, 0], tangents[v, s - 1, 1]
+                i = seg[v, s - 1]
+                t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
                 prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
                 frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
                 at = d[v, s - 1] + frac * (at - d[v, s - 1])
@@ -1060,30 +1096,33 @@ def _others_by_junction(inside, entry_from, path_junction, successor_first, succ
 
 
 @njit(cache=True)
-def curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step):
+def curve_speed_cap(segment_heading, seg, d, front, target, lateral_accel, comfort, step):
     """Each target speed capped so that the vehicle can brake at `comfort` to the speed that
-    every curve of its sampled path allows at `lateral_accel`. `heading` (N, M) is the raw
-    path heading in radians, unwrapped here exactly as numpy.unwrap does (the wrapped steps
+    every curve of its sampled path allows at `lateral_accel`. The raw path heading at each
+    sample, in radians, is its segment's (`segment_heading` of the segments `seg` (N, M),
+    sample_routes'), unwrapped here exactly as numpy.unwrap does (the wrapped steps
     corrected, the corrections summed along the path)."""
-    n, m = heading.shape
+    n, m = seg.shape
     out = target.copy()
     period = 2.0 * np.pi
     for v in range(n):
         correction = 0.0
-        before = heading[v, 0]
+        before = segment_heading[seg[v, 0]]
         best = np.inf
         # a sample whose curve allows well over the target speed cannot lower it: its cap,
         # sqrt(lateral_accel / curvature + ...), is left out (the margin dwarfs rounding)
         wanted_sq = 1.00001 * out[v] * out[v]
         loose = lateral_accel / wanted_sq if wanted_sq > 0.0 else np.inf
+        here = before
         for s in range(1, m):
-            dd = heading[v, s] - heading[v, s - 1]
+            last, here = here, segment_heading[seg[v, s]]
+            dd = here - last
             if not abs(dd) < np.pi:
                 ddmod = (dd + np.pi) % period + -np.pi
                 if ddmod == -np.pi and dd > 0.0:
                     ddmod = np.pi
                 correction += ddmod - dd
-            now = heading[v, s] + correction
+            now = here + correction
             curvature = abs(now - before) / step
             before = now
             bend = max(curvature, 1e-4)
@@ -1334,8 +1373,9 @@ def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors
     # the vehicles on each lane path by arc, made when a vehicle first may change
     lane_first = lane_items = other_first = other_items = np.zeros(0, dtype=np.int64)
     reach_across = 0.0  # the widest body's half width, for the grid's search
-    for b in range(len(bodies.rows)):
-        reach_across = max(reach_across, bodies.ext[b, 1])
+    body_ext = bodies.ext
+    for b in range(len(body_ext)):
+        reach_across = max(reach_across, body_ext[b, 1])
     for v in range(n):
         if not auto[v] or reason[v] != obstacle_reason:
             continue
@@ -1450,21 +1490,27 @@ def _lane_free(t, lo, hi, own, points, cum, base, first, count, width, bodies, r
         grow = max(grow, 0.5 * width[stop])
         stop += 1
     grow += reach_across
-    frame = bodies.frame
+    frame, body_first, body_items, body_rows = bodies.frame, bodies.first, bodies.items, bodies.rows
+    body_is_vehicle, body_is_walker, body_xy, body_ext = (
+        bodies.is_vehicle,
+        bodies.is_walker,
+        bodies.xy,
+        bodies.ext,
+    )
     i0, i1 = cell_span(frame[0], frame[2], frame[3], x0 - grow, x1 + grow)
     j0, j1 = cell_span(frame[1], frame[2], frame[4], y0 - grow, y1 + grow)
-    ny = int(bodies.frame[4])
+    ny = int(frame[4])
     for cell_x in range(i0, i1 + 1):
         for cell_y in range(j0, j1 + 1):
             cell = cell_x * ny + cell_y
-            for q in range(bodies.first[cell], bodies.first[cell + 1]):
-                b = bodies.items[q]
-                if bodies.rows[b] == own or not (bodies.is_vehicle[b] or bodies.is_walker[b]):
+            for q in range(body_first[cell], body_first[cell + 1]):
+                b = body_items[q]
+                if body_rows[b] == own or not (body_is_vehicle[b] or body_is_walker[b]):
                     continue
                 for i in range(start, stop):
-                    dx = points[i, 0] - bodies.xy[b, 0]
-                    dy = points[i, 1] - bodies.xy[b, 1]
-                    near = 0.5 * width[i] + bodies.ext[b, 1]
+                    dx = points[i, 0] - body_xy[b, 0]
+                    dy = points[i, 1] - body_xy[b, 1]
+                    near = 0.5 * width[i] + body_ext[b, 1]
                     if dx * dx + dy * dy < near * near:
                         return False
     return True
@@ -1557,7 +1603,7 @@ def localise_fleet(fleet, work, lanes, actors, window, lost):
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
     new_arc, new_lateral = locate_on_paths(
         lanes.points, lanes.cum, lanes.base, lanes.first, lanes.count, route[:, 0], arc, pos,
-        window,
+        window, work.segment,
     )  # fmt: skip
     lost_count = 0
     for v in range(n):
@@ -1602,28 +1648,29 @@ def plan_fleet(
         for r in range(lengths.shape[1]):
             total += lengths[v, r]  # left to right, as numpy's sum of a short row
         route_end[v] = -arc[v] + total
-        d[v] = distances
-    pts, tangents, seg = sample_routes(
-        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count,
-        lanes.segment_tangent, route, start, d,
+        for s in range(m):
+            d[v, s] = distances[s]
+    # each route sampled from the segment its vehicle was located on (localise_fleet)
+    pts, seg = sample_routes(
+        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
+        start, d, work.segment,
     )  # fmt: skip
     axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
     look_d = np.empty((n, 1))
+    look_hint = np.empty(n, dtype=np.int64)
     for v in range(n):
         look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
-    look, _, _ = sample_routes(
-        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count,
-        lanes.segment_tangent, route, start, look_d,
+        look_hint[v] = seg[v, 0]
+    look, _ = sample_routes(
+        lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
+        start, look_d, look_hint,
     )  # fmt: skip
     wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
 
     wish = speed_targets(limit, settings.speed_pct, global_pct, settings.desired)
-    target = wish
-    heading = np.empty((n, m))
-    for v in range(n):
-        for s in range(m):
-            heading[v, s] = lanes.segment_heading[seg[v, s]]
-    target = curve_speed_cap(heading, d, front, target, lateral_accel, comfort, step)
+    target = curve_speed_cap(
+        lanes.segment_heading, seg, d, front, wish, lateral_accel, comfort, step
+    )
     others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
     blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
@@ -1633,7 +1680,7 @@ def plan_fleet(
     bodies = body_arrays(actors, n_actors, vehicle_kind, walker_kind)
     obstacle = obstacle_distances(
         rows, pos, work.cos_yaw, work.sin_yaw, yaw, work.half_width, ignore, fleet.override,
-        bodies, pts, tangents, d, c,
+        bodies, pts, lanes.segment_tangent, seg, d, c,
     )  # fmt: skip
     throttle, brake, new_integral, new_reason, new_hold, new_override = speed_controls(
         obstacle, front, settings.lead, global_lead, stop, stop_reason, target, speed,
@@ -1718,74 +1765,75 @@ def _fleet_groups(t):
         column(t, 24, i8),
         column(t, 25, i8),
         column(t, 26, i8),
+        column(t, 27, i8),
     )
     lanes = LaneArrays(
-        matrix(t, 27, f8),
-        column(t, 28, f8),
+        matrix(t, 28, f8),
         column(t, 29, f8),
         column(t, 30, f8),
-        column(t, 31, i8),
+        column(t, 31, f8),
         column(t, 32, i8),
-        matrix(t, 33, f8),
-        column(t, 34, f8),
-        column(t, 35, i8),
+        column(t, 33, i8),
+        matrix(t, 34, f8),
+        column(t, 35, f8),
         column(t, 36, i8),
-        column(t, 37, b),
-        matrix(t, 38, i8),
-        column(t, 39, f8),
-        column(t, 40, b),
-        column(t, 41, f8),
-        column(t, 42, i8),
+        column(t, 37, i8),
+        column(t, 38, b),
+        matrix(t, 39, i8),
+        column(t, 40, f8),
+        column(t, 41, b),
+        column(t, 42, f8),
         column(t, 43, i8),
-        column(t, 44, f8),
-        column(t, 45, i8),
+        column(t, 44, i8),
+        column(t, 45, f8),
         column(t, 46, i8),
         column(t, 47, i8),
         column(t, 48, i8),
         column(t, 49, i8),
-        column(t, 50, b),
+        column(t, 50, i8),
+        column(t, 51, b),
     )
     actors = ActorColumns(
-        column(t, 51, b),
         column(t, 52, b),
         column(t, 53, b),
-        column(t, 54, i1),
-        column(t, 55, i4),
-        matrix(t, 56, f8),
+        column(t, 54, b),
+        column(t, 55, i1),
+        column(t, 56, i4),
         matrix(t, 57, f8),
         matrix(t, 58, f8),
         matrix(t, 59, f8),
         matrix(t, 60, f8),
+        matrix(t, 61, f8),
     )
     controls = ControlColumns(
-        column(t, 61, f8),
         column(t, 62, f8),
         column(t, 63, f8),
         column(t, 64, f8),
-        column(t, 65, i4),
-        column(t, 66, i1),
-        matrix(t, 67, f8),
+        column(t, 65, f8),
+        column(t, 66, i4),
+        column(t, 67, i1),
         matrix(t, 68, f8),
-        column(t, 69, f4),
+        matrix(t, 69, f8),
         column(t, 70, f4),
         column(t, 71, f4),
-        column(t, 72, b),
+        column(t, 72, f4),
         column(t, 73, b),
         column(t, 74, b),
         column(t, 75, b),
-        column(t, 76, u4),
-        column(t, 77, i1),
+        column(t, 76, b),
+        column(t, 77, u4),
+        column(t, 78, i1),
     )
     constants = Constants(
-        column(t, 78, f8),
         column(t, 79, f8),
         column(t, 80, f8),
         column(t, 81, f8),
         column(t, 82, f8),
-        column(t, 83, i8),
-        column(t, 84, f8),
+        column(t, 83, f8),
+        column(t, 84, i8),
+        column(t, 85, f8),
     )
-    return fleet, settings, work, lanes, actors, controls, constants, column(t, 85, i1)
+    return fleet, settings, work, lanes, actors, controls, constants, column(t, 86, i1)
 
 
 @njit(cache=True)
@@ -1806,7 +1854,7 @@ def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_ligh
         controls.brake,
         controls.lights,
     )
-    v_flags = (
+    hand_brake, reverse, manual_gear_shift, ackermann = (
         controls.hand_brake,
         controls.reverse,
         controls.manual_gear_shift,
@@ -1816,10 +1864,14 @@ def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_ligh
     most = np.empty(n)
     kmh = np.empty((n, steer_kmh.shape[1]))
     factor = np.empty((n, steer_factor.shape[1]))
+    # element by element: a row view (steer_kmh[r]) costs atomic reference counts
     for i in range(n):
-        most[i] = max_steer[k[i]]
-        kmh[i] = steer_kmh[k[i]]
-        factor[i] = steer_factor[k[i]]
+        r = k[i]
+        most[i] = max_steer[r]
+        for c in range(steer_kmh.shape[1]):
+            kmh[i, c] = steer_kmh[r, c]
+        for c in range(steer_factor.shape[1]):
+            factor[i, c] = steer_factor[r, c]
     steer = steer_commands(wheel_angle, most, kmh, factor, speed)
     keep, on, brake_bit, left_bit, right_bit = (
         light_bits[0],
@@ -1833,8 +1885,10 @@ def apply_controls(k, wheel_angle, speed, throttle, brake, controls, update_ligh
         v_throttle[row] = np.float32(throttle[i])
         v_steer[row] = np.float32(steer[i])
         v_brake[row] = np.float32(brake[i])
-        for flag in v_flags:
-            flag[row] = False
+        hand_brake[row] = False
+        reverse[row] = False
+        manual_gear_shift[row] = False
+        ackermann[row] = False
         if update_lights[i]:
             bits = (np.int64(v_lights[row]) & keep) | on
             if brake[i] > 0.1:

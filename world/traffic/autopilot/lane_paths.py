@@ -214,16 +214,18 @@ class LanePaths:
     def locate(self, path: np.ndarray, near: np.ndarray, xy: np.ndarray, window: int = 6):
         """Arc position on each path of points `xy` (N, 2), searching the segments around the arc
         `near` (N,); returns (arc, lateral distance)."""
+        path = np.asarray(path, dtype=np.int64)
         return locate_on_paths(
             self.points,
             self.cum,
             self.base,
             self.first,
             self.count,
-            np.asarray(path, dtype=np.int64),
+            path,
             np.asarray(near, dtype=float),
             np.ascontiguousarray(xy, dtype=float),
             int(window),
+            np.full(len(path), -1, dtype=np.int64),
         )
 
     def nearest(self, xy: np.ndarray, yaw: np.ndarray, window: int = 6):

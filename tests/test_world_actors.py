@@ -212,3 +212,24 @@ def test_weather_is_kept_as_a_copy():
     assert got == WeatherParameters.HardRainNight
     got.precipitation = 0.0
     assert world.get_weather() == WeatherParameters.HardRainNight
+
+
+def test_a_tick_wraps_yaws_into_carla_s_range_unless_one_is_nan():
+    # the tick's end moves a yaw outside (-180, 180] by whole turns: 190 - 360 = -170,
+    # -180 + 360 = 180, 540 - 360 = 180; one NaN yaw in the table leaves every yaw as it is
+    world = flat_world()
+    props = [
+        world.spawn_actor(blueprint("static.prop.streetbarrier"), at(10.0 * k, 30.0))
+        for k in range(4)
+    ]
+    rot = world.state_tables().actors.rot
+    for prop, yaw in zip(props[:3], (190.0, -180.0, 540.0), strict=True):
+        rot[prop.id - 1, 1] = yaw
+    world.tick()
+    got = [world.get_snapshot().find(p.id).get_transform().rotation.yaw for p in props[:3]]
+    assert got == [-170.0, 180.0, 180.0]
+    rot[props[0].id - 1, 1] = 190.0
+    rot[props[3].id - 1, 1] = math.nan
+    world.tick()
+    assert rot[props[0].id - 1, 1] == 190.0
+    assert world.get_snapshot().find(props[0].id).get_transform().rotation.yaw == 190.0

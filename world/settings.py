@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from world.errors import WorldError
 
@@ -47,7 +48,7 @@ class WorldSettings:
     def copy(self) -> WorldSettings:
         """A copy (get_settings hands one out each call, so it is built plainly, not through
         dataclasses.replace's field walk)."""
-        return WorldSettings(*[getattr(self, name) for name in _SETTING_NAMES])
+        return WorldSettings(*_SETTING_VALUES(self))
 
     def validate(self) -> None:
         """Raises WorldError naming the first field lockstep refuses (what would be unsafe:
@@ -100,7 +101,7 @@ class WorldSettings:
 
 
 EpisodeSettings = WorldSettings
-_SETTING_NAMES = tuple(f.name for f in fields(WorldSettings))
+_SETTING_VALUES = attrgetter(*(f.name for f in fields(WorldSettings)))  # in field order
 
 
 def substep_warnings(settings: WorldSettings) -> list[str]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from world.geometry import Location, Rotation, Transform, Vector3D
+from world.kernels.compiled import njit
 
-__all__ = ["ActorSnapshot", "Timestamp", "WorldSnapshot"]
+__all__ = ["ActorSnapshot", "Timestamp", "WorldSnapshot", "settle_and_copy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +78,14 @@ class WorldSnapshot:
     """Every live actor's state at one tick, iterated in id order."""
 
     def __init__(
-        self, world_id: int, timestamp: Timestamp, ids: np.ndarray, columns: dict[str, np.ndarray]
+        self, world_id: int, timestamp: Timestamp, ids: np.ndarray, columns: np.ndarray
     ) -> None:
+        """`columns`: (5, len(ids), 3), the actors' pos, rot, vel, angvel and acc in the
+        actor table's units (settle_and_copy's block)."""
         self.id = world_id
         self.timestamp = timestamp
         self._ids = ids
-        self._pos, self._rot = columns["pos"], columns["rot"]
-        self._vel, self._angvel, self._acc = columns["vel"], columns["angvel"], columns["acc"]
+        self._pos, self._rot, self._vel, self._angvel, self._acc = columns
 
     @property
     def frame(self) -> int:
@@ -125,3 +127,34 @@ class WorldSnapshot:
 
     def __repr__(self) -> str:
         return f"WorldSnapshot(frame={self.frame}, actors={len(self)})"
+
+
+@njit(cache=True)
+def settle_and_copy(pos, rot, vel, angvel, acc, n, ids):
+    """The end of a tick in one compiled call: the yaws of the actor table's first `n` rows in
+    CARLA's range (-180, 180] (world.geometry.wrap_yaw's test and arithmetic: none moves when
+    a yaw is NaN, as the test by numpy's reductions has it), then the snapshot's columns, a
+    (5, len(ids), 3) block of pos, rot, vel, angvel and acc at the rows of actor `ids`."""
+    outside = False
+    for r in range(n):
+        yaw = rot[r, 1]
+        if yaw != yaw:
+            outside = False
+            break
+        if yaw > 180.0 or yaw <= -180.0:
+            outside = True
+    if outside:
+        for r in range(n):
+            yaw = rot[r, 1]
+            if yaw > 180.0 or yaw <= -180.0:
+                rot[r, 1] = yaw - 360.0 * np.ceil((yaw - 180.0) / 360.0)
+    block = np.empty((5, len(ids), 3))
+    for k in range(len(ids)):
+        r = ids[k] - 1
+        for i in range(3):
+            block[0, k, i] = pos[r, i]
+            block[1, k, i] = rot[r, i]
+            block[2, k, i] = vel[r, i]
+            block[3, k, i] = angvel[r, i]
+            block[4, k, i] = acc[r, i]
+    return block

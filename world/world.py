@@ -66,7 +66,7 @@ from world.sensors.attribute_ranges import check_attributes
 from world.sensors.registry import check_available
 from world.sensors.scene_frame import FrameScene, RenderingFrame
 from world.settings import VARIABLE_STEP_STAND_IN, WorldSettings, substep_count, substep_warnings
-from world.snapshot import Timestamp, WorldSnapshot
+from world.snapshot import Timestamp, WorldSnapshot, settle_and_copy
 from world.state import ActorTable, StateTables, VehicleTable, WalkerTable
 from world.street_lights import LightManager
 from world.traffic.autopilot.manager import TrafficManager
@@ -191,7 +191,7 @@ class World:
         self._sensor_roster = -1
         self._sensor_rows: list[int] = []
         self._snapshot_roster = -1
-        self._snapshot_rows = np.zeros(0, np.int64)
+        self._snapshot_ids = np.zeros(0, np.int64)
         self._kill_z: float | None = None
         self._fleet_cache = physics.FleetCache()
         self._systems: list[tuple[str, TickSystem]] = [
@@ -316,11 +316,7 @@ class World:
         self._collisions = []
         for _phase, system in self._systems:
             system(self, dt)
-        yaw = self._actors.rot[: self._actors.n, 1]
-        # wrap_yaw's own test, by two reductions (every tick but a turn past 180 degrees's)
-        if len(yaw) and (np.maximum.reduce(yaw) > 180.0 or np.minimum.reduce(yaw) <= -180.0):
-            yaw[:] = wrap_yaw(yaw)
-        self._snapshot = self._take_snapshot()
+        self._snapshot = self._take_snapshot(wrap=True)
         self._debug.expire(self._frame, self._elapsed)
         if self._tick_callbacks:
             for callback_id in sorted(self._tick_callbacks):
@@ -460,19 +456,17 @@ class World:
         """The pairs whose boxes touched during the last tick, sorted by (actor_id, other_id)."""
         return list(self._collisions)
 
-    def _take_snapshot(self) -> WorldSnapshot:
+    def _take_snapshot(self, wrap: bool = False) -> WorldSnapshot:
+        """Copies the live actors' pose and motion, with `wrap` (a tick's end) after wrapping
+        every yaw into (-180, 180], in one compiled call (world.snapshot.settle_and_copy)."""
         a, n = self._actors, self._actors.n
         if self._snapshot_roster != self._roster:
             self._snapshot_roster = self._roster
-            self._snapshot_rows = np.flatnonzero(a.alive[:n])
-        rows = self._snapshot_rows
-        names = ("pos", "rot", "vel", "angvel", "acc")
-        if len(rows) == n:  # every row alive (the usual case): copies of the leading rows
-            columns = {name: getattr(a, name)[:n].copy() for name in names}
-        else:
-            columns = {name: getattr(a, name)[rows] for name in names}
+            self._snapshot_ids = np.flatnonzero(a.alive[:n]) + 1
+        ids = self._snapshot_ids
+        block = settle_and_copy(a.pos, a.rot, a.vel, a.angvel, a.acc, n if wrap else 0, ids)
         stamp = Timestamp(self._frame, self._client_elapsed, self._client_delta, 0.0)
-        return WorldSnapshot(EPISODE_ID, stamp, rows + 1, columns)
+        return WorldSnapshot(EPISODE_ID, stamp, ids, block)
 
     def state_tables(self) -> StateTables:
         """The actor, vehicle and walker tables (world.state), to read between ticks; re-ask

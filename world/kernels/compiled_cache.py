@@ -86,6 +86,7 @@ KERNEL_MODULES = (
     "world/sensors/encoding_kernels.py",
     "world/sensors/lidar_kernels.py",
     "world/sensors/pixel_kernels.py",
+    "world/snapshot.py",
     "world/traffic/autopilot/control.py",
     "world/traffic/autopilot/kernels.py",
     "world/traffic/signals/lights.py",

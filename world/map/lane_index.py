@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from world.kernels.array_table import ArrayTable, column, matrix
 from world.kernels.compiled import njit
 
 __all__ = ["LaneSegments", "SegmentGrid"]
@@ -116,17 +117,7 @@ class SegmentGrid:
             cell = max(cell, float(np.sqrt(area / _MAX_CELLS)))
         self.levels = [_Level(lo, hi, cell * 2.0**k) for k in range(levels)]
         self._search: NearestArrays | None = None
-        self._rows: np.ndarray | None = None
-
-    def row(self, k: int) -> list[float]:
-        """Segment `k`'s a (x, y, z), b (x, y, z), s_a, s_b, yaw_a, yaw_b, width and node as
-        plain floats, from one float64 row (every value is exact there: the node ids are
-        small integers): one lookup a point, where eight column reads cost several times it."""
-        if self._rows is None:
-            sg = self.segments
-            columns = (sg.s_a, sg.s_b, sg.yaw_a, sg.yaw_b, sg.width, sg.node)
-            self._rows = np.column_stack([sg.a, sg.b, *columns]).astype(np.float64)
-        return self._rows[k].tolist()
+        self._one: tuple[ArrayTable, float, int, int] | None = None  # nearest_one's table
 
     def nearest(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per point: nearest segment index (-1 if there are none), its u, and the distance.
@@ -145,14 +136,42 @@ class SegmentGrid:
         _nearest_into(self._search, points, seg, u, dist)
         return seg, u, dist
 
-    def nearest_one(self, x: float, y: float, z: float) -> tuple[int, float, float]:
-        """`nearest` of the one point (x, y, z), as plain numbers: the same search, without
-        the arrays a batch needs."""
+    def nearest_one(self, x: float, y: float, z: float) -> tuple:
+        """`nearest` of the one point (x, y, z), as plain numbers, with the segment's numbers:
+        (segment, u, distance, a (x, y, z), b (x, y, z), s_a, s_b, yaw_a, yaw_b, width, node),
+        or (-1, 0.0, inf) alone. One compiled call taking one table of the search's arrays
+        (world.kernels.array_table): a lookup a tick (get_waypoint, the criteria's lane) spares
+        the unboxing of ~20 arrays and the arrays a batch needs."""
         if not len(self.segments):
             return -1, 0.0, math.inf
+        if self._one is None:
+            self._one = self._one_point_table()
+        table, scale, leaves, roots = self._one
+        return _nearest_one(table.table, scale, leaves, roots, float(x), float(y), float(z))
+
+    def _one_point_table(self) -> tuple[ArrayTable, float, int, int]:
+        """nearest_one's table (NearestArrays' arrays, the segments' rows of numbers and the
+        tree walk's work space) and NearestArrays' three scalars."""
         if self._search is None:
             self._search = _nearest_arrays(self.segments, self.levels)
-        return _nearest_one(self._search, float(x), float(y), float(z))
+        arrays = self._search
+        sg = self.segments
+        columns = (sg.s_a, sg.s_b, sg.yaw_a, sg.yaw_b, sg.width, sg.node)
+        # every value is exact in float64 (the node ids are small integers)
+        rows = np.column_stack([sg.a, sg.b, *columns]).astype(np.float64)
+        work = (np.empty(len(arrays.box), dtype=np.int64), np.empty(len(arrays.box)))
+        groups = (tuple(getattr(arrays, name) for name in _TABLE_FIELDS), (rows, *work))
+        table = ArrayTable(groups, _ONE_POINT_KINDS)
+        return table, arrays.scale, arrays.leaves, arrays.roots
+
+    def __getstate__(self) -> tuple:
+        """Pickled (the map store) without nearest_one's table: its addresses are this
+        process's."""
+        return self.segments, self.levels, self._search
+
+    def __setstate__(self, state: tuple) -> None:
+        self.segments, self.levels, self._search = state
+        self._one = None
 
     def covering(
         self, points: np.ndarray, joins: bool = False
@@ -449,12 +468,54 @@ def _nearest_into(arrays: NearestArrays, pts: np.ndarray, seg_out, u_out, d_out)
         )
 
 
+# NearestArrays' arrays in nearest_one's table, in order (the scalars go beside it)
+_TABLE_FIELDS = tuple(
+    name for name in NearestArrays._fields if name not in ("scale", "leaves", "roots")
+)
+_F8, _F8_2, _I8, _I8_2 = (np.float64, 1), (np.float64, 2), (np.int64, 1), (np.int64, 2)
+_ONE_POINT_KINDS = (
+    (
+        _F8, _I8_2, _I8_2, _I8, _I8, _I8, _I8, _F8_2, _F8_2, _F8, _F8_2, _I8, _I8, _F8_2,
+        _F8_2, _F8, _F8,
+    ),
+    (_F8_2, _I8, _F8),  # the segments' rows of numbers; the walk's nodes and lows
+)  # fmt: skip
+
+
 @njit(cache=True)
-def _nearest_one(arrays: NearestArrays, px: float, py: float, pz: float) -> tuple:
-    """_nearest_into's answer for one point: (segment, u, distance)."""
-    nodes = np.empty(len(arrays.box), dtype=np.int64)
-    lows = np.empty(len(arrays.box))
-    return _point_nearest(arrays, px, py, pz, nodes, lows)
+def _nearest_one(table, scale, leaves, roots, px, py, pz) -> tuple:
+    """_nearest_into's answer for one point, with its segment's row of numbers (see
+    SegmentGrid.nearest_one), on the arrays of nearest_one's table."""
+    f8, i8 = np.float64, np.int64
+    arrays = NearestArrays(
+        column(table, 0, f8),
+        matrix(table, 1, i8),
+        matrix(table, 2, i8),
+        column(table, 3, i8),
+        column(table, 4, i8),
+        column(table, 5, i8),
+        column(table, 6, i8),
+        matrix(table, 7, f8),
+        matrix(table, 8, f8),
+        column(table, 9, f8),
+        scale,
+        matrix(table, 10, f8),
+        column(table, 11, i8),
+        column(table, 12, i8),
+        leaves,
+        roots,
+        matrix(table, 13, f8),
+        matrix(table, 14, f8),
+        column(table, 15, f8),
+        column(table, 16, f8),
+    )
+    rows, nodes, lows = matrix(table, 17, f8), column(table, 18, i8), column(table, 19, f8)
+    k, u, dist = _point_nearest(arrays, px, py, pz, nodes, lows)
+    if k < 0:
+        return k, u, dist, (0.0,) * 12
+    r = rows[k]
+    row = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11])
+    return k, u, dist, row
 
 
 @njit(cache=True, inline="always")

@@ -253,11 +253,10 @@ class Map:
         `lane_type`. The same numbers, worked in plain floats by the same IEEE operations
         (and elementary's scalar hypot, whose bits equal its array form's): a lookup a
         tick (get_waypoint, the criteria's lane) spares numpy's cost per call."""
-        grid = self._grid(int(lane_type))
-        k, u, dist = grid.nearest_one(x, y, z)
-        if k < 0:
+        found = self._grid(int(lane_type)).nearest_one(x, y, z)
+        if found[0] < 0:
             return None
-        ax, ay, az, bx, by, bz, s_a, s_b, yaw_a, yaw_b, width, node = grid.row(k)
+        _, u, dist, (ax, ay, az, bx, by, bz, s_a, s_b, yaw_a, yaw_b, width, node) = found
         cx, cy, cz = ax + u * (bx - ax), ay + u * (by - ay), az + u * (bz - az)
         inside = el.hypot(x - cx, y - cy) < 0.5 * width
         return LanePoint(

@@ -91,9 +91,16 @@ class TrafficLightGroups:
     def tick(self, delta_seconds: float) -> np.ndarray:
         """Advances every unfrozen group by one tick; returns the mask of lights that changed."""
         changed = np.zeros(len(self.state), dtype=bool)
+        self.advance(delta_seconds, changed)
+        return changed
+
+    def advance(self, delta_seconds: float, changed: np.ndarray) -> int:
+        """`tick` marking the lights that changed in `changed` (a mask over the lights, the
+        others left as they are): the number that changed (0 on most ticks, when the world's
+        tick has nothing to tell the vehicles)."""
         if self.frozen or len(self.group_first) == 0:
-            return changed
-        _advance_groups(
+            return 0
+        return _advance_groups(
             self.group_first,
             self.group_count,
             self.group_current,
@@ -106,7 +113,6 @@ class TrafficLightGroups:
             self.state,
             changed,
         )
-        return changed
 
     def _show_stages(self, controllers: np.ndarray) -> np.ndarray:
         """Sets the lights of the marked controllers to their stage; returns the lights' mask."""
@@ -188,8 +194,10 @@ def _advance_groups(
 ):
     """One tick of every group's active controller (float32 clock, `dt` float32): a stage past
     its time advances, the last one hands over to the group's next controller in green; the
-    lights of the controllers that changed take their stage's state and are marked."""
+    lights of the controllers that changed take their stage's state and are marked; returns
+    how many lights changed."""
     moved = np.zeros(len(stage), dtype=np.bool_)
+    any_moved = False
     for g in range(len(group_first)):
         c = group_first[g] + group_current[g]
         clock = elapsed[c] + dt
@@ -205,11 +213,17 @@ def _advance_groups(
         else:
             stage[c] += 1
         moved[c] = True
+        any_moved = True
+    count = 0
+    if not any_moved:
+        return count
     for light in range(len(light_controller)):
         c = light_controller[light]
         if moved[c]:
             state[light] = stage_states[stage[c]]
             changed[light] = True
+            count += 1
+    return count
 
 
 def _stage_index(state: TrafficLightState) -> int:

@@ -26,7 +26,7 @@ import numpy as np
 from world.actors.vehicle_state import TrafficLightState
 from world.traffic.signals.lights import TrafficLightGroups
 from world.traffic.signals.signs import GiveWaySign, SignTimers
-from world.traffic.signals.trigger_boxes import OrientedBoxes, box_events
+from world.traffic.signals.trigger_boxes import OrientedBoxes
 
 __all__ = ["BOX_CHECK", "BOX_EFFECT", "BOX_LIGHT", "BOX_SPEED", "TrafficSystem"]
 
@@ -60,6 +60,7 @@ class TrafficSystem:
         self.light_of_row = np.full(top + 2, -1, dtype=np.int64)
         self.light_of_row[self.light_rows] = np.arange(len(self.light_rows))
         self._inside = np.zeros(0, dtype=np.int64)  # vehicle row * boxes + box, sorted
+        self._changed = np.zeros(len(groups.state), dtype=bool)  # the lights a tick changed
         self._light_boxes_held: dict[tuple[int, int], int] = {}
 
     # -- tick steps -----------------------------------------------------------------------
@@ -69,7 +70,9 @@ class TrafficSystem:
         self.timers.tick(dt)
 
     def tick_lights(self, world, dt: float) -> None:
-        self.push_light_states(world.state_tables().vehicles, self.groups.tick(dt))
+        if self.groups.advance(dt, self._changed):  # (a light changes every few seconds)
+            self.push_light_states(world.state_tables().vehicles, self._changed)
+            self._changed[:] = False
 
     def push_light_states(self, vehicles, changed: np.ndarray) -> None:
         """Gives the vehicles held by the changed lights (mask over lights) their new state."""
@@ -82,19 +85,16 @@ class TrafficSystem:
         vehicles.tl_state[held[hit]] = self.groups.state[index[hit]]
 
     def tick_boxes(self, world, dt: float) -> None:
-        """Tests every vehicle's box against every box and tells the owners."""
-        actors, vehicles, _ = world.state_tables()
+        """Tests every vehicle's box against every box and tells the owners (one compiled
+        call: OrientedBoxes.changes; most ticks have no event)."""
+        a, vehicles, _ = world.state_tables()
         self._vehicles = vehicles
-        n = vehicles.n
-        if len(self.boxes) == 0:
+        columns = (a.pos, a.rot, a.box_loc, a.extent, a.alive)
+        self._inside, event_vehicle, event_box, entered = self.boxes.changes(
+            self._inside, vehicles.actor, vehicles.n, columns
+        )
+        if not len(event_vehicle):
             return
-        rows = vehicles.actor[:n]
-        vehicle, box = self.boxes.overlapping(
-            rows, actors.pos, actors.rot, actors.box_loc, actors.extent, actors.alive
-        )
-        self._inside, event_vehicle, event_box, entered = box_events(
-            self._inside, vehicle, box, len(self.boxes)
-        )
         for vehicle_row, b, enters in zip(
             event_vehicle.tolist(), event_box.tolist(), entered.tolist(), strict=True
         ):

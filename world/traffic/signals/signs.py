@@ -12,7 +12,7 @@ YieldSignComponent) as the seed states them:
   box starts a check after 0.5 s.
 
 The delayed checks are a scheduled-callback queue per sign (`SignTimers`, one
-array for all signs). A timer fires on the first tick that brings it to zero or
+list for all signs). A timer fires on the first tick that brings it to zero or
 below; "zero" allows 1e-9 s of float rounding, so a 2 s timer fires after
 exactly 40 ticks of 0.05 s, as a user expects.
 """
@@ -20,8 +20,6 @@ exactly 40 ticks of 0.05 s, as a user expects.
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import numpy as np
 
 from world.actors.vehicle_state import TrafficLightState
 
@@ -45,11 +43,13 @@ StateSetter = Callable[[int, TrafficLightState], None]
 
 
 class SignTimers:
-    """The pending delayed checks of all signs, run down together each tick."""
+    """The pending delayed checks of all signs, run down together each tick: a few at a time,
+    so plain lists (numpy's per-call cost was most of a tick's work on them); the same
+    float64 subtractions and tests."""
 
     def __init__(self) -> None:
-        self._remaining = np.zeros(0, dtype=np.float64)
-        self._sign = np.zeros(0, dtype=np.int64)
+        self._remaining: list[float] = []
+        self._sign: list[int] = []
         self._signs: list[GiveWaySign] = []
 
     def register(self, sign: GiveWaySign) -> int:
@@ -57,24 +57,25 @@ class SignTimers:
         return len(self._signs) - 1
 
     def schedule(self, sign_index: int, seconds: float) -> None:
-        self._remaining = np.append(self._remaining, seconds)
-        self._sign = np.append(self._sign, sign_index)
+        self._remaining.append(float(seconds))
+        self._sign.append(int(sign_index))
 
     def __len__(self) -> int:
         return len(self._remaining)
 
     def tick(self, delta_seconds: float) -> None:
         """Runs every timer down by one tick and fires the due ones, oldest first."""
-        if len(self._remaining) == 0:
+        if not self._remaining:
             return
-        self._remaining = self._remaining - delta_seconds
-        due = self._remaining <= _TIMER_EPSILON
-        if not due.any():
+        delta_seconds = float(delta_seconds)
+        remaining = self._remaining = [r - delta_seconds for r in self._remaining]
+        if not any(r <= _TIMER_EPSILON for r in remaining):
             return
-        fired = self._sign[due]
-        self._remaining = self._remaining[~due]
-        self._sign = self._sign[~due]
-        for index in fired.tolist():
+        fired = [s for r, s in zip(remaining, self._sign, strict=True) if r <= _TIMER_EPSILON]
+        kept = [k for k, r in enumerate(remaining) if not r <= _TIMER_EPSILON]
+        self._remaining = [remaining[k] for k in kept]
+        self._sign = [self._sign[k] for k in kept]
+        for index in fired:
             self._signs[index].give_way_if_possible()
 
 

@@ -253,7 +253,7 @@ class Vehicle(Actor):
     def get_control(self) -> VehicleControl:
         """The last control applied, with the gear the vehicle is in (0 while shifting)."""
         v, i = self._world._vehicles, self._vrow
-        return VehicleControl(
+        return VehicleControl.of_float32(
             float(v.throttle[i]),
             float(v.steer[i]),
             float(v.brake[i]),

@@ -91,6 +91,27 @@ class VehicleControl:
         self.manual_gear_shift = bool(manual_gear_shift)
         self.gear = int(gear)
 
+    @classmethod
+    def of_float32(
+        cls,
+        throttle: float,
+        steer: float,
+        brake: float,
+        hand_brake: bool,
+        reverse: bool,
+        manual_gear_shift: bool,
+        gear: int,
+    ) -> VehicleControl:
+        """A control of numbers that are float32 values already (a vehicle table's row, as
+        Python floats and bools): rounding them to float32 gives them back, so they are kept
+        as they are (Vehicle.get_control makes one a tick for an agent)."""
+        control = cls.__new__(cls)
+        control.timestamp = 0.0
+        control._throttle, control._steer, control._brake = throttle, steer, brake
+        control.hand_brake, control.reverse = hand_brake, reverse
+        control.manual_gear_shift, control.gear = manual_gear_shift, gear
+        return control
+
     @property
     def throttle(self) -> float:
         return self._throttle

@@ -18,12 +18,12 @@ class CollisionSensor(SensorBehaviour):
     """Reports the parent's collisions."""
 
     def measure(self, ctx: SensorContext) -> list[CollisionEvent]:
+        events = ctx.world.collision_events()
+        if not events:
+            return []  # most ticks: no parent's handle or pose to read
         parent = self.sensor.parent
         if parent is None:
             return []
-        events = ctx.world.collision_events()
-        if not events:
-            return []  # most ticks: no pose to read
         transform = self.sensor.get_transform()
         out: list[CollisionEvent] = []
         seen: set[int] = set()

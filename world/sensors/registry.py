@@ -59,6 +59,7 @@ class SensorSystem:
     def __init__(self) -> None:
         self._by_id: dict[int, SensorBehaviour] = {}
         self._inert: set[int] = set()  # sensors lockstep has no behaviour for (v2x)
+        self._ids: list[int] | None = None  # _by_id's keys, sorted (ids)
 
     def add(
         self, sensor: Any, type_id: str, attributes: Mapping[str, str]
@@ -70,11 +71,14 @@ class SensorSystem:
             return None
         behaviour = kind(sensor, attributes)
         self._by_id[sensor.id] = behaviour
+        self._ids = None
         return behaviour
 
     def ids(self) -> list[int]:
-        """The sensors' actor ids, ascending."""
-        return sorted(self._by_id)
+        """The sensors' actor ids, ascending (sorted again only after an add or a remove)."""
+        if self._ids is None:
+            self._ids = sorted(self._by_id)
+        return self._ids
 
     def has_any(self) -> bool:
         """Whether any sensor has a behaviour to step or forget."""
@@ -90,6 +94,7 @@ class SensorSystem:
     def remove(self, actor_id: int) -> None:
         self._by_id.pop(actor_id, None)
         self._inert.discard(actor_id)
+        self._ids = None
 
     def tick(self, world: Any, frame: int, timestamp: float, delta_seconds: float) -> None:
         """Steps every sensor once, in id order; callbacks run here."""

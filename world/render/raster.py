@@ -504,11 +504,9 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
                         _clear_tile(inv_depth, hit, ti, tj)
                     drawn[tj, ti] = True
                 changed = False
-                lines = 0  # the tile's rows drawn in
                 for r in range(last_row - first_row + 1):
                     start, end = max(band[r, 0], left), min(band[r, 1], right)
                     if start <= end:
-                        lines += 1
                         j = first_row + r
                         row = c0 + cv * (j + 0.5)
                         if fresh:
@@ -519,14 +517,10 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
                                 row, cu, low, high, inv_far, tri, j, start, end, inv_depth, hit
                             )
                 # a fresh tile's least stays known: 0 where the triangle left pixels cleared,
-                # its own least (the farthest below) where it covered them all; a tile whose
-                # every row was just drawn in has its rows in the cache: its least is read now
+                # its own least (the farthest below) where it covered them all; a changed
+                # tile's is worked out when a test needs it
                 if changed and not fresh:
-                    if lines == TILE:
-                        tiles[tj, ti] = _tile_least(inv_depth, ti, tj)
-                        stale[tj, ti] = False
-                    else:
-                        stale[tj, ti] = True
+                    stale[tj, ti] = True
                 if covered == TILE * TILE:  # every pixel now holds at least the farthest
                     farthest = min(
                         min(row_a + cu * ua, row_a + cu * ub), min(row_b + cu * ua, row_b + cu * ub)

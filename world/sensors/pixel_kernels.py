@@ -208,9 +208,11 @@ def shade_frame(
                 elif not (first < -SURE_FACING and last < -SURE_FACING):
                     side = -1
             if side >= 0 and not fog:
-                # a slice: one tight fill, where a loop of out[j, p] paid each pixel's check
-                # for a negative index (the run's fill was a quarter of the pass)
-                out[j, i:end] = back if side else front
+                # unsigned columns: no check for a negative index, and no view of the row
+                # (a slice's reference counts)
+                word = back if side else front
+                for p in range(np.uint64(i), np.uint64(end)):
+                    out[j, p] = word
                 i = end
                 continue
             for p in range(i, end):
@@ -239,8 +241,9 @@ def shade_frame(
 @njit(inline="always")
 def _run_end(number: np.ndarray, pairs: np.ndarray, j: int, i: int, k: int) -> int:
     """The end (one past) of the run of row j's pixels from i on that see triangle k >= 0:
-    compared four at a time as two int64 words of two pixels (`pairs`, the int32 buffer's
-    bytes as int64; a word holds k twice whatever the byte order), then one by one."""
+    compared eight, then four at a time as int64 words of two pixels (`pairs`, the int32
+    buffer's bytes as int64; a word holds k twice whatever the byte order), then one by one.
+    The words are read at unsigned places (no check for a negative index)."""
     width = number.shape[1]
     end = i + 1
     at = j * width + end  # the pixel's place in the buffer
@@ -250,10 +253,22 @@ def _run_end(number: np.ndarray, pairs: np.ndarray, j: int, i: int, k: int) -> i
         end += 1
         at += 1
     both = k | (k << 32)
-    while end + 3 < width and ((pairs[at >> 1] ^ both) | (pairs[(at >> 1) + 1] ^ both)) == 0:
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    place = np.uint64(at >> 1)
+    while (
+        end + 7 < width
+        and (
+            ((pairs[place] ^ both) | (pairs[place + one] ^ both))
+            | ((pairs[place + two] ^ both) | (pairs[place + three] ^ both))
+        )
+        == 0
+    ):
+        end += 8
+        place += np.uint64(4)
+    if end + 3 < width and ((pairs[place] ^ both) | (pairs[place + one] ^ both)) == 0:
         end += 4
-        at += 4
-    if end + 1 < width and pairs[at >> 1] == both:
+        place += two
+    if end + 1 < width and pairs[place] == both:
         end += 2
     if end < width and number[j, end] == k:
         end += 1

@@ -308,7 +308,7 @@ def _tick(
     out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
     out_impulse = np.empty((records, 3))
     h = dt / substeps
-    steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars)
+    steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars, h)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
     count = 0

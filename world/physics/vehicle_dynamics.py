@@ -242,7 +242,14 @@ def columns(kind: type, table: object) -> tuple:
 
 
 # the columns of tick_setup's `fixed`: what a vehicle's substeps compute from its physics
-# parameters, mass, box and hand brake, which hold for the whole tick
+# parameters, mass, box and hand brake, which hold for the whole tick (_REST ... _SLOW_ROLLING);
+# the drivetrain's gear terms for the gear the tick starts in (_GEAR ... _CLUTCH_B: a gear
+# changes a few times a minute); and what the last substep computed from an input that
+# often holds from one substep to the next (the inputs reach their targets within a
+# substep or two): the engine damping's term of a throttle with the clutch engaged or not
+# (_THROTTLE_KEY ... _DAMPING_C) and the tangent of a wheel angle (_DELTA_KEY, _TAN_DELTA),
+# NaN keys at first. Each is the
+# same expression of the same numbers as in the substep, so the same bits.
 (
     _REST,
     _DRAG,
@@ -259,18 +266,33 @@ def columns(kind: type, table: object) -> tuple:
     _A11,
     _A12,
     _A22,
+    _INERTIA,
+    _TOP_OMEGA,
+    _SLOW_ROLLING,
+    _GEAR,
+    _ENGAGED,
+    _PER_RADIUS,
+    _CLUTCH,
+    _CLUTCH_A,
+    _CLUTCH_B,
+    _THROTTLE_KEY,
+    _DAMPING_ENGAGED,
+    _DAMPING_C,
+    _DELTA_KEY,
+    _TAN_DELTA,
     _FIXED,
-) = range(16)
+) = range(30)
 
 
 @njit
-def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tuple:
-    """What holds for the whole tick: each vehicle's steer angle at full lock, read from the
-    steering curve at the tick's starting speed (km/h), whether an upward push or
-    velocity may lift any vehicle off its ground this tick, and each vehicle's `fixed`
-    numbers (the _REST ... _A22 columns: the substeps' expressions of its parameters, mass,
-    box and hand brake, taken once a tick instead of once a substep, each computed as the
-    substep computed it, so the same bits)."""
+def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray, dt: float) -> tuple:
+    """What holds for the whole tick of substeps of dt: each vehicle's steer angle at full
+    lock, read from the steering curve at the tick's starting speed (km/h), whether an
+    upward push or velocity may lift any vehicle off its ground this tick, and each
+    vehicle's `fixed` numbers (the _REST ... _CLUTCH_B columns: the substeps' expressions of
+    its parameters, mass, box, hand brake and gear, taken once a tick instead of once a
+    substep, each computed as the substep computed it, so the same bits; the memo columns
+    empty)."""
     vel, force, vrow, mass_of = body.vel, body.force, body.vrow, body.mass
     max_steer, steer_kmh, steer_factor = veh.max_steer, veh.steer_kmh, veh.steer_factor
     steer_now = np.empty(len(rows))
@@ -304,7 +326,48 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray) -> tupl
         fixed[i, _A11] = cf + cr
         fixed[i, _A12] = cg_a * cf - cg_b * cr
         fixed[i, _A22] = (cg_a * cg_a) * cf + (cg_b * cg_b) * cr
+        # the drivetrain's (_drivetrain): the engine's inertia, its top speed (rad/s), the
+        # rolling resistance's slowing, and the gear terms of the gear it starts in
+        inertia = max(veh.moi[k], 1e-6)
+        fixed[i, _INERTIA] = inertia
+        fixed[i, _TOP_OMEGA] = veh.max_rpm[k] / RPM_PER_RAD_S
+        fixed[i, _SLOW_ROLLING] = fixed[i, _ROLLING] / mass * dt
+        gear = veh.gear[k]
+        engaged, per_radius, clutch, clutch_a, clutch_b = _gear_terms(
+            veh.gear_ratio, k, gear, veh.final_ratio[k], radius, veh.clutch[k], inertia, mass, dt
+        )
+        fixed[i, _GEAR], fixed[i, _ENGAGED] = gear, 1.0 if engaged else 0.0
+        fixed[i, _PER_RADIUS], fixed[i, _CLUTCH] = per_radius, clutch
+        fixed[i, _CLUTCH_A], fixed[i, _CLUTCH_B] = clutch_a, clutch_b
+        fixed[i, _THROTTLE_KEY] = fixed[i, _DAMPING_ENGAGED] = fixed[i, _DELTA_KEY] = np.nan
     return steer_now, lifted, fixed
+
+
+@njit
+def _gear_terms(
+    gear_ratio: np.ndarray,
+    k: int,
+    gear: int,
+    final_ratio: float,
+    wheel_radius: float,
+    clutch_strength: float,
+    inertia: float,
+    mass: float,
+    dt: float,
+) -> tuple:
+    """The drivetrain's terms of vehicle row k in `gear` (reverse: first gear's ratio; 0:
+    neutral): whether a gear is engaged, the wheels' speed factor seen from the engine
+    (G / radius), the clutch's strength (0 unless engaged) and its implicit coupling terms
+    a and b."""
+    total_ratio = 0.0
+    if gear != 0:
+        total_ratio = _gear_ratio(gear_ratio, k, abs(gear)) * final_ratio
+    engaged = total_ratio > 0.0
+    clutch = clutch_strength if engaged else 0.0
+    per_radius = total_ratio / wheel_radius
+    a = dt * clutch / inertia
+    b = dt * clutch * (per_radius * per_radius) / mass
+    return engaged, per_radius, clutch, a, b
 
 
 @njit
@@ -379,27 +442,27 @@ def _update_gear(
 def _drivetrain(
     rpm: float,
     max_rpm: float,
-    moi: float,
-    clutch_strength: float,
-    damp_full: float,
-    damp_engaged: float,
-    damp_disengaged: float,
+    top_omega: float,
+    inertia: float,
     curve_torque: float,
-    wheel_radius: float,
-    mass: float,
     along: float,
     ahead: float,
     throttle: float,
-    total_ratio: float,
+    per_radius: float,
+    clutch: float,
+    a: float,
+    b: float,
+    c: float,
     dt: float,
 ) -> tuple:
     """Advances the engine speed; returns it and the clutch's force at the wheels (N, < 0:
     braking).
 
-    The engine (inertia `moi`) turns under its torque at throttle (`curve_torque`, the
-    torque curve at `rpm`, at full throttle) and its damping (the
-    full-throttle and zero-throttle rates blended by throttle; the clutch-disengaged rate in
-    neutral) and is tied to the wheels by the clutch, torque K (w_e - G w_wheels). The two
+    The engine (inertia `inertia`) turns under its torque at throttle (`curve_torque`, the
+    torque curve at `rpm`, at full throttle) and its damping (c: the
+    full-throttle and zero-throttle rates blended by throttle, `_damping_term`; the
+    clutch-disengaged rate in neutral) and is tied to the wheels by the clutch, torque K
+    (w_e - G w_wheels) (`_gear_terms`: G / radius, K and the coupling's a and b). The two
     are integrated together implicitly in the clutch coupling, so a stiff clutch stays stable;
     `ahead` is the wheels' acceleration from every other force, so a steady state is exact.
     `along` is the vehicle's speed in the gear's direction (u, or -u in reverse): wheels
@@ -407,30 +470,38 @@ def _drivetrain(
     stopping, and the engine does not turn backwards, so the clutch then holds the wheels
     toward a stop (their speed seen from the engine is signed: it was |u|, which made the
     clutch's drag push a car rolling against its gear ever faster: a motorcycle pushed
-    back at 8 m/s went at 81 km/s a third of a second later).
+    back at 8 m/s went at 81 km/s a third of a second later). `top_omega`: max_rpm in rad/s.
     """
-    engaged = total_ratio > 0.0
-    clutch = clutch_strength if engaged else 0.0
-    zero_throttle = damp_engaged if engaged else damp_disengaged
-    damping = zero_throttle + (damp_full - zero_throttle) * throttle
-    inertia = max(moi, 1e-6)
     torque = 0.0
     if rpm <= max_rpm:
         torque = throttle * curve_torque
-    per_radius = total_ratio / wheel_radius
     # the wheels' speed after the other forces, which stop them but do not turn them back
     wheels = max(along + dt * ahead, 0.0) if along >= 0.0 else min(along + dt * ahead, 0.0)
     geared = wheels * per_radius
-    a = dt * clutch / inertia
-    b = dt * clutch * (per_radius * per_radius) / mass
-    c = dt * damping / inertia
     x0 = rpm / RPM_PER_RAD_S + dt * torque / inertia
     omega = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
     # (omega < 0 only with the wheels against the gear: the engine stands, the clutch holds)
     omega = max(omega, 0.0)
     geared_new = (geared + b * omega) / (1.0 + b)
-    omega = min(omega, max_rpm / RPM_PER_RAD_S)
+    omega = min(omega, top_omega)
     return omega * RPM_PER_RAD_S, clutch * (omega - geared_new) * per_radius
+
+
+@njit
+def _damping_term(
+    engaged: bool,
+    damp_full: float,
+    damp_engaged: float,
+    damp_disengaged: float,
+    throttle: float,
+    inertia: float,
+    dt: float,
+) -> float:
+    """The engine damping's implicit term dt * damping / inertia: the full-throttle and
+    zero-throttle rates blended by throttle (the clutch-disengaged rate in neutral)."""
+    zero_throttle = damp_engaged if engaged else damp_disengaged
+    damping = zero_throttle + (damp_full - zero_throttle) * throttle
+    return dt * damping / inertia
 
 
 @njit
@@ -452,6 +523,7 @@ def _lateral(
     lat: float,
     r: float,
     delta: float,
+    tan_delta: float,
     f_lat: float,
     torque_z: float,
     roll: float,
@@ -460,10 +532,11 @@ def _lateral(
     """Lateral velocity and yaw rate after dt: the dynamic single track (implicit in its
     linear part, explicit with saturated tyres when they slide) blended with the kinematic
     one below DYNAMIC_ABOVE. `track`: the vehicle's tick_setup numbers cg_b, iz, cf, cr,
-    cap_f, cap_r and the numerators of a11, a12 (and a21) and a22."""
+    cap_f, cap_r and the numerators of a11, a12 (and a21) and a22; `tan_delta`: the
+    tangent of the wheel angle delta."""
     cg_b, iz, cf, cr, cap_f, cap_r, n11, n12, n22 = track
     w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
-    r_kin = u_new * _tan(delta) / wheelbase
+    r_kin = u_new * tan_delta / wheelbase
     lat_new, r_new = r_kin * cg_b, r_kin
     if w <= 0.0:
         return lat_new, r_new
@@ -572,7 +645,8 @@ def substep(
 ) -> None:
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
-    `steer_now`, `lifted` and `fixed` come from `tick_setup`; `grounded` is work space (len(rows)),
+    `steer_now`, `lifted` and `fixed` come from `tick_setup` (the substeps keep their memo
+    columns); `grounded` is work space (len(rows)),
     `heading` (one row per vehicle table row, kept between ticks: world.physics.tick.FleetCache)
     holds a yaw (degrees; NaN at first) with its cos and sin, so a yaw's are computed once: a
     vehicle whose yaw kept its bits (between substeps and ticks, or standing still) reuses
@@ -631,16 +705,28 @@ def substep(
             dt,
         )
         veh.gear[k] = gear
-        total_ratio = 0.0
-        if gear != 0:
-            # reverse: first gear
-            total_ratio = _gear_ratio(veh.gear_ratio, k, abs(gear)) * veh.final_ratio[k]
+        radius = veh.wheel_radius[k]
+        inertia = fixed[i, _INERTIA]
+        if gear == fixed[i, _GEAR]:  # the gear the tick started in: its terms are kept
+            engaged, per_radius = fixed[i, _ENGAGED] == 1.0, fixed[i, _PER_RADIUS]
+            clutch, clutch_a, clutch_b = fixed[i, _CLUTCH], fixed[i, _CLUTCH_A], fixed[i, _CLUTCH_B]
+        else:
+            engaged, per_radius, clutch, clutch_a, clutch_b = _gear_terms(
+                veh.gear_ratio,
+                k,
+                gear,
+                veh.final_ratio[k],
+                radius,
+                veh.clutch[k],
+                inertia,
+                mass,
+                dt,
+            )
         direction = -1.0 if gear < 0 else 1.0
 
         # longitudinal forces
         pitch, roll = rot[row, 0] * DEG_TO_RAD, rot[row, 2] * DEG_TO_RAD
         other = f_long - fixed[i, _DRAG] * u * abs(u) - mass * GRAVITY * _sin(pitch)
-        radius = veh.wheel_radius[k]
         friction_cap = fixed[i, _FRICTION_CAP]
         hand = 1.0 if veh.hand_brake[k] else 0.0
         resist = (
@@ -652,29 +738,47 @@ def substep(
         along = u * direction
         stopping = resist if along > 0.0 else (-resist if along < 0.0 else 0.0)
         ahead = (other * direction - stopping) / mass
+        # (a throttle of ±0 is always taken anew: the two zeros compare equal)
+        same_damping = fixed[i, _DAMPING_ENGAGED] == (1.0 if engaged else 0.0)
+        if throttle != fixed[i, _THROTTLE_KEY] or throttle == 0.0 or not same_damping:
+            fixed[i, _THROTTLE_KEY] = throttle
+            fixed[i, _DAMPING_ENGAGED] = 1.0 if engaged else 0.0
+            fixed[i, _DAMPING_C] = _damping_term(
+                engaged,
+                veh.damp_full[k],
+                veh.damp_engaged[k],
+                veh.damp_disengaged[k],
+                throttle,
+                inertia,
+                dt,
+            )
         veh.rpm[k], wheel_force = _drivetrain(
             veh.rpm[k],
             max_rpm,
-            veh.moi[k],
-            veh.clutch[k],
-            veh.damp_full[k],
-            veh.damp_engaged[k],
-            veh.damp_disengaged[k],
+            fixed[i, _TOP_OMEGA],
+            inertia,
             _curve(veh.torque_rpm, veh.torque_nm, k, veh.rpm[k]),
-            radius,
-            mass,
             along,
             ahead,
             throttle,
-            total_ratio,
+            per_radius,
+            clutch,
+            clutch_a,
+            clutch_b,
+            fixed[i, _DAMPING_C],
             dt,
         )
         along = min(wheel_force, TRACTION_SHARE * friction_cap) * direction + other
         u1 = u + along / mass * dt
-        slow = resist / mass * dt
+        # (no brake: the rolling resistance alone, whose slowing tick_setup took)
+        slow = fixed[i, _SLOW_ROLLING] if resist == fixed[i, _ROLLING] else resist / mass * dt
         u_new = 0.0 if abs(u1) <= slow else u1 - math.copysign(slow, u1)
 
         delta = steer * steer_now[i]
+        if delta != fixed[i, _DELTA_KEY] or delta == 0.0:  # (tan(±0) is itself)
+            fixed[i, _DELTA_KEY] = delta
+            fixed[i, _TAN_DELTA] = _tan(delta)
+        tan_delta = fixed[i, _TAN_DELTA]
         lat_new, r_new = _lateral(
             mass,
             veh.wheelbase[k],
@@ -694,6 +798,7 @@ def substep(
             lat,
             r,
             delta,
+            tan_delta,
             f_lat,
             torque[row, 2],
             roll,
@@ -705,7 +810,7 @@ def substep(
         # airborne vehicles keep their horizontal motion (no tyre forces)
         if const_vel[row]:
             u_new, lat_new = const_local[row, 0], const_local[row, 1]
-            r_new = u_new * _tan(delta) / veh.wheelbase[k]
+            r_new = u_new * tan_delta / veh.wheelbase[k]
         elif not grounded[i]:
             u_new, lat_new, r_new = u, lat, r
 
@@ -724,7 +829,7 @@ def substep(
             g_found[i],
             grounded[i],
             follow,
-            force[row, 2] / mass,
+            force[row, 2] / mass if not follow else 0.0,  # (read only off the ground)
             gravity[row],
             dt,
         )

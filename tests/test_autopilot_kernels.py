@@ -56,7 +56,7 @@ def traffic():
     d = np.ascontiguousarray(np.broadcast_to(SAMPLE_DISTANCES, (len(fleet), len(SAMPLE_DISTANCES))))
     pts, seg = sample_routes(
         lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
-        np.full(len(fleet), -1, dtype=np.int64),
+        np.full(len(fleet), -1, dtype=np.int64), 0,
     )  # fmt: skip
     tangents = lp.segment_tangent[seg]
     return world, fleet, start, d, pts, tangents, seg
@@ -74,6 +74,29 @@ def test_route_samples_are_the_path_samples_of_each_slot(traffic):
     assert np.array_equal(tangents, want_tan)
 
 
+def _locate_numpy(lp, path, near, xy, window=6):
+    """The array form of locate_on_paths: the segments from 3 before to `window` after the
+    last point at or before the arc `near`, clipped to the path's, each point's projection
+    on them, the first nearest (its root compared) and the arc there."""
+    arcs, laterals = [], []
+    for p, x0, point in zip(path, near, xy, strict=True):
+        lo, hi = lp.first[p], lp.first[p] + lp.count[p] - 2
+        centre = np.searchsorted(lp.cum, lp.base[p] + x0, side="right") - 1
+        i = np.clip(centre + np.arange((-window) // 2, window + 1), lo, max(hi, lo))
+        j = np.minimum(i + 1, hi + 1)
+        a = lp.points[i, :2]
+        ab, ap = lp.points[j, :2] - a, point - a
+        den = (ab * ab).sum(axis=1)
+        u = np.clip((ap * ab).sum(axis=1) / np.where(den > 0, den, 1.0), 0.0, 1.0)
+        f = point - (a + u[:, None] * ab)
+        dist = np.sqrt((f * f).sum(axis=1))
+        k = int(np.argmin(dist))
+        at, to = i[k], min(i[k] + 1, hi + 1)
+        arcs.append(lp.cum[at] + u[k] * (lp.cum[to] - lp.cum[at]) - lp.base[p])
+        laterals.append(dist[k])
+    return np.array(arcs), np.array(laterals)
+
+
 def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     # a hint only says where to start walking: seeded hints anywhere on the first path, on
     # other paths' points (out of range: the binary search) and -1 give the segments, points
@@ -86,11 +109,13 @@ def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     on_path = first + (rng.random(n) * count).astype(np.int64)
     anywhere = rng.integers(-1, len(lp.cum), n)
     xy = world._actors.pos[fleet.actor, :2].copy()
-    want_arc, want_lateral = lp.locate(fleet.route[:, 0].copy(), fleet.arc, xy)
+    want_arc, want_lateral = _locate_numpy(lp, fleet.route[:, 0], fleet.arc, xy)
+    # the positions after the last tick's physics, searched around the arcs it located
+    assert np.array_equal(lp.locate(fleet.route[:, 0].copy(), fleet.arc, xy)[0], want_arc)
     for hint in (on_path, anywhere, first, first + count - 1):
         got_pts, got_seg = sample_routes(
             lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
-            hint,
+            hint, 56,
         )  # fmt: skip
         assert np.array_equal(got_seg, seg)
         assert np.array_equal(got_pts, pts)

@@ -21,7 +21,7 @@ import numpy as np
 
 from world import elementary as el
 from world.kernels.array_table import column, matrix
-from world.kernels.compiled import njit
+from world.kernels.compiled import from_numba, njit
 from world.physics.grid import cell_span, point_grid
 from world.traffic.autopilot.control import (
     _clip,
@@ -66,6 +66,13 @@ __all__ = [
 
 
 BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
+# The loops over vehicles ask the CPU for the lane points the vehicle this many places on
+# will read (world.kernels.intrinsics.prefetch): each vehicle's points lie anywhere in the
+# lanes' tables, where the caches' own guesses never reach in time
+PREFETCH_AHEAD = 2
+PREFETCH_POINTS = 56  # of a route's path at most: the samples' 48 m of ~1 m apart points
+
+(prefetch,) = from_numba("world.kernels.intrinsics", "prefetch")
 
 
 class LaneArrays(NamedTuple):
@@ -221,6 +228,7 @@ class Bodies(NamedTuple):
     frame: np.ndarray  # the grid: x0, y0, cell, nx, ny
     first: np.ndarray
     items: np.ndarray
+    item_xy: np.ndarray  # (len(items), 2): xy[items], read in the cells' order
 
 
 # The dtype and dimensions of each array of tick_fleet's table (world.kernels.array_table),
@@ -308,6 +316,7 @@ def sample_paths(points, cum, base, length, first, count, segment_tangent, path,
         np.zeros((k, 1)),
         dist.reshape((k, 1)),
         np.full(k, -1, dtype=np.int64),
+        0,
     )
     tan = np.empty((k, 2))
     for i in range(k):
@@ -339,7 +348,7 @@ def segment_tangents(points, first, count):
 
 
 @njit(cache=True)
-def sample_routes(points, cum, base, length, first, count, route, start, d, hint):
+def sample_routes(points, cum, base, length, first, count, route, start, d, hint, reach):
     """Points (N, M, 3) and segment indices (N, M) at distances d (N, M) along each route,
     whose paths begin at `start` (N, R) metres from the vehicle (inf for empty slots). Each
     distance is clipped to its path; its segment is the last one starting at or before it
@@ -347,13 +356,28 @@ def sample_routes(points, cum, base, length, first, count, route, start, d, hint
     found, for a vehicle's further distances on the same path, by walking on from the one
     before (the same segment), else by walking from `hint` (N,: a segment of the route's
     first path near its first distance, -1 for none) on that path or from the path's first
-    point on the others (_last_at_most_from: the binary search's answer). Written out as
-    one loop: a helper function with array arguments makes it several times slower."""
+    point on the others (_last_at_most_from: the binary search's answer). With `reach` > 0,
+    the points and arc lengths of up to `reach` points of each path a vehicle's samples reach
+    are prefetched PREFETCH_AHEAD vehicles before (0: none). Written out as one loop: a
+    helper function with array arguments makes it several times slower."""
     n, m = d.shape
     slots = route.shape[1]
     pt = np.empty((n * m, 3))
     seg = np.empty((n, m), dtype=np.int64)
     for v in range(n):
+        w = v + PREFETCH_AHEAD
+        if reach > 0 and w < n:
+            for r in range(slots):
+                p = route[w, r]
+                if p < 0 or not start[w, r] <= d[w, m - 1]:
+                    break
+                lo, end = first[p], first[p] + count[p]
+                a = hint[w] if r == 0 and lo <= hint[w] < end else lo
+                b = min(end, a + reach)
+                for i in range(a, b, 8):  # 8 float64 a cache line
+                    prefetch(cum, i)
+                for i in range(3 * a, 3 * b, 8):
+                    prefetch(points, i)
         last_path = -1
         raw = -1
         slot = 0
@@ -409,6 +433,12 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window, seg
     arc = np.empty(n)
     lateral = np.empty(n)
     for v in range(n):
+        w = v + PREFETCH_AHEAD
+        if w < n and segment[w] >= 0:
+            # the window's points and arc lengths around the vehicle's last segment
+            prefetch(cum, segment[w])
+            for i in range(3 * (segment[w] - 4), 3 * (segment[w] + 8), 8):
+                prefetch(points, i)
         p = path[v]
         lo = first[p]
         hi = lo + count[p] - 2
@@ -423,6 +453,7 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window, seg
         else:
             centre = _last_at_most(cum, x, 0, len(cum))
         best = np.inf
+        best_sq = np.inf
         best_k = lo
         best_u = 0.0
         for off in range((-window) // 2, window + 1):
@@ -443,9 +474,14 @@ def locate_on_paths(points, cum, base, first, count, path, near, xy, window, seg
                 u = 1.0
             fx = xy[v, 0] - (ax + u * abx)
             fy = xy[v, 1] - (ay + u * aby)
-            dist = np.sqrt(fx * fx + fy * fy)
+            sq = fx * fx + fy * fy
+            # the root is monotonic: a square no smaller than the best's cannot have a root
+            # below the best (nor can NaN), so only a smaller one is rooted and compared
+            if not sq < best_sq:
+                continue
+            dist = np.sqrt(sq)
             if dist < best:
-                best, best_k, best_u = dist, i, u
+                best, best_sq, best_k, best_u = dist, sq, i, u
         k1 = best_k + 1 if best_k + 1 < hi + 1 else hi + 1
         arc[v] = cum[best_k] + best_u * (cum[k1] - cum[best_k]) - base[p]
         lateral[v] = best
@@ -670,16 +706,20 @@ def obstacle_distances(
     box = coarse_reach + 0.01
     # the bodies' columns taken once: a NamedTuple's field read in the loops costs atomic
     # reference counts at each read
-    body_xy, body_yaw, frame = bodies.xy, bodies.yaw, bodies.frame
+    body_yaw, frame = bodies.yaw, bodies.frame
     body_first, body_items, body_rows = bodies.first, bodies.items, bodies.rows
     body_is_vehicle, body_is_walker = bodies.is_vehicle, bodies.is_walker
-    body_box_x, body_ext = bodies.box_x, bodies.ext
+    body_box_x, body_ext, item_xy = bodies.box_x, bodies.ext, bodies.item_xy
     ny = int(frame[4])
     # the bodies' heading cosines and sines, taken when a body first needs the exact test
     body_cos = np.empty(len(body_yaw))
     body_sin = np.empty(len(body_yaw))
     have_trig = np.zeros(len(body_yaw), dtype=np.bool_)
     for v in range(n):
+        if v + PREFETCH_AHEAD < n:
+            # the samples' directions, which the exact test reads where a body is near
+            for s in range(0, m, 2):  # 2 samples 2 m apart: about one line of directions
+                prefetch(segment_tangent, 2 * seg[v + PREFETCH_AHEAD, s])
         reach = d[v, m - 1] + 6.0
         reach_sq = reach * reach
         grow = half_width[v] + path_margin
@@ -694,15 +734,16 @@ def obstacle_distances(
             for cell_y in range(j0, j1 + 1):
                 cell = cell_x * ny + cell_y
                 for q in range(body_first[cell], body_first[cell + 1]):
+                    # the box test on the cell's own copy of the centres (no lookup first)
+                    if item_xy[q, 0] < x0 - box or item_xy[q, 0] > x1 + box:
+                        continue
+                    if item_xy[q, 1] < y0 - box or item_xy[q, 1] > y1 + box:
+                        continue
                     b = body_items[q]
-                    if body_xy[b, 0] < x0 - box or body_xy[b, 0] > x1 + box:
-                        continue
-                    if body_xy[b, 1] < y0 - box or body_xy[b, 1] > y1 + box:
-                        continue
                     if body_rows[b] == rows[v]:
                         continue
-                    dx = body_xy[b, 0] - row_xy[v, 0]
-                    dy = body_xy[b, 1] - row_xy[v, 1]
+                    dx = item_xy[q, 0] - row_xy[v, 0]
+                    dy = item_xy[q, 1] - row_xy[v, 1]
                     if not dx * dx + dy * dy < reach_sq:
                         continue
                     if not dx * row_cos[v] + dy * row_sin[v] > -behind_reach:
@@ -717,8 +758,8 @@ def obstacle_distances(
                             continue
                     near = False
                     for s in range(0, m, coarse_stride):
-                        cx = pts[v, s, 0] - body_xy[b, 0]
-                        cy = pts[v, s, 1] - body_xy[b, 1]
+                        cx = pts[v, s, 0] - item_xy[q, 0]
+                        cy = pts[v, s, 1] - item_xy[q, 1]
                         if cx * cx + cy * cy < coarse_sq:
                             near = True
                             break
@@ -728,7 +769,7 @@ def obstacle_distances(
                         body_sin[b], body_cos[b] = el.sin_cos(np.radians(body_yaw[b]))
                         have_trig[b] = True
                     at = _first_contact(
-                        pts, segment_tangent, seg, d, v, body_xy[b, 0], body_xy[b, 1],
+                        pts, segment_tangent, seg, d, v, item_xy[q, 0], item_xy[q, 1],
                         body_cos[b], body_sin[b], body_box_x[b], body_ext[b, 0], body_ext[b, 1],
                         grow,
                     )  # fmt: skip
@@ -1106,6 +1147,9 @@ def curve_speed_cap(segment_heading, seg, d, front, target, lateral_accel, comfo
     out = target.copy()
     period = 2.0 * np.pi
     for v in range(n):
+        if v + PREFETCH_AHEAD < n:
+            for s in range(0, m, 4):  # 4 samples 2 m apart: about one cache line of headings
+                prefetch(segment_heading, seg[v + PREFETCH_AHEAD, s])
         correction = 0.0
         before = segment_heading[seg[v, 0]]
         best = np.inf
@@ -1294,7 +1338,11 @@ def body_arrays(actors, m, vehicle, walker):
         ext[b, 0] = extent[r, 0]
         ext[b, 1] = extent[r, 1]
     frame, first, items = point_grid(xy[:, 0], xy[:, 1], count, BODY_CELL)
-    return Bodies(rows, xy, yaw, is_vehicle, is_walker, box_x, ext, frame, first, items)
+    item_xy = np.empty((len(items), 2))
+    for q in range(len(items)):
+        item_xy[q, 0] = xy[items[q], 0]
+        item_xy[q, 1] = xy[items[q], 1]
+    return Bodies(rows, xy, yaw, is_vehicle, is_walker, box_x, ext, frame, first, items, item_xy)
 
 
 @njit(cache=True)
@@ -1653,7 +1701,7 @@ def plan_fleet(
     # each route sampled from the segment its vehicle was located on (localise_fleet)
     pts, seg = sample_routes(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
-        start, d, work.segment,
+        start, d, work.segment, PREFETCH_POINTS,
     )  # fmt: skip
     axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
     look_d = np.empty((n, 1))
@@ -1663,7 +1711,7 @@ def plan_fleet(
         look_hint[v] = seg[v, 0]
     look, _ = sample_routes(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
-        start, look_d, look_hint,
+        start, look_d, look_hint, 0,
     )  # fmt: skip
     wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
 

@@ -35,9 +35,11 @@ import sys
 import numpy as np
 
 from world import elementary as el
-from world.kernels.compiled import njit
+from world.kernels.compiled import from_numba, njit
 
 __all__ = ["LIGHT_FIELDS", "OPAQUE", "SKY_STEPS", "UNSET", "shade_frame", "sky_steps", "srgb_code"]
+
+_address, carray = from_numba("world.kernels.intrinsics", "address", "carray")
 
 # the order of the light's numbers in the kernel's `light` array
 LIGHT_FIELDS = (
@@ -137,13 +139,14 @@ def shade_frame(
     `light` the LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two
     sides' packed word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here
     as pixels first see them. `sky`: sky_steps' (starts, words, count) of this light."""
-    number, inv_depth = pixels
+    number, inv_depth = _unowned(pixels[0]), _unowned(pixels[1])
     across, down, axes = rays
     linear, above, cells = codes
-    static_colour, static_normal = static[0], static[1]
-    dynamic_colour, dynamic_normal = dynamic[0], dynamic[1]
-    static_code, static_scale = static_memo
-    dynamic_code, dynamic_scale = dynamic_memo
+    static_colour, static_normal = _unowned(static[0]), _unowned(static[1])
+    dynamic_colour, dynamic_normal = _unowned(dynamic[0]), _unowned(dynamic[1])
+    static_code, static_scale = _unowned(static_memo[0]), _unowned(static_memo[1])
+    dynamic_code, dynamic_scale = _unowned(dynamic_memo[0]), _unowned(dynamic_memo[1])
+    out = _unowned(out)
     height, width = number.shape
     # pixel (i, j)'s ray in the world, before its division by the length: column part + row
     # part, the order of (a·1 + b·y) + c·z; its length squared likewise (1·1 + y·y) + z·z
@@ -155,10 +158,12 @@ def shade_frame(
         column_y[i] = axes[1, 0] * 1.0 + axes[1, 1] * y
         column_z[i] = axes[2, 0] * 1.0 + axes[2, 1] * y
         column_length[i] = 1.0 * 1.0 + y * y
+    column_x, column_y = _unowned(column_x), _unowned(column_y)
+    column_z, column_length = _unowned(column_z), _unowned(column_length)
     columns = (column_x, column_y, column_z, column_length)
     fog = light[11] > 0.0
     sky_starts, sky_words, sky_count = sky
-    pairs = number.reshape(height * width)[: (height * width) // 2 * 2].view(np.int64)
+    pairs = carray(_address(np.int64(pixels[0].ctypes.data)), (height * width) // 2, np.int64)
     step = 0  # the sky's step the last sky pixel was in
     for j in range(height):
         z = down[j]
@@ -236,6 +241,13 @@ def shade_frame(
                         code |= srgb_code(value, above, cells) << B_SHIFT
                 out[j, p] = code
             i = end
+
+
+@njit(inline="always")
+def _unowned(array: np.ndarray) -> np.ndarray:
+    """The same array's memory as an array without a MemInfo (numba's carray): handed to
+    the inlined helpers once per run of pixels, it counts no references."""
+    return carray(_address(np.int64(array.ctypes.data)), array.shape, array.dtype)
 
 
 @njit(inline="always")

@@ -331,6 +331,34 @@ def _covering_surface(seg: np.ndarray, s: int, px: float, py: float, joins: bool
     return (seg[s, _A + 2] + u * seg[s, _FORWARD + 2]) + side * lz / h
 
 
+@njit(cache=True, inline="always")
+def _best_listed(
+    seg: np.ndarray,
+    listed: np.ndarray,
+    box: np.ndarray,
+    start: int,
+    stop: int,
+    px: float,
+    py: float,
+    limit: float,
+    joins: bool,
+) -> tuple:
+    """(segment, height) of the highest surface at or below `limit` covering (px, py) among
+    the listed segments `listed[start:stop]` whose boxes (x0, y0, x1, y1) hold the point, or
+    (-1, 0.0): the first of equal heights wins, as the list's order gives them."""
+    best = -1
+    best_z = 0.0
+    for k in range(start, stop):
+        if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
+            continue
+        s = listed[k]
+        surface = _covering_surface(seg, s, px, py, joins)
+        if surface <= limit and (best < 0 or surface > best_z):
+            best = s
+            best_z = surface
+    return best, best_z
+
+
 @njit
 def highest_into(
     surfaces: SurfaceArrays,
@@ -368,30 +396,24 @@ def highest_into(
         if cx < 0 or cy < 0:
             continue
         limit = pz + reach
-        best = -1
-        best_z = 0.0
         flat = cx * shape_y + cy
         # the segments' slabs first (each once, the boxes of their slabs)
-        for k in range(slab_starts[flat], slab_starts[flat + 1]):
-            if px < slab_box[k, 0] or px > slab_box[k, 2]:
-                continue
-            if py < slab_box[k, 1] or py > slab_box[k, 3]:
-                continue
-            s = slab_segment[k]
-            surface = _covering_surface(seg, s, px, py, False)
-            if surface <= limit and (best < 0 or surface > best_z):
-                best = s
-                best_z = surface
+        best, best_z = _best_listed(
+            seg,
+            slab_segment,
+            slab_box,
+            slab_starts[flat],
+            slab_starts[flat + 1],
+            px,
+            py,
+            limit,
+            False,
+        )
         # only a point none of them covers tries the joins (the whole walk)
         if best < 0:
-            for k in range(near_starts[flat], near_starts[flat + 1]):
-                if px < box[k, 0] or px > box[k, 2] or py < box[k, 1] or py > box[k, 3]:
-                    continue
-                s = segment[k]
-                surface = _covering_surface(seg, s, px, py, True)
-                if surface <= limit and (best < 0 or surface > best_z):
-                    best = s
-                    best_z = surface
+            best, best_z = _best_listed(
+                seg, segment, box, near_starts[flat], near_starts[flat + 1], px, py, limit, True
+            )
         if best >= 0:
             z_out[i] = best_z
             normal_out[i, 0] = seg[best, _NORMAL]

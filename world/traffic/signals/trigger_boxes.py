@@ -131,8 +131,6 @@ class OrientedBoxes:
         np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
         self._grid_arrays = (self._grid, self._ny, self._starts, self._members, self._first)
         self._shapes = (self.centre, self.axes, self.extent, self._radius)
-        # the actor columns last given to `overlapping`, when the kernel takes them as they are
-        self._actors: tuple = (None,) * 5
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -157,15 +155,10 @@ class OrientedBoxes:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         if not (len(rows) and len(self.boxes)):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        given = (pos, rot, box_loc, extent, alive)
-        actors = self._actors
-        if not all(a is b for a, b in zip(given, actors, strict=True)):
-            actors = (
-                *(np.ascontiguousarray(c, dtype=np.float64) for c in given[:4]),
-                np.ascontiguousarray(alive, dtype=np.bool_),
-            )
-            if all(a is b for a, b in zip(given, actors, strict=True)):
-                self._actors = actors  # the table's own arrays: kept until it replaces one
+        actors = (
+            *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
+            np.ascontiguousarray(alive, dtype=np.bool_),
+        )
         return _overlapping(rows, len(rows), actors, self._grid_arrays, self._shapes)
 
     def changes(

@@ -107,6 +107,8 @@ class MainLoop:
         self.ticks = 0
         self.result = LoopResult()
         self._stopped = False
+        self._stamp: Any = None  # the clock of the last TickInfo made, and that TickInfo
+        self._info = TickInfo(0, 0.0, 0.0)
 
     # -- tasks -----------------------------------------------------------------------------
 
@@ -118,8 +120,15 @@ class MainLoop:
         return task
 
     def info(self, stopping: bool = False) -> TickInfo:
+        """The world's clock now as a TickInfo; the one made after a tick serves again
+        before the next (the world's clock answers the same Timestamp until it ticks)."""
         stamp = self.world.clock()
-        return TickInfo(stamp.frame, stamp.elapsed_seconds, stamp.delta_seconds, stopping)
+        if stamp is self._stamp and not stopping:
+            return self._info
+        info = TickInfo(stamp.frame, stamp.elapsed_seconds, stamp.delta_seconds, stopping)
+        if not stopping:
+            self._stamp, self._info = stamp, info
+        return info
 
     def _resume(self, task: LoopTask, info: TickInfo) -> None:
         """One switch into `task`; an exception it raises becomes the loop's failure."""

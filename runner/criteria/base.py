@@ -11,7 +11,7 @@ import numpy as np
 
 from runner.scoring.errors import ScoringError
 from runner.scoring.events import TrafficEvent
-from world.geometry import Location, Transform, Vector3D
+from world.geometry import Location, Rotation, Transform, Vector3D
 from world.map.lane_enums import LaneType
 from world.map.waypoint import Waypoint
 
@@ -88,11 +88,18 @@ class TickView:
 
     @classmethod
     def capture(cls, world: Any, ego: Any) -> TickView:
-        """Read the ego and the world's clock now (call it once per tick, after world.tick)."""
+        """Read the ego and the world's clock now (call it once per tick, after world.tick):
+        `get_velocity()` and `get_transform()`'s numbers, read from the actor table's row
+        (row = id - 1, world.state) with one `tolist` a column."""
         stamp = world.clock()
-        velocity = ego.get_velocity()
-        speed = math.sqrt(velocity.x * velocity.x + velocity.y * velocity.y)
-        transform = ego.get_transform()
+        actors = world.state_tables().actors
+        row = ego.id - 1
+        vx, vy, vz = actors.vel[row].tolist()
+        x, y, z = actors.pos[row].tolist()
+        pitch, yaw, roll = actors.rot[row].tolist()
+        velocity = Vector3D(vx, vy, vz)
+        transform = Transform(Location(x, y, z), Rotation(pitch, yaw, roll))
+        speed = math.sqrt(vx * vx + vy * vy)
         return cls(world, ego, stamp.frame, stamp.elapsed_seconds, transform, velocity, speed)
 
 

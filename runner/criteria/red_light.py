@@ -113,11 +113,13 @@ class RunningRedLightTest(Criterion):
         ]
         self._near = NearScreen([centre for _, centre, _ in self._lights], DISTANCE_LIGHT)
         self._last_red_light_id: int | None = None
+        self._lines: dict[int, list[tuple]] = {}  # _stop_lines' answers, by light
 
     def update(self, tick: TickView) -> None:
         transform = tick.transform
         location = transform.location
-        tail = None  # the ego's tail segment, its lane and forward: made when a light needs them
+        tail = None  # the ego's tail segment and forward: made when a light needs them
+        tail_wp = None  # the lane at the tail's far end: looked up when a stop line is crossed
         for index in self._near.candidates(location):  # the others are beyond DISTANCE_LIGHT
             light, centre, stops = self._lights[index]
             if self._last_red_light_id and self._last_red_light_id == light.id:
@@ -128,28 +130,43 @@ class RunningRedLightTest(Criterion):
                 continue
             if tail is None:
                 tail = self._tail(tick)
-            tail_close, tail_far, tail_wp, forward = tail
-            for wp in stops:
-                wp_transform = wp.transform
-                if (
-                    tail_wp.road_id == wp.road_id
-                    and tail_wp.lane_id == wp.lane_id
-                    and forward.dot(wp_transform.get_forward_vector()) > 0
+            tail_close, tail_far, forward = tail
+            # a stop counts when the tail crosses its line heading its way, on its lane: the
+            # lane (a lookup) is asked last, of a crossed line only, as the three tests are
+            # independent and the first stop passing all of them is the same in any order
+            for road_id, lane_id, line_forward, left, right in self._stop_lines(index, stops):
+                if forward.dot(line_forward) > 0 and segments_touch(
+                    tail_close, tail_far, left, right
                 ):
-                    wp_yaw = wp_transform.rotation.yaw
-                    half = 0.6 * wp.lane_width
-                    wl = wp_transform.location
-                    left = rotate_point(half, 0.0, 0.0, wp_yaw + 90)
-                    right = rotate_point(half, 0.0, 0.0, wp_yaw - 90)
-                    left = Location(wl.x + left.x, wl.y + left.y, wl.z)
-                    right = Location(wl.x + right.x, wl.y + right.y, wl.z)
-                    if segments_touch(tail_close, tail_far, left, right):
+                    if tail_wp is None:
+                        tail_wp = self._map.get_waypoint(tail_far)
+                    if tail_wp.road_id == road_id and tail_wp.lane_id == lane_id:
                         self._record(tick, light)
                         break
 
+    def _stop_lines(self, index: int, stops: list) -> list[tuple]:
+        """Light `index`'s stop lines, worked out on its first red near the ego: for each
+        stop waypoint its road and lane, its forward vector and the line's ends, 0.6 lane
+        widths to either side (they depend on the waypoint alone)."""
+        lines = self._lines.get(index)
+        if lines is None:
+            lines = self._lines[index] = []
+            for wp in stops:
+                wp_transform = wp.transform
+                wp_yaw = wp_transform.rotation.yaw
+                half = 0.6 * wp.lane_width
+                wl = wp_transform.location
+                left = rotate_point(half, 0.0, 0.0, wp_yaw + 90)
+                right = rotate_point(half, 0.0, 0.0, wp_yaw - 90)
+                left = Location(wl.x + left.x, wl.y + left.y, wl.z)
+                right = Location(wl.x + right.x, wl.y + right.y, wl.z)
+                forward = wp_transform.get_forward_vector()
+                lines.append((wp.road_id, wp.lane_id, forward, left, right))
+        return lines
+
     def _tail(self, tick: TickView) -> tuple:
-        """The segment from 0.8 to 1 extent + 1 m behind the ego's centre, the lane at its far
-        end and the ego's forward vector."""
+        """The segment from 0.8 to 1 extent + 1 m behind the ego's centre and the ego's
+        forward vector."""
         transform = tick.transform
         location = transform.location
         yaw = transform.rotation.yaw
@@ -158,12 +175,7 @@ class RunningRedLightTest(Criterion):
         far = rotate_point(-extent - 1, 0.0, 0.0, yaw)
         tail_close = Location(location.x + close.x, location.y + close.y, location.z + close.z)
         tail_far = Location(location.x + far.x, location.y + far.y, location.z + far.z)
-        return (
-            tail_close,
-            tail_far,
-            self._map.get_waypoint(tail_far),
-            transform.get_forward_vector(),
-        )
+        return tail_close, tail_far, transform.get_forward_vector()
 
     def _record(self, tick: TickView, light) -> None:
         self.test_status = "FAILURE"

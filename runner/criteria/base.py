@@ -153,7 +153,8 @@ class RoutePath:
         self.transforms = list(transforms)
         self.locations = [t.location for t in self.transforms]
         self.forwards = [t.get_forward_vector() for t in self.transforms]
-        self._plain = [
+        # each point's x, y, z and forward vector's x, y, z, as plain floats
+        self.points = [
             (p.x, p.y, p.z, f.x, f.y, f.z)
             for p, f in zip(self.locations, self.forwards, strict=True)
         ]
@@ -170,22 +171,18 @@ class RoutePath:
         return len(self.transforms)
 
     def last_passed(self, first: int, count: int, location: Vector3D) -> int:
-        """The last of the `count` points from `first` that `location` is past (`passed`),
-        -1 when none: the windows the criteria look through each tick, in one call."""
+        """The last of the `count` points from `first` that `location` is past (ahead of the
+        point along its forward vector: Vector3D's difference and dot product, worked on
+        plain floats in their order), -1 when none: the windows the criteria look through
+        each tick, in one call."""
         x, y, z = location.x, location.y, location.z
-        plain = self._plain
+        plain = self.points
         found = -1
         for index in range(first, min(first + count, len(plain))):
             px, py, pz, fx, fy, fz = plain[index]
             if (x - px) * fx + (y - py) * fy + (z - pz) * fz > 0:
                 found = index
         return found
-
-    def passed(self, index: int, location: Vector3D) -> bool:
-        """Whether `location` is past point `index` (ahead of it along its forward vector):
-        Vector3D's difference and dot product, worked on plain floats in their order."""
-        px, py, pz, fx, fy, fz = self._plain[index]
-        return (location.x - px) * fx + (location.y - py) * fy + (location.z - pz) * fz > 0
 
 
 SCREEN_REACH = 10.0  # m the location may move from a NearScreen's anchor before it looks again

@@ -32,11 +32,13 @@ class InRouteTest(Criterion):
             self._fail_stops()
             return
         location = tick.location
+        x, y = location.x, location.y
         shortest = float("inf")
         closest = -1
-        for index in range(self._index, min(self._index + WINDOW + 1, len(self.path))):
-            ref = self.path.locations[index]
-            distance = math.sqrt((location.x - ref.x) ** 2 + (location.y - ref.y) ** 2)
+        points = self.path.points
+        for index in range(self._index, min(self._index + WINDOW + 1, len(points))):
+            px, py = points[index][:2]
+            distance = math.sqrt((x - px) ** 2 + (y - py) ** 2)
             if distance <= shortest:
                 closest, shortest = index, distance
         if closest == -1:

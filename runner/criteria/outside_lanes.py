@@ -25,8 +25,9 @@ class OutsideRouteLanesTest(Criterion):
         self.path = RoutePath.of(route)
         self._map = world.get_map()
         start = lane_spot(self._map, ego.get_location(), LaneType.Driving)
-        self._last_wp = start.waypoint
+        self._last_junction = start.waypoint.is_junction
         self._last_yaw = start.yaw
+        self._roads: dict[str, tuple[int | str, bool]] = {}  # by road id text (Waypoint.key)
         self._index = 0
         self._outside = False
         self._has_parking = True
@@ -48,8 +49,11 @@ class OutsideRouteLanesTest(Criterion):
         if off:
             self.test_status = "FAILURE"
         path = self.path
-        for index in range(self._index + 1, min(self._index + WINDOW + 1, len(path))):
-            if path.passed(index, location):
+        points = path.points
+        x, y, z = location.x, location.y, location.z
+        for index in range(self._index + 1, min(self._index + WINDOW + 1, len(points))):
+            px, py, pz, fx, fy, fz = points[index]
+            if (x - px) * fx + (y - py) * fy + (z - pz) * fz > 0:  # past the point
                 step = path.locations[self._index].distance(path.locations[index])
                 self.total_distance += step
                 if off:
@@ -98,10 +102,15 @@ class OutsideRouteLanesTest(Criterion):
 
     def _check_wrong_lane(self, tick: TickView, spot: LaneSpot) -> None:
         wp = spot.waypoint
-        if wp.is_junction:
+        road_text, _section, lane = wp.key
+        road = self._roads.get(road_text)
+        if road is None:  # the road's id as CARLA shows it and whether it is in a junction
+            road = self._roads[road_text] = (wp.road_id, wp.is_junction)
+        road_id, junction = road
+        if junction:
             self._wrong_lane = False
-        elif self._last_road != wp.road_id or self._last_lane != wp.lane_id:
-            if self._last_wp.is_junction:
+        elif self._last_road != road_id or self._last_lane != lane:
+            if self._last_junction:
                 angle = (spot.yaw % 360 - tick.transform.rotation.yaw % 360) % 360
                 self._wrong_lane = not (
                     angle < MAX_VEHICLE_ANGLE or angle > 360 - MAX_VEHICLE_ANGLE
@@ -110,7 +119,7 @@ class OutsideRouteLanesTest(Criterion):
                 angle = (self._last_yaw % 360 - spot.yaw % 360) % 360
                 if MAX_WAYPOINT_ANGLE < angle < 360 - MAX_WAYPOINT_ANGLE:
                     self._wrong_lane = not self._wrong_lane
-        self._last_lane = wp.lane_id
-        self._last_road = wp.road_id
-        self._last_wp = wp
+        self._last_lane = lane
+        self._last_road = road_id
+        self._last_junction = junction
         self._last_yaw = spot.yaw

@@ -116,6 +116,7 @@ def _exercise() -> None:
     populate_traffic(world, vehicles=2, walkers=2, seed=0)
     for _ in range(TICKS):
         world.tick()
+    _lane_search(world)
     _render()
     camera_bp = library.find("sensor.camera.rgb")
     camera_bp.set_attribute("image_size_x", "32")
@@ -128,6 +129,15 @@ def _exercise() -> None:
     lidar.listen(lambda measurement: None)
     world.tick()  # the camera's compiled shading, the LiDAR's sweep
     _evaluate(render_town(TOWN_PRESETS[TOWN]))
+
+
+def _lane_search(world) -> None:
+    """The search an autopilot lane change makes on its new lane (LanePaths.locate), which a
+    few ticks of traffic seldom reach."""
+    import numpy as np
+
+    paths = world.traffic_managers()[0].fleet.paths
+    paths.locate(np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros((1, 2)))
 
 
 def _elementary() -> None:

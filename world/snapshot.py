@@ -46,29 +46,29 @@ def _vec(row: np.ndarray) -> Vector3D:
 class ActorSnapshot:
     """One actor's pose and motion at the snapshot's tick."""
 
-    __slots__ = ("_i", "_snap", "id")
+    __slots__ = ("_block", "_i", "id")
 
     def __init__(self, snap: WorldSnapshot, index: int) -> None:
-        self._snap = snap
+        self._block = snap._block
         self._i = index
         self.id = int(snap._ids[index])
 
     def get_transform(self) -> Transform:
-        p, r = self._snap._pos[self._i], self._snap._rot[self._i]
+        p, r = self._block[0, self._i], self._block[1, self._i]
         return Transform(
             Location(float(p[0]), float(p[1]), float(p[2])),
             Rotation(float(r[0]), float(r[1]), float(r[2])),
         )
 
     def get_velocity(self) -> Vector3D:
-        return _vec(self._snap._vel[self._i])
+        return _vec(self._block[2, self._i])
 
     def get_angular_velocity(self) -> Vector3D:
         """Degrees per second, as CARLA reports it."""
-        return _vec(self._snap._angvel[self._i])
+        return _vec(self._block[3, self._i])
 
     def get_acceleration(self) -> Vector3D:
-        return _vec(self._snap._acc[self._i])
+        return _vec(self._block[4, self._i])
 
     def __repr__(self) -> str:
         return f"ActorSnapshot(id={self.id})"
@@ -78,35 +78,52 @@ class WorldSnapshot:
     """Every live actor's state at one tick, iterated in id order."""
 
     def __init__(
-        self, world_id: int, timestamp: Timestamp, ids: np.ndarray, columns: np.ndarray
+        self,
+        world_id: int,
+        frame: int,
+        elapsed_seconds: float,
+        delta_seconds: float,
+        ids: np.ndarray,
+        columns: np.ndarray,
     ) -> None:
         """`columns`: (5, len(ids), 3), the actors' pos, rot, vel, angvel and acc in the
-        actor table's units (settle_and_copy's block)."""
+        actor table's units (settle_and_copy's block). The Timestamp of `frame`,
+        `elapsed_seconds` and `delta_seconds` is made when first asked (a tick's snapshot is
+        made every tick, its timestamp read on some)."""
         self.id = world_id
-        self.timestamp = timestamp
+        self._frame = frame
+        self._elapsed = elapsed_seconds
+        self._delta = delta_seconds
+        self._timestamp: Timestamp | None = None
         self._ids = ids
-        self._pos, self._rot, self._vel, self._angvel, self._acc = columns
+        self._block = columns
+
+    @property
+    def timestamp(self) -> Timestamp:
+        if self._timestamp is None:
+            self._timestamp = Timestamp(self._frame, self._elapsed, self._delta, 0.0)
+        return self._timestamp
 
     @property
     def frame(self) -> int:
-        return self.timestamp.frame
+        return self._frame
 
     # CARLA's deprecated names, still bound: the timestamp's fields on the snapshot itself
     @property
     def frame_count(self) -> int:
-        return self.timestamp.frame
+        return self._frame
 
     @property
     def elapsed_seconds(self) -> float:
-        return self.timestamp.elapsed_seconds
+        return self._elapsed
 
     @property
     def delta_seconds(self) -> float:
-        return self.timestamp.delta_seconds
+        return self._delta
 
     @property
     def platform_timestamp(self) -> float:
-        return self.timestamp.platform_timestamp
+        return 0.0
 
     def _index(self, actor_id: int) -> int:
         i = int(np.searchsorted(self._ids, actor_id))

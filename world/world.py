@@ -396,7 +396,7 @@ class World:
             kill_height = getattr(self._map, "kill_height", None)
             self._kill_z = -math.inf if kill_height is None else float(kill_height())
         below = self._kill_z
-        if n == 0 or not np.minimum.reduce(a.pos[:n, 2]) < below:
+        if n == 0 or not a.lowest() < below:
             return  # nothing down there (every tick but a fall's): no masks to build
         falling = a.alive[:n] & a.body[:n] & a.simulate_physics[:n] & a.gravity[:n]
         fallen = np.flatnonzero(falling & (a.pos[:n, 2] < below))
@@ -466,8 +466,9 @@ class World:
             self._snapshot_ids = np.flatnonzero(a.alive[:n]) + 1
         ids = self._snapshot_ids
         block = settle_and_copy(a.pos, a.rot, a.vel, a.angvel, a.acc, n if wrap else 0, ids)
-        stamp = Timestamp(self._frame, self._client_elapsed, self._client_delta, 0.0)
-        return WorldSnapshot(EPISODE_ID, stamp, ids, block)
+        return WorldSnapshot(
+            EPISODE_ID, self._frame, self._client_elapsed, self._client_delta, ids, block
+        )
 
     def state_tables(self) -> StateTables:
         """The actor, vehicle and walker tables (world.state), to read between ticks; re-ask

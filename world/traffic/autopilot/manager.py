@@ -51,6 +51,7 @@ BLOCKED_TIME = 90.0  # s
 RED_BLOCKED_TIME = 180.0  # s
 REMOVAL_SPACING = 10.0  # s
 RED = int(TrafficLightState.Red)
+STUCK_LIMITS = (STOPPED_SPEED, BLOCKED_TIME, RED_BLOCKED_TIME, RED)  # as stuck_row reads them
 _IGNORE_KINDS = ("lights", "signs", "vehicles", "walkers")
 
 
@@ -305,11 +306,13 @@ class TrafficManager:
         return actor is not None and actor.attributes.get("role_name") == "hero"
 
     def _remove_stuck(self, fleet) -> None:
-        """Destroys the vehicle stuck the longest, if one is (_stuck_vehicle), at most one
-        every REMOVAL_SPACING seconds, as CARLA's ALSM stage does at the start of its step."""
-        now = self._world.get_snapshot().timestamp.elapsed_seconds
+        """Destroys the vehicle stuck the longest, if one is (see BLOCKED_TIME; `_hero`: the
+        fleet's vehicles never removed), at most one every REMOVAL_SPACING seconds, as CARLA's
+        ALSM stage does at the start of its step (AutopilotFleet.stuck_row: one compiled call,
+        which also keeps each vehicle's idle time up to date)."""
+        now = self._world.get_snapshot().elapsed_seconds
         self._vehicle_settings()  # the hero column, in fleet order
-        row = _stuck_vehicle(fleet, self._hero, now, self._world.state_tables())
+        row = fleet.stuck_row(self._hero, STUCK_LIMITS, now)
         if row >= 0 and now - self._last_removal > REMOVAL_SPACING:
             self._world.get_actor(row + 1).destroy()
             self._last_removal = now
@@ -328,20 +331,6 @@ class TrafficManager:
             fleet.prune()  # a vehicle was destroyed: forget it first
             if len(fleet):
                 fleet.tick(*self._vehicle_settings(), *settings, dt)
-
-
-def _stuck_vehicle(fleet, hero: np.ndarray, now: float, tables) -> int:
-    """The actor row of the fleet's vehicle to remove now as stuck (see BLOCKED_TIME), -1
-    for none (`hero`: the fleet's vehicles never removed); keeps each vehicle's idle time
-    (`fleet.idle_since`, seconds: the elapsed time it was last seen moving, nan until seen at
-    a time past 0) up to date. One compiled call (a dozen numpy passes over the fleet cost
-    ~20 us a tick at 100 vehicles)."""
-    from world.traffic.autopilot.kernels import stuck_row
-
-    a, v = tables.actors, tables.vehicles
-    columns = (a.alive, a.vel, a.vrow, v.tl_state)
-    limits = (STOPPED_SPEED, BLOCKED_TIME, RED_BLOCKED_TIME, RED)
-    return stuck_row(fleet.actor, hero, fleet.idle_since, columns, limits, float(now))
 
 
 def street_spawn_points(world_map, spacing: float = 12.0, margin: float = 10.0) -> list:

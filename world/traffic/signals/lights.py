@@ -83,6 +83,7 @@ class TrafficLightGroups:
         self.elapsed = np.zeros(len(ctrl_lights), dtype=np.float32)
         self.state = np.full(n_lights, TrafficLightState.Red, dtype=np.int8)
         self.frozen = False
+        self._step = (np.nan, np.float32(np.nan))  # the last step and its float32 (advance)
         for g in range(len(group_first)):
             self.reset_group(g)
 
@@ -100,6 +101,8 @@ class TrafficLightGroups:
         tick has nothing to tell the vehicles)."""
         if self.frozen or len(self.group_first) == 0:
             return 0
+        if self._step[0] is not delta_seconds:  # (the world's step: the same float each tick)
+            self._step = (delta_seconds, np.float32(delta_seconds))
         return _advance_groups(
             self.group_first,
             self.group_count,
@@ -107,7 +110,7 @@ class TrafficLightGroups:
             self.stage,
             self.elapsed,
             self.stage_times,
-            np.float32(delta_seconds),
+            self._step[1],
             self.light_controller,
             STAGE_STATES,
             self.state,

@@ -90,12 +90,16 @@ def test_a_wall_10_m_ahead_has_depth_10_in_every_pixel():
     assert (seen.depth == np.float32(10.0)).all()
 
 
-def test_a_triangle_through_the_camera_plane_is_clipped_at_the_near_plane():
-    # ground z = -1 under a camera at the origin; a triangle from 5 m behind to 20 m ahead.
-    # The ray of pixel (u, v) below the horizon meets the ground at x = f / (v - 300),
-    # y = x (u - 400) / f: covered exactly where that point lies in the triangle.
-    corners = np.array([[-5.0, -5.0], [-5.0, 5.0], [20.0, 0.0]])
-    seen = _see(mesh([[x, y, -1.0] for x, y in corners], [[0, 1, 2]]), _camera())
+def _ground_triangle_seen(corners: np.ndarray, work: RasterWork | None = None) -> None:
+    """A triangle of the ground z = -1 (`corners` (x, y) in metres) under a camera at the
+    origin (fov 90, 800 x 600: f = 400) covers the pixels worked by hand: the ray of pixel
+    (u, v) below the horizon meets the ground at x = f / (v - 300), y = x (u - 400) / f,
+    and the pixel is covered exactly where that point lies in the triangle."""
+    seen = visibility(
+        SceneView(MeshIndex.build(mesh([[x, y, -1.0] for x, y in corners], [[0, 1, 2]]))),
+        _camera(),
+        work,
+    )
     f = 400.0
     u = np.arange(800) + 0.5
     v = np.arange(600) + 0.5
@@ -103,19 +107,35 @@ def test_a_triangle_through_the_camera_plane_is_clipped_at_the_near_plane():
     x = np.full((600, 800), 1e9)  # rows at or above the horizon: marked outside below
     x[below] = (f / (v[below] - 300.0))[:, None]
     y = x * (u[None, :] - 400.0) / f
-    # signed distances to the three edges (positive inside)
+    # signed distances to the three edges (positive inside, whichever way the corners run)
+    (ax, ay), (bx, by), (cx, cy) = corners
+    turn = 1.0 if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0 else -1.0
     inside = np.full(x.shape, np.inf)
     for a, b in ((0, 1), (1, 2), (2, 0)):
         (ax, ay), (bx, by) = corners[a], corners[b]
         length = math.hypot(bx - ax, by - ay)
         side = ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / length
-        inside = np.minimum(inside, -side)  # the corners run clockwise seen from above
+        inside = np.minimum(inside, turn * side)
     inside[~below] = -np.inf
     sure = np.abs(inside) > 1e-3 * np.maximum(x, 1.0)  # not within a hair of an edge
     covered = seen.number == 0
     assert (covered[sure] == (inside[sure] > 0)).all()
     assert covered.sum() > 50_000  # most of the lower half
     assert np.allclose(seen.depth[covered], x[covered], rtol=2e-6)
+
+
+def test_a_triangle_through_the_camera_plane_is_clipped_at_the_near_plane():
+    # from 5 m behind to 20 m ahead: two corners behind the camera, one ahead
+    _ground_triangle_seen(np.array([[-5.0, -5.0], [-5.0, 5.0], [20.0, 0.0]]))
+
+
+def test_a_clipped_triangle_needing_more_room_than_the_view_has_triangles_is_drawn_whole():
+    # one corner behind, two ahead: clipped at the near plane it is a quadrilateral, a fan
+    # of two primitives, more than the work's table holds at first (a row per triangle), so
+    # the view is drawn again with a larger table
+    work = RasterWork(800, 600)
+    _ground_triangle_seen(np.array([[-5.0, 0.0], [20.0, -20.0], [20.0, 20.0]]), work)
+    assert len(work.ints) > 1
 
 
 def _pixel_point(u: float, v: float, depth: float = 10.0, f: float = 400.0):

@@ -9,7 +9,15 @@ threads, no transcendental call), with fixed tie rules, so the same scene gives 
 bits on every CPU.
 """
 
-from world.render.camera import FAR, NEAR, PinholeCamera, RasterWork, Visibility, visibility
+from world.render.camera import (
+    FAR,
+    NEAR,
+    PinholeCamera,
+    RasterWork,
+    StripDrawing,
+    Visibility,
+    visibility,
+)
 from world.render.index import MeshIndex
 from world.render.rays import RayBundle, RayHits, cast_rays
 from world.render.view import SceneView
@@ -23,6 +31,7 @@ __all__ = [
     "RayBundle",
     "RayHits",
     "SceneView",
+    "StripDrawing",
     "Visibility",
     "cast_rays",
     "visibility",

@@ -17,9 +17,21 @@ import numpy as np
 from world import elementary as el
 from world.errors import WorldError
 from world.render import raster
+from world.render.index import MeshIndex
 from world.render.view import SceneView
 
-__all__ = ["FAR", "MAX_SIDE", "NEAR", "PinholeCamera", "RasterWork", "Visibility", "visibility"]
+__all__ = [
+    "FAR",
+    "MAX_SIDE",
+    "NEAR",
+    "PinholeCamera",
+    "RasterWork",
+    "StripDrawing",
+    "Visibility",
+    "index_arguments",
+    "view_arguments",
+    "visibility",
+]
 
 NEAR = 0.01  # m: the near plane (Unreal's is 10 cm from the eye; a sensor sits on a body)
 FAR = 1000.0  # m: CARLA's depth camera saturates here
@@ -72,6 +84,8 @@ class PinholeCamera:
         values[raster.FOCAL] = self.focal
         values[raster.NEAR] = self.near
         values[raster.FAR] = self.far
+        values[raster.WIDTH] = self.width
+        values[raster.HEIGHT] = self.height
         return values
 
 
@@ -110,8 +124,9 @@ def _aligned(shape: tuple[int, int], dtype: type) -> np.ndarray:
 
 class RasterWork:
     """The rasterizer's buffers for one image size (1/x and the triangle per pixel, the
-    tiles' farthest depths, the planar depth when asked), kept by a camera from frame to
-    frame: a fresh 1920x1080 frame's buffers cost their pages' first touch, several ms."""
+    tiles' farthest depths, the planar depth when asked) and its plan of a view (the listed
+    chunks, their strips, the set-up primitives), kept by a camera from frame to frame: a
+    fresh 1920x1080 frame's buffers cost their pages' first touch, several ms."""
 
     def __init__(self, width: int, height: int) -> None:
         self.inv_depth = _aligned((height, width), np.float64)
@@ -122,7 +137,16 @@ class RasterWork:
         self.polygon = np.zeros((2, raster.POLYGON, 3))
         self.scratch = np.zeros((0, 3))
         self.snapped = np.zeros((0, 3), np.int64)
+        self.strips = -(-height // raster.STRIP)
+        self.chunks = np.zeros((0, raster.CHUNK_FIELDS), np.int64)
+        self.reach = np.zeros(0)
+        self.bin_start = np.zeros(self.strips + 1, np.int64)
+        self.bins = np.zeros(0, np.int64)
+        self.ints = np.zeros((0, raster.PRIMITIVE_INTS), np.int64)
+        self.floats = np.zeros((0, raster.PRIMITIVE_FLOATS))
+        self.counters = np.zeros(3, np.int64)
         self._depth: np.ndarray | None = None
+        self._strip: tuple | None = None
 
     def fits(self, camera: PinholeCamera) -> bool:
         return self.inv_depth.shape == (camera.height, camera.width)
@@ -133,12 +157,104 @@ class RasterWork:
             self._depth = np.empty(self.hit.shape, np.float32)
         return self._depth
 
-    def vertex_rows(self, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """Work rows for a chunk's vertices (grown when an index needs more)."""
+    def buffers(self) -> tuple:
+        """The whole image's buffers as draw_view reads them."""
+        return (self.inv_depth, self.hit, self.tiles, self.stale, self.drawn)
+
+    def strip_buffers(self) -> tuple:
+        """Buffers of raster.STRIP rows as draw_strip reads them, for a kernel that uses
+        each strip as it is drawn (made on first ask)."""
+        if self._strip is None:
+            rows, width = min(raster.STRIP, self.hit.shape[0]), self.hit.shape[1]
+            tiles = (-(-rows // raster.TILE), self.tiles.shape[1])
+            self._strip = (
+                _aligned((rows, width), np.float64),
+                _aligned((rows, width), np.int32),
+                np.empty(tiles),
+                np.empty(tiles, np.bool_),
+                np.empty(tiles, np.bool_),
+            )
+        return self._strip
+
+    def plan(self, view: SceneView, grow: bool = False) -> tuple:
+        """The plan's arrays for `view` (raster.plan_view's), grown to its chunks, and its
+        primitive table doubled when `grow` (a draw found it full)."""
+        chunks = view.static.chunk_count + view.dynamic.chunk_count
+        if len(self.chunks) < chunks:
+            self.chunks = np.zeros((chunks, raster.CHUNK_FIELDS), np.int64)
+            self.reach = np.zeros(chunks)
+            self.bins = np.zeros(chunks * self.strips, np.int64)
+        # a triangle gives at most one primitive unless it is clipped (then a fan): a table
+        # of one row per triangle is enough but where many cross the near plane in view
+        rows = max(len(self.ints), view.triangle_count)
+        if grow:
+            rows = max(2 * len(self.ints), 16)
+        if len(self.ints) < rows:
+            self.ints = np.zeros((rows, raster.PRIMITIVE_INTS), np.int64)
+            self.floats = np.zeros((rows, raster.PRIMITIVE_FLOATS))
+        return (
+            self.chunks,
+            self.reach,
+            self.bin_start,
+            self.bins,
+            self.ints,
+            self.floats,
+            self.counters,
+        )
+
+    def vertex_rows(self, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Work rows for a chunk's vertices (grown when an index needs more), and the
+        clipping's polygon."""
         if len(self.scratch) < count:
             self.scratch = np.zeros((count, 3))
             self.snapped = np.zeros((count, 3), np.int64)
-        return self.scratch, self.snapped
+        return self.scratch, self.snapped, self.polygon
+
+
+def index_arguments(index: MeshIndex, offset: int) -> tuple:
+    """A MeshIndex as the rasterizer's kernels read it, its triangles numbered from
+    `offset`."""
+    return (
+        index.vertices,
+        index.triangles,
+        index.number,
+        index.triangle_start,
+        index.vertex_start,
+        index.lower,
+        index.upper,
+        int(offset),
+    )
+
+
+def view_arguments(view: SceneView) -> tuple[tuple, tuple]:
+    """The view's two indices in the order they are drawn: the actors' first (they stand
+    nearest: the camera's own car, the cars around), so the static scene's chunks and
+    tiles behind them are left out."""
+    (static, static_offset), (dynamic, dynamic_offset) = view.passes()
+    return index_arguments(dynamic, dynamic_offset), index_arguments(static, static_offset)
+
+
+class StripDrawing:
+    """A camera's view to be drawn a strip of rows at a time by a kernel that uses each
+    strip as it is drawn (world.sensors' RGB shading): `arguments` are what it hands
+    raster.plan_view and raster.draw_strip."""
+
+    __slots__ = ("camera", "height", "view", "width", "work")
+
+    def __init__(self, view: SceneView, camera: PinholeCamera, work: RasterWork | None) -> None:
+        if work is None or not work.fits(camera):
+            work = RasterWork(camera.width, camera.height)
+        self.view, self.camera, self.work = view, camera, work
+        self.width, self.height = camera.width, camera.height
+
+    def arguments(self, grow: bool = False) -> tuple:
+        """(first, second, camera parameters, plan, strip buffers, work rows); `grow` doubles
+        the plan's primitive table (the last draw found it full)."""
+        view, work = self.view, self.work
+        first, second = view_arguments(view)
+        rows = work.vertex_rows(max(view.static.most_vertices, view.dynamic.most_vertices))
+        plan = work.plan(view, grow)
+        return (first, second, self.camera.parameters(), plan, work.strip_buffers(), rows)
 
 
 def visibility(
@@ -149,27 +265,9 @@ def visibility(
     if work is None or not work.fits(camera):
         work = RasterWork(camera.width, camera.height)
     parameters = camera.parameters()
-    work.tiles.fill(0.0)  # nothing drawn: each tile's least 0, its pixels cleared when reached
-    work.stale.fill(False)
-    work.drawn.fill(False)
-    # the actors' index first: they stand nearest (the camera's own car, the cars around), so
-    # the static scene's chunks and tiles behind them are left out
-    for index, offset in reversed(view.passes()):
-        if not index.triangle_count:
-            continue
-        scratch, snapped = work.vertex_rows(index.most_vertices)
-        raster.draw_index(
-            index.vertices,
-            index.triangles,
-            index.number,
-            index.triangle_start,
-            index.vertex_start,
-            index.lower,
-            index.upper,
-            offset,
-            parameters,
-            (work.inv_depth, work.hit, work.tiles, work.stale, work.drawn),
-            (scratch, snapped, work.polygon),
-        )
-    raster.clear_undrawn(work.inv_depth, work.hit, work.drawn)
+    first, second = view_arguments(view)
+    rows = work.vertex_rows(max(view.static.most_vertices, view.dynamic.most_vertices))
+    full = False
+    while raster.draw_view(first, second, parameters, work.plan(view, full), work.buffers(), rows):
+        full = True
     return Visibility(work, camera.far)

@@ -20,6 +20,15 @@ double from the plane of the triangle's camera coordinates. The buffer keeps the
 1/x (the nearest); equal values go to the lower triangle number, so the result does not
 depend on the order triangles are drawn in. Plain IEEE double arithmetic throughout, no
 fused multiply-adds, so every CPU gives the same buffers.
+
+An image is drawn a strip of STRIP rows at a time: plan_view lists the chunks in view and
+bins them by the strips their boxes reach, draw_strip draws one strip's chunks (a chunk's
+triangles are set up, moved into the camera's frame, snapped and clipped, the first time
+a strip needs them, and kept for the next). A strip's buffers (0.7 MB for 1920 pixels a
+row) stay in the core's cache while its triangles are drawn, and a kernel that uses each
+strip as soon as it is drawn (the RGB camera's shading) needs no buffers of the whole
+image. Each pixel's answer does not depend on the order of the triangles, so the strips
+give the bits the whole image drawn at once would.
 """
 
 from __future__ import annotations
@@ -29,14 +38,22 @@ import numpy as np
 from world.kernels.compiled import njit
 from world.render.kernel_math import clip_by_plane, floor_int
 
-__all__ = ["GUARD", "SUBPIXEL", "clear_undrawn", "draw_index", "planar_depth"]
+__all__ = [
+    "GUARD",
+    "STRIP",
+    "SUBPIXEL",
+    "draw_strip",
+    "draw_view",
+    "plan_view",
+    "planar_depth",
+]
 
 SUBPIXEL = 256  # fixed-point steps per pixel (8 bits)
 HALF = SUBPIXEL // 2  # a pixel centre's offset in fixed point
 GUARD = float(1 << 20)  # pixels off the principal point a projected vertex may lie
-# camera parameters as draw_index reads them (a float64 array)
-ORIGIN, FORWARD, RIGHT, UP, FOCAL, NEAR, FAR = 0, 3, 6, 9, 12, 13, 14
-PARAMETERS = 15
+# camera parameters as the kernels read them (a float64 array)
+ORIGIN, FORWARD, RIGHT, UP, FOCAL, NEAR, FAR, WIDTH, HEIGHT = 0, 3, 6, 9, 12, 13, 14, 15, 16
+PARAMETERS = 17
 POLYGON = 16  # the clipped polygon's most vertices (3 + 5 planes, with room)
 
 
@@ -44,6 +61,20 @@ TILE = 8  # pixels: the side of the tiles whose farthest depth the occlusion tes
 # a vertex's outcode: the planes it lies outside of
 BEHIND, BEYOND, LEFT_OF, RIGHT_OF, ABOVE, BELOW, UNSNAPPED = 1, 2, 4, 8, 16, 32, 64
 OUTSIDE = BEHIND | BEYOND | LEFT_OF | RIGHT_OF | ABOVE | BELOW
+STRIP = 32  # rows: a camera is drawn a strip of rows at a time (a multiple of TILE)
+# a listed chunk's row of the plan's `chunks` (int64): which index (0 first, 1 second), its
+# number there, the tiles its box covers (columns TI0..TI1, rows TJ0..TJ1 of the image), and
+# its primitives' place in the plan's table once set up (FIRST_PRIMITIVE -1: not yet)
+WHICH, CHUNK, TI0, TI1, TJ0, TJ1, FIRST_PRIMITIVE, END_PRIMITIVE = range(8)
+CHUNK_FIELDS = 8
+# a primitive (a triangle, or a fan triangle of a clipped one) as _fill_strip reads it: its
+# fixed-point corners, counter-clockwise (SX0 ... SY2), its number, the rows its box covers
+# (int64); the plane's 1/x = C0 + CU u + CV v and the range it is held in (float64)
+SX0, SY0, SX1, SY1, SX2, SY2, NUMBER, ROW0, ROW1 = range(9)
+PRIMITIVE_INTS = 9
+C0, CU, CV, LOW, HIGH = range(5)
+PRIMITIVE_FLOATS = 5
+LISTED, USED, FULL = 0, 1, 2  # the plan's counters: chunks listed, primitives set up, no room
 
 
 @njit(cache=True)
@@ -55,10 +86,10 @@ def planar_depth(inv_depth: np.ndarray, hit: np.ndarray, far: float, depth: np.n
             depth[j, i] = 1.0 / inv_depth[j, i] if hit[j, i] >= 0 else far
 
 
-@njit(cache=True)
-def clear_undrawn(inv_depth: np.ndarray, hit: np.ndarray, drawn: np.ndarray) -> None:
-    """Clears the pixels of the tiles no triangle reached (inv_depth 0, hit -1): after the
-    frame's last draw_index, the buffers hold every pixel's answer."""
+@njit(inline="always")
+def _clear_undrawn(inv_depth: np.ndarray, hit: np.ndarray, drawn: np.ndarray) -> None:
+    """Clears the pixels of the tiles no triangle reached (inv_depth 0, hit -1): after a
+    strip's last triangle, its buffers hold every pixel's answer."""
     rows, columns = drawn.shape
     for tj in range(rows):
         for ti in range(columns):
@@ -78,110 +109,252 @@ def _clear_tile(inv_depth, hit, ti, tj) -> None:
 
 
 @njit(cache=True)
-def draw_index(
-    vertices: np.ndarray,
-    triangles: np.ndarray,
-    number: np.ndarray,
-    triangle_start: np.ndarray,
-    vertex_start: np.ndarray,
-    lower: np.ndarray,
-    upper: np.ndarray,
-    offset: int,
-    camera: np.ndarray,
-    buffers: tuple,
-    work: tuple,
-) -> None:
-    """Draws a MeshIndex's triangles (numbered `offset` + their Mesh number) into the
-    `buffers` (inv_depth, hit, tiles, stale, drawn): `inv_depth` (H, W) float64 holds 1/x of
-    the nearest so far (0: nothing), `hit` (H, W) int32 its number (-1: nothing), in the
-    TILE x TILE tiles whose `drawn` (bool, (ceil(H / TILE), ceil(W / TILE))) is True; a tile
-    not drawn yet holds anything, and is cleared when a triangle first reaches it (the
-    frame's clearing done tile by tile, just before the tile's pixels are read: clear_undrawn
-    clears the tiles no triangle reached). `tiles` (tiles' shape) float64 holds a lower bound
-    of each tile's inv_depth, its least when `stale` (bool) is False (pixels only come
-    nearer, so a bound made before they changed still holds; before a frame: tiles 0, stale
-    and drawn False). `work` (scratch, snapped, polygon): scratch (most_vertices, 3)
-    float64, snapped (most_vertices, 3) int64 and polygon (2, POLYGON, 3) float64.
-
-    Chunks go nearest first, and a chunk whose nearest point lies behind everything already
-    drawn in every tile its box covers is skipped: a pixel's depth is held within its
-    triangle's (so within its chunk's box), so the skipped chunk could not have won a pixel."""
-    inv_depth, hit, tiles, stale, _drawn = buffers
-    scratch, snapped, polygon = work
+def draw_view(
+    first: tuple, second: tuple, camera: np.ndarray, plan: tuple, buffers: tuple, work: tuple
+) -> bool:
+    """Draws two MeshIndex's triangles (`first` before `second`, each the tuple of
+    camera.index_arguments) into the whole image's `buffers` (inv_depth, hit, tiles, stale,
+    drawn), a strip of STRIP rows at a time (plan_view, then draw_strip on each strip's rows
+    of the buffers): `inv_depth` (H, W) float64 gets 1/x of each pixel's nearest triangle (0:
+    nothing), `hit` (H, W) int32 its number (-1: nothing); `tiles` float64, `stale` and
+    `drawn` bool ((ceil(H / TILE), ceil(W / TILE))) are draw_strip's. `plan` and `work` as
+    draw_strip's. Returns True when the plan's primitive table had no room left (the
+    buffers are incomplete: grow it and draw again)."""
+    inv_depth, hit, tiles, stale, drawn = buffers
     height, width = hit.shape
+    plan_view(first, second, camera, height, width, STRIP, plan)
+    for s in range(-(-height // STRIP)):
+        r0, r1 = s * STRIP, min(height, s * STRIP + STRIP)
+        t0, t1 = r0 // TILE, -(-r1 // TILE)
+        rows = (inv_depth[r0:r1], hit[r0:r1], tiles[t0:t1], stale[t0:t1], drawn[t0:t1])
+        if draw_strip(first, second, camera, s, STRIP, plan, rows, work):
+            return True
+    return False
+
+
+@njit(cache=True)
+def plan_view(
+    first: tuple, second: tuple, camera: np.ndarray, height: int, width: int, strip: int, plan
+) -> None:
+    """Lists the chunks of two indices (index_arguments' tuples; `first` drawn before
+    `second`) that may show in the camera's image, each index's nearest first, with the
+    tiles their boxes cover, and bins them by the strips of `strip` rows (a multiple of
+    TILE) those tiles reach. `plan` (chunks, reach, bin_start, bins, ints, floats, counters):
+    chunks (C, CHUNK_FIELDS) int64 and reach (C,) float64 (the box's largest 1/x, inf where
+    it reaches behind the near plane) for the C chunks of both indices, bin_start (strips +
+    1,) int64 and bins (C * strips,) int64 (strip s draws the listed chunks bins[bin_start[s]
+    : bin_start[s + 1]]), the primitive table ints (P, PRIMITIVE_INTS) int64 and floats (P,
+    PRIMITIVE_FLOATS) float64, filled by draw_strip as strips first need a chunk, and
+    counters (3,) int64 (LISTED, USED, FULL)."""
+    chunks, reach, bin_start, bins, _ints, _floats, counters = plan
+    listed = _list_chunks(first, 0, 0, camera, height, width, chunks, reach)
+    listed = _list_chunks(second, 1, listed, camera, height, width, chunks, reach)
+    counters[LISTED] = listed
+    counters[USED] = 0
+    counters[FULL] = 0
+    strips = -(-height // strip)
+    for s in range(strips + 1):
+        bin_start[s] = 0
+    for p in range(listed):
+        for s in range(chunks[p, TJ0] * TILE // strip, chunks[p, TJ1] * TILE // strip + 1):
+            bin_start[s + 1] += 1
+    for s in range(strips):
+        bin_start[s + 1] += bin_start[s]
+    cursor = bin_start[:strips].copy()
+    for p in range(listed):
+        chunks[p, FIRST_PRIMITIVE] = -1
+        for s in range(chunks[p, TJ0] * TILE // strip, chunks[p, TJ1] * TILE // strip + 1):
+            bins[cursor[s]] = p
+            cursor[s] += 1
+
+
+@njit(inline="always")
+def _list_chunks(index, which, listed, camera, height, width, chunks, reach) -> int:
+    """plan_view's listing of one index's chunks from row `listed` on; returns the rows."""
+    _vertices, _triangles, _number, _tstart, _vstart, lower, upper, _offset = index
     o = camera[ORIGIN : ORIGIN + 3]
     axes = np.empty((3, 3))
     axes[0] = camera[FORWARD : FORWARD + 3]
     axes[1] = camera[RIGHT : RIGHT + 3]
     axes[2] = camera[UP : UP + 3]
     focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
-    hw = width * 0.5
-    hh = height * 0.5
-    band = np.empty((TILE, 2), np.int64)  # _fill's spans of a band of rows
-    chunks = len(lower)
-    depth = np.empty(chunks)
-    for c in range(chunks):
+    count = len(lower)
+    depth = np.empty(count)
+    for c in range(count):
         depth[c] = _box_depth(lower, upper, c, o, axes)
     for c in np.argsort(depth):
         if depth[c] > far:
             break
-        if not _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles, stale):
+        seen, ti0, ti1, tj0, tj1, largest = _box_rect(
+            lower, upper, c, o, axes, focal, near, width * 0.5, height * 0.5, width, height
+        )
+        if not seen:
             continue
-        first = vertex_start[c]
-        for k in range(vertex_start[c + 1] - first):
-            _vertex(vertices, first + k, o, axes, focal, near, far, hw, hh, scratch, snapped, k)
-        for t in range(triangle_start[c], triangle_start[c + 1]):
-            a = triangles[t, 0] - first
-            b = triangles[t, 1] - first
-            d = triangles[t, 2] - first
-            if snapped[a, 2] & snapped[b, 2] & snapped[d, 2] & OUTSIDE:
-                continue
-            tri = number[t] + offset
-            if (snapped[a, 2] | snapped[b, 2] | snapped[d, 2]) & UNSNAPPED:
-                _draw_clipped(
-                    scratch,
-                    a,
-                    b,
-                    d,
-                    tri,
-                    focal,
-                    near,
-                    far,
-                    hw,
-                    hh,
-                    buffers,
-                    polygon,
-                    band,
-                )
-                continue
-            sx0, sy0, sx1, sy1, sx2, sy2 = (
-                snapped[a, 0],
-                snapped[a, 1],
-                snapped[b, 0],
-                snapped[b, 1],
-                snapped[d, 0],
-                snapped[d, 1],
-            )
-            if _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height):
-                continue
-            plane = _plane(scratch, a, b, d, focal, hw, hh)
-            if plane[3] == 0.0:
-                continue
-            x0, x1, x2 = scratch[a, 0], scratch[b, 0], scratch[d, 0]
-            low = 1.0 / max(x0, x1, x2)
-            high = 1.0 / min(x0, x1, x2)
-            _fill(
-                (sx0, sy0, sx1, sy1, sx2, sy2),
-                plane[0],
-                plane[1],
-                plane[2],
-                low,
-                high,
-                far,
-                tri,
-                buffers,
-                band,
-            )
+        chunks[listed, WHICH] = which
+        chunks[listed, CHUNK] = c
+        chunks[listed, TI0], chunks[listed, TI1] = ti0, ti1
+        chunks[listed, TJ0], chunks[listed, TJ1] = tj0, tj1
+        reach[listed] = largest
+        listed += 1
+    return listed
+
+
+@njit(cache=True)
+def draw_strip(
+    first: tuple,
+    second: tuple,
+    camera: np.ndarray,
+    s: int,
+    strip: int,
+    plan: tuple,
+    buffers: tuple,
+    work: tuple,
+) -> bool:
+    """Draws plan_view's chunks of strip s (image rows s * strip on) into the strip's
+    `buffers` (inv_depth, hit, tiles, stale, drawn: arrays of the strip's rows and tile
+    rows, their first row the strip's first): `inv_depth` gets 1/x of each pixel's nearest
+    triangle (0: nothing), `hit` its number (-1: nothing). While it draws, a tile whose
+    `drawn` is False holds anything, and is cleared when a triangle first reaches it (the
+    tiles none reached are cleared at the end), and `tiles` holds a lower bound of each
+    tile's inv_depth, its least when `stale` is False (their values before the call do not
+    matter). `work` (scratch, snapped, polygon): scratch (most_vertices, 3) float64,
+    snapped (most_vertices, 3) int64 and polygon (2, POLYGON, 3) float64. Returns True when
+    the primitive table is full (the plan's FULL counter is set; the strip is incomplete).
+
+    A chunk whose nearest point lies behind everything already drawn in every tile of the
+    strip its box covers is skipped: a pixel's depth is held within its triangle's (so
+    within its chunk's box), so the skipped chunk could not have won a pixel. Its triangles
+    are set up (moved into the camera's frame, snapped, clipped) when a strip first draws
+    it, and kept in the plan for the next strips."""
+    chunks, reach, bin_start, bins, ints, floats, counters = plan
+    rows = buffers[1].shape[0]
+    buffers[2][:] = 0.0  # nothing drawn: each tile's least 0, its pixels cleared when reached
+    buffers[3][:] = False
+    buffers[4][:] = False
+    row0 = s * strip
+    band = np.empty((TILE, 2), np.int64)  # _fill_strip's spans of a band of rows
+    inv_far = 1.0 / camera[FAR]
+    for e in range(bin_start[s], bin_start[s + 1]):
+        p = bins[e]
+        if reach[p] < np.inf and _rect_behind(reach[p], chunks, p, row0, rows, buffers):
+            continue
+        if chunks[p, FIRST_PRIMITIVE] < 0:
+            start = counters[USED]
+            if chunks[p, WHICH] == 0:
+                room = _set_up_chunk(first, chunks[p, CHUNK], camera, plan, work)
+            else:
+                room = _set_up_chunk(second, chunks[p, CHUNK], camera, plan, work)
+            if not room:
+                counters[FULL] = 1
+                return True
+            chunks[p, FIRST_PRIMITIVE], chunks[p, END_PRIMITIVE] = start, counters[USED]
+        for q in range(chunks[p, FIRST_PRIMITIVE], chunks[p, END_PRIMITIVE]):
+            if ints[q, ROW1] >= row0 and ints[q, ROW0] < row0 + rows:
+                _fill_strip(ints, floats, q, row0, inv_far, buffers, band)
+    _clear_undrawn(buffers[0], buffers[1], buffers[4])
+    return False
+
+
+@njit(inline="always")
+def _rect_behind(nearest, chunks, p, row0, rows, buffers) -> bool:
+    """Whether 1/x `nearest` lies behind all that is drawn in every tile of the strip (its
+    buffers, first row row0) that listed chunk p's box covers."""
+    inv_depth, _hit, tiles, stale, _drawn = buffers
+    tile0 = row0 // TILE
+    tj0 = max(chunks[p, TJ0], tile0)
+    tj1 = min(chunks[p, TJ1], (row0 + rows - 1) // TILE)
+    for tj in range(tj0, tj1 + 1):
+        for ti in range(chunks[p, TI0], chunks[p, TI1] + 1):
+            if not _behind(nearest, inv_depth, tiles, stale, ti, tj - tile0):
+                return False
+    return True
+
+
+@njit(inline="always")
+def _set_up_chunk(index, c, camera, plan, work) -> bool:
+    """Appends chunk c's primitives to the plan's table (a triangle out of the image or seen
+    edge-on has none, one crossing the near plane or the guard band a fan); False when the
+    table has no room left."""
+    vertices, triangles, number, triangle_start, vertex_start, _lower, _upper, offset = index
+    scratch, snapped, polygon = work
+    _chunks, _reach, _bin_start, _bins, ints, floats, counters = plan
+    o = camera[ORIGIN : ORIGIN + 3]
+    axes = np.empty((3, 3))
+    axes[0] = camera[FORWARD : FORWARD + 3]
+    axes[1] = camera[RIGHT : RIGHT + 3]
+    axes[2] = camera[UP : UP + 3]
+    focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
+    height, width = int(camera[HEIGHT]), int(camera[WIDTH])
+    hw = width * 0.5
+    hh = height * 0.5
+    inv_far = 1.0 / far
+    first = vertex_start[c]
+    for k in range(vertex_start[c + 1] - first):
+        _vertex(vertices, first + k, o, axes, focal, near, far, hw, hh, scratch, snapped, k)
+    for t in range(triangle_start[c], triangle_start[c + 1]):
+        a = triangles[t, 0] - first
+        b = triangles[t, 1] - first
+        d = triangles[t, 2] - first
+        if snapped[a, 2] & snapped[b, 2] & snapped[d, 2] & OUTSIDE:
+            continue
+        tri = number[t] + offset
+        if (snapped[a, 2] | snapped[b, 2] | snapped[d, 2]) & UNSNAPPED:
+            if not _set_up_clipped(scratch, a, b, d, tri, camera, polygon, plan):
+                return False
+            continue
+        sx0, sy0, sx1, sy1, sx2, sy2 = (
+            snapped[a, 0],
+            snapped[a, 1],
+            snapped[b, 0],
+            snapped[b, 1],
+            snapped[d, 0],
+            snapped[d, 1],
+        )
+        if _covers_no_centre(sx0, sy0, sx1, sy1, sx2, sy2, width, height):
+            continue
+        plane = _plane(scratch, a, b, d, focal, hw, hh)
+        if plane[3] == 0.0:
+            continue
+        x0, x1, x2 = scratch[a, 0], scratch[b, 0], scratch[d, 0]
+        low = 1.0 / max(x0, x1, x2)
+        high = 1.0 / min(x0, x1, x2)
+        corners = (sx0, sy0, sx1, sy1, sx2, sy2)
+        if not _add_primitive(
+            corners, plane, low, high, inv_far, tri, width, height, ints, floats, counters
+        ):
+            return False
+    return True
+
+
+@njit(inline="always")
+def _add_primitive(
+    corners, plane, low, high, inv_far, tri, width, height, ints, floats, counters
+) -> bool:
+    """Appends a fixed-point triangle (turned counter-clockwise) with its plane and depth
+    range to the table, unless it covers no pixel centre of the image, has no area or lies
+    wholly beyond `far`; False when the table has no room left."""
+    sx0, sy0, sx1, sy1, sx2, sy2 = corners
+    area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
+    if area == 0:
+        return True
+    if area < 0:
+        sx1, sy1, sx2, sy2 = sx2, sy2, sx1, sy1
+    i0 = max(0, -((HALF - min(sx0, sx1, sx2)) // SUBPIXEL))
+    i1 = min(width - 1, (max(sx0, sx1, sx2) - HALF) // SUBPIXEL)
+    j0 = max(0, -((HALF - min(sy0, sy1, sy2)) // SUBPIXEL))
+    j1 = min(height - 1, (max(sy0, sy1, sy2) - HALF) // SUBPIXEL)
+    if i0 > i1 or j0 > j1 or high < inv_far:
+        return True
+    q = counters[USED]
+    if q == len(ints):
+        return False
+    ints[q, SX0], ints[q, SY0], ints[q, SX1], ints[q, SY1] = sx0, sy0, sx1, sy1
+    ints[q, SX2], ints[q, SY2], ints[q, NUMBER] = sx2, sy2, tri
+    ints[q, ROW0], ints[q, ROW1] = j0, j1
+    floats[q, C0], floats[q, CU], floats[q, CV] = plane[0], plane[1], plane[2]
+    floats[q, LOW], floats[q, HIGH] = low, high
+    counters[USED] = q + 1
+    return True
 
 
 @njit(inline="always")
@@ -234,10 +407,11 @@ def _box_depth(lower, upper, c, o, axes) -> float:
 
 
 @njit(inline="always")
-def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles, stale) -> bool:
-    """Whether any point of the box may show: in front of the near plane, inside the image's
-    edges (a pixel out) and, where the whole box is in front, not behind all that is drawn
-    in the tiles its corners' rectangle covers."""
+def _box_rect(lower, upper, c, o, axes, focal, near, hw, hh, width, height):
+    """Whether any point of box c may show (in front of the near plane, inside the image's
+    edges a pixel out), the tiles its corners' rectangle covers (TI0, TI1, TJ0, TJ1: the
+    whole image where the box reaches behind the near plane) and its largest 1/x (inf
+    there)."""
     u_low, u_high, v_low, v_high = np.inf, -np.inf, np.inf, -np.inf
     nearest, farthest = np.inf, -np.inf
     gw = hw + 1.0  # the image's edges a pixel out, as the vertices' outcodes
@@ -261,22 +435,16 @@ def _box_visible(lower, upper, c, o, axes, focal, near, hw, hh, inv_depth, tiles
             u_low, u_high = min(u_low, u), max(u_high, u)
             v_low, v_high = min(v_low, v), max(v_high, v)
     if farthest < near or left < 0.0 or right < 0.0 or top < 0.0 or bottom < 0.0:
-        return False  # wholly behind the camera or beside the image
-    if nearest < near:
-        return True  # reaches behind the near plane: drawn (its clipping decides)
-    height, width = inv_depth.shape
+        return False, 0, 0, 0, 0, 0.0  # wholly behind the camera or beside the image
+    if nearest < near:  # reaches behind the near plane: drawn (its clipping decides)
+        return True, 0, (width - 1) // TILE, 0, (height - 1) // TILE, np.inf
     if u_high < -1.0 or u_low > width + 1.0 or v_high < -1.0 or v_low > height + 1.0:
-        return False
+        return False, 0, 0, 0, 0, 0.0
     i0 = max(0, floor_int(u_low) - 1) // TILE
     i1 = min(width - 1, floor_int(u_high) + 1) // TILE
     j0 = max(0, floor_int(v_low) - 1) // TILE
     j1 = min(height - 1, floor_int(v_high) + 1) // TILE
-    reach = 1.0 / nearest  # the box's largest 1/x
-    for tj in range(j0, j1 + 1):
-        for ti in range(i0, i1 + 1):
-            if not _behind(reach, inv_depth, tiles, stale, ti, tj):
-                return True
-    return False
+    return True, i0, i1, j0, j1, 1.0 / nearest
 
 
 @njit(inline="always")
@@ -351,16 +519,22 @@ def _plane(cam, a, b, c, focal, hw, hh):
 
 
 @njit
-def _draw_clipped(cam, a, b, c, tri, focal, near, far, hw, hh, buffers, polygon, band) -> None:
-    """Draws a triangle that reaches behind the near plane or past the guard band: clipped
-    to both, then a fan over the polygon (its inner edges are shared: the fill rule splits
-    them). Its depth is held within the clipped polygon's."""
+def _set_up_clipped(cam, a, b, c, tri, camera, polygon, plan) -> bool:
+    """Appends the primitives of a triangle that reaches behind the near plane or past the
+    guard band: clipped to both, then a fan over the polygon (its inner edges are shared:
+    the fill rule splits them), each held within the clipped polygon's depth range. False
+    when the table has no room left."""
+    _chunks, _reach, _bin_start, _bins, ints, floats, counters = plan
+    focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
+    height, width = int(camera[HEIGHT]), int(camera[WIDTH])
+    hw = width * 0.5
+    hh = height * 0.5
     plane = _plane(cam, a, b, c, focal, hw, hh)
     if plane[3] == 0.0:
-        return
+        return True
     count = _clip_polygon(cam, a, b, c, focal, near, polygon)
     if count < 3:
-        return
+        return True
     nearest, farthest = np.inf, 0.0
     for k in range(count):
         nearest = min(nearest, polygon[0, k, 0])
@@ -373,19 +547,13 @@ def _draw_clipped(cam, a, b, c, tri, focal, near, far, hw, hh, buffers, polygon,
     for k in range(2, count):
         sx2 = _snap(polygon[0, k, 1] * focal / polygon[0, k, 0] + hw)
         sy2 = _snap(-(polygon[0, k, 2] * focal) / polygon[0, k, 0] + hh)
-        _fill(
-            (sx0, sy0, sx1, sy1, sx2, sy2),
-            plane[0],
-            plane[1],
-            plane[2],
-            low,
-            high,
-            far,
-            tri,
-            buffers,
-            band,
-        )
+        corners = (sx0, sy0, sx1, sy1, sx2, sy2)
+        if not _add_primitive(
+            corners, plane, low, high, 1.0 / far, tri, width, height, ints, floats, counters
+        ):
+            return False
         sx1, sy1 = sx2, sy2
+    return True
 
 
 @njit(inline="always")
@@ -422,12 +590,12 @@ def _clip_polygon(cam, a, b, c, focal, near, polygon) -> int:
 
 
 @njit(inline="always")
-def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
-    """Fills the pixels whose centres the fixed-point triangle (`corners`: sx0, sy0, sx1,
-    sy1, sx2, sy2) covers where it is nearer than what the buffers hold: 1/x = c0 + cu u +
-    cv v at the centre (u, v), held within [low, high] (the triangle's own range: snapping
-    may put a centre a hair outside the triangle) and seen only from 1/far on. A tile whose
-    pixels change forgets its farthest depth.
+def _fill_strip(ints, floats, q, row0, inv_far, buffers, band) -> None:
+    """Fills the pixels of a strip (`buffers` as draw_strip's, their first row image row
+    row0) whose centres primitive q covers where it is nearer than what the buffers hold:
+    1/x = c0 + cu u + cv v at the centre (u, v), held within [low, high] (the triangle's
+    own range: snapping may put a centre a hair outside the triangle) and seen only from
+    1/far on. A tile whose pixels change forgets its farthest depth.
 
     Rows go in bands of a tile's height. In each band, a tile whose farthest drawn depth
     lies nearer than the triangle's nearest over the tile is left out: c0 + cv (j + 0.5)
@@ -435,25 +603,19 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
     in exact arithmetic (rounding keeps order), so the largest 1/x any pixel of a rectangle
     gets is at one of its corners, and no pixel of the tile could have won. The band is
     drawn tile by tile (each tile's rows, then the next tile), so a tile's lines are read
-    together, and a tile is cleared as it is first reached. `buffers` as draw_index's;
-    `band` (TILE, 2) is a work array."""
+    together, and a tile is cleared as it is first reached. `band` (TILE, 2) is a work
+    array."""
     inv_depth, hit, tiles, stale, drawn = buffers
-    sx0, sy0, sx1, sy1, sx2, sy2 = corners
-    area = (sx1 - sx0) * (sy2 - sy0) - (sy1 - sy0) * (sx2 - sx0)
-    if area == 0:
-        return
-    if area < 0:
-        sx1, sy1, sx2, sy2 = sx2, sy2, sx1, sy1
-    height, width = hit.shape
+    rows, width = hit.shape
+    sx0, sy0, sx1, sy1 = ints[q, SX0], ints[q, SY0], ints[q, SX1], ints[q, SY1]
+    sx2, sy2, tri = ints[q, SX2], ints[q, SY2], ints[q, NUMBER]
+    c0, cu, cv = floats[q, C0], floats[q, CU], floats[q, CV]
+    low, high = floats[q, LOW], floats[q, HIGH]
     i0 = max(0, -((HALF - min(sx0, sx1, sx2)) // SUBPIXEL))
     i1 = min(width - 1, (max(sx0, sx1, sx2) - HALF) // SUBPIXEL)
-    j0 = max(0, -((HALF - min(sy0, sy1, sy2)) // SUBPIXEL))
-    j1 = min(height - 1, (max(sy0, sy1, sy2) - HALF) // SUBPIXEL)
-    if i0 > i1 or j0 > j1:
-        return
-    inv_far = 1.0 / far
-    if high < inv_far:
-        return
+    j0 = max(row0, ints[q, ROW0])
+    j1 = min(row0 + rows - 1, ints[q, ROW1])
+    tile0 = row0 // TILE
     px = i0 * SUBPIXEL + HALF
     py = j0 * SUBPIXEL + HALF
     # edge k from A to B: E(P) = (Bx - Ax)(Py - Ay) - (By - Ay)(Px - Ax), positive inside;
@@ -480,7 +642,7 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
             w1 += t1
             w2 += t2
         if union_lo <= union_hi:
-            tj = first_row // TILE
+            tj = first_row // TILE - tile0
             row_a = c0 + cv * (first_row + 0.5)
             row_b = c0 + cv * (last_row + 0.5)
             for ti in range(union_lo // TILE, union_hi // TILE + 1):
@@ -509,12 +671,13 @@ def _fill(corners, c0, cu, cv, low, high, far, tri, buffers, band) -> None:
                     if start <= end:
                         j = first_row + r
                         row = c0 + cv * (j + 0.5)
+                        at = j - row0  # the row in the strip's buffers
                         if fresh:
-                            _write_run(row, cu, low, high, tri, j, start, end, inv_depth, hit)
+                            _write_run(row, cu, low, high, tri, at, start, end, inv_depth, hit)
                             changed = True
                         else:
                             changed |= _fill_run(
-                                row, cu, low, high, inv_far, tri, j, start, end, inv_depth, hit
+                                row, cu, low, high, inv_far, tri, at, start, end, inv_depth, hit
                             )
                 # a fresh tile's least stays known: 0 where the triangle left pixels cleared,
                 # its own least (the farthest below) where it covered them all; a changed

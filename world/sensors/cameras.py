@@ -4,7 +4,8 @@ and normals, each an Image of the frame's scene through a pinhole.
 A camera measures when due (sensor_tick) and listened to: an unheard camera renders nothing.
 Its pose is the sensor's transform after the tick's physics; its picture is the renderer's
 visibility buffers of that pose (world.sensors.scene_frame) made into CARLA's encoding
-(world.sensors.camera_encodings, world.sensors.shading for rgb).
+(world.sensors.camera_encodings); the RGB camera's view is drawn and shaded a strip of rows
+at a time (world.sensors.shading), without buffers of the whole image.
 """
 
 from __future__ import annotations
@@ -77,9 +78,8 @@ class CameraSensor(SensorBehaviour):
         )
 
     def measure(self, ctx: SensorContext) -> list[Image]:
-        scene, transform, axes, seen = self.buffers(ctx)
-        weather = ctx.world.get_weather()
-        bgra = self.encode(scene, transform, axes, seen, weather)
+        scene, transform = ctx.world.frame_scene(), self.sensor.get_transform()
+        bgra = self.picture(scene, transform, ctx.world.get_weather())
         return [self.image(ctx, transform, bgra)]
 
     def encode(
@@ -124,16 +124,19 @@ class NormalsCamera(CameraSensor):
 
 
 class RGBCamera(CameraSensor):
-    """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog."""
+    """sensor.camera.rgb: albedo lit by the weather's sun and sky, in its fog. The view is
+    drawn and shaded a strip of rows at a time (world.sensors.shading): no whole-image
+    visibility buffers."""
 
     def __init__(self, sensor: Any, attributes: Mapping[str, str]) -> None:
         super().__init__(sensor, attributes)
         self.shader = Shader()
 
-    def encode(self, scene, transform, axes, seen, weather) -> np.ndarray:
+    def picture(self, scene: FrameScene, transform: Transform, weather: Any) -> np.ndarray:
+        axes = transform.rotation.matrix()
+        origin = transform.location.as_array()
         return self.shader.shade(
-            seen.number,
-            seen.inv_depth,
+            scene.strips(origin, axes, self.width, self.height, self.fov),
             self.fov,
             axes,
             transform.location.z,

@@ -136,8 +136,8 @@ class DVSCamera(RGBCamera):
         self._state: _State | None = None
 
     def measure(self, ctx: SensorContext) -> list[DVSEventArray]:
-        scene, transform, axes, seen = self.buffers(ctx)
-        bgra = self.encode(scene, transform, axes, seen, ctx.world.get_weather())
+        transform = self.sensor.get_transform()
+        bgra = self.picture(ctx.world.frame_scene(), transform, ctx.world.get_weather())
         levels = grey_levels(bgra, self.use_log, self.log_eps)
         now_ns = int(ctx.timestamp * 1e9)
         if self._state is None:

@@ -1,5 +1,8 @@
 """The RGB camera's shading in one compiled pass over the pixels (world.sensors.shading's
-light, fog and sRGB rules; numpy's many passes over a 800x600 picture took hundreds of ms).
+light, fog and sRGB rules; numpy's many passes over a 800x600 picture took hundreds of ms),
+in the same kernel as the drawing of the view: each strip of rows is shaded as soon as
+world.render.raster has drawn it, while its buffers are in the core's cache (four
+1920x1080 views took 48-50 ms of CPU drawn whole and then shaded, 35-37 ms so).
 
 Each pixel: the sky's colour by its ray's elevation, or the seen triangle's albedo (linear,
 from the sRGB table) lit by the ambient and the sun on the normal turned toward the camera,
@@ -36,8 +39,9 @@ import numpy as np
 
 from world import elementary as el
 from world.kernels.compiled import from_numba, njit
+from world.render.raster import STRIP, TILE, draw_strip, plan_view
 
-__all__ = ["LIGHT_FIELDS", "OPAQUE", "SKY_STEPS", "UNSET", "shade_frame", "sky_steps", "srgb_code"]
+__all__ = ["LIGHT_FIELDS", "OPAQUE", "SKY_STEPS", "UNSET", "shade_view", "sky_steps", "srgb_code"]
 
 _address, carray = from_numba("world.kernels.intrinsics", "address", "carray")
 
@@ -114,8 +118,8 @@ def _light_triangle(
 
 
 @njit(cache=True)
-def shade_frame(
-    pixels: tuple,
+def shade_view(
+    drawing: tuple,
     rays: tuple,
     static: tuple,
     dynamic: tuple,
@@ -127,19 +131,23 @@ def shade_frame(
     dynamic_memo: tuple,
     sky: tuple,
     out: np.ndarray,
-) -> None:
-    """Shades (H, W) pixels into `out` (H, W) uint32, each word's bytes B, G, R, A.
-    `pixels`: (H, W) triangle numbers (-1: sky; the static triangles below `offset`, the
-    dynamic ones from it) and the inverses 1/x of their planar depths x (a surface's depth
-    is float32(1 / (1/x)), the depth camera's planar depth); `rays`: the camera-frame ray of
-    pixel (i, j) is (1, across[i], down[j]), and `axes` the camera's forward, right, up as
-    columns; `static` and `dynamic`: the scene's colour, normal and tag columns; `codes`:
-    (256,) the sRGB codes' linear values, (256,) the midpoints above each code (+inf last),
-    the codes at a fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours;
-    `light` the LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two
-    sides' packed word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here
-    as pixels first see them. `sky`: sky_steps' (starts, words, count) of this light."""
-    number, inv_depth = _unowned(pixels[0]), _unowned(pixels[1])
+) -> bool:
+    """Draws a camera's view and shades it into `out` (H, W) uint32, each word's bytes B,
+    G, R, A, a strip of rows at a time while the strip's buffers are in the core's cache:
+    `drawing` (first, second, camera, plan, strip buffers, work) as world.render.raster's
+    plan_view and draw_strip read them, the strip buffers holding STRIP rows. Each pixel
+    sees a triangle number (-1: sky; the static triangles below `offset`, the dynamic ones
+    from it) and the inverse 1/x of its planar depth x (a surface's depth is float32(1 /
+    (1/x)), the depth camera's planar depth); `rays`: the camera-frame ray of pixel (i, j)
+    is (1, across[i], down[j]), and `axes` the camera's forward, right, up as columns;
+    `static` and `dynamic`: the scene's colour, normal and tag columns; `codes`: (256,) the
+    sRGB codes' linear values, (256,) the midpoints above each code (+inf last), the codes
+    at a fine grid's points (srgb_code); `lit` (K, 3) the lit lamps' colours; `light` the
+    LIGHT_FIELDS. `static_memo` and `dynamic_memo` hold each triangle's two sides' packed
+    word (S, 2) int64 (UNSET: not yet) and light (S, 2) float64, filled here as pixels first
+    see them. `sky`: sky_steps' (starts, words, count) of this light. Returns True when the
+    plan's primitive table was too small (`out` is incomplete: grow it and shade again)."""
+    first, second, camera, plan, strip_buffers, work = drawing
     across, down, axes = rays
     linear, above, cells = codes
     static_colour, static_normal = _unowned(static[0]), _unowned(static[1])
@@ -147,7 +155,7 @@ def shade_frame(
     static_code, static_scale = _unowned(static_memo[0]), _unowned(static_memo[1])
     dynamic_code, dynamic_scale = _unowned(dynamic_memo[0]), _unowned(dynamic_memo[1])
     out = _unowned(out)
-    height, width = number.shape
+    height, width = out.shape
     # pixel (i, j)'s ray in the world, before its division by the length: column part + row
     # part, the order of (a·1 + b·y) + c·z; its length squared likewise (1·1 + y·y) + z·z
     column_x, column_y, column_z = np.empty(width), np.empty(width), np.empty(width)
@@ -163,84 +171,104 @@ def shade_frame(
     columns = (column_x, column_y, column_z, column_length)
     fog = light[11] > 0.0
     sky_starts, sky_words, sky_count = sky
-    pairs = carray(_address(np.int64(pixels[0].ctypes.data)), (height * width) // 2, np.int64)
     step = 0  # the sky's step the last sky pixel was in
-    for j in range(height):
-        z = down[j]
-        row_x, row_y, row_z, row_length = axes[0, 2] * z, axes[1, 2] * z, axes[2, 2] * z, z * z
-        ray_row = (row_x, row_y, row_z, row_length)
-        i = 0
-        while i < width:
-            k = number[j, i]
-            if k < 0:
-                length = math.sqrt(column_length[i] + row_length)
-                rise = (column_z[i] + row_z) / length
-                if not (
-                    sky_starts[step] <= rise
-                    and (step + 1 == sky_count or rise < sky_starts[step + 1])
-                ):
-                    step = _step_of(rise, sky_starts, sky_count)
-                out[j, i] = sky_words[step]
-                i += 1
-                continue
-            end = _run_end(number, pairs, j, i, k)  # the run of pixels that see triangle k
-            if k < offset:
-                if static_code[k, 0] == UNSET:
-                    _light_triangle(
-                        k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
+    plan_view(first, second, camera, height, width, STRIP, plan)
+    for s in range(-(-height // STRIP)):
+        row0 = s * STRIP
+        rows = min(height, row0 + STRIP) - row0
+        tile_rows = -(-rows // TILE)
+        strip = (
+            strip_buffers[0][:rows],
+            strip_buffers[1][:rows],
+            strip_buffers[2][:tile_rows],
+            strip_buffers[3][:tile_rows],
+            strip_buffers[4][:tile_rows],
+        )
+        if draw_strip(first, second, camera, s, STRIP, plan, strip, work):
+            return True
+        # the strip's pixels, row `at` of its buffers being image row j
+        number, inv_depth = _unowned(strip[1]), _unowned(strip[0])
+        pairs = carray(_address(np.int64(strip[1].ctypes.data)), (rows * width) // 2, np.int64)
+        for at in range(rows):
+            j = row0 + at
+            z = down[j]
+            row_x, row_y, row_z, row_length = axes[0, 2] * z, axes[1, 2] * z, axes[2, 2] * z, z * z
+            ray_row = (row_x, row_y, row_z, row_length)
+            i = 0
+            while i < width:
+                k = number[at, i]
+                if k < 0:
+                    length = math.sqrt(column_length[i] + row_length)
+                    rise = (column_z[i] + row_z) / length
+                    if not (
+                        sky_starts[step] <= rise
+                        and (step + 1 == sky_count or rise < sky_starts[step + 1])
+                    ):
+                        step = _step_of(rise, sky_starts, sky_count)
+                    out[j, i] = sky_words[step]
+                    i += 1
+                    continue
+                end = _run_end(number, pairs, at, i, k)  # the run of pixels that see triangle k
+                if k < offset:
+                    if static_code[k, 0] == UNSET:
+                        _light_triangle(
+                            k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
+                        )
+                    front, back = static_code[k, 0], static_code[k, 1]
+                    front_scale, back_scale = static_scale[k, 0], static_scale[k, 1]
+                    nx, ny, nz = static_normal[k, 0], static_normal[k, 1], static_normal[k, 2]
+                    r, g, b = static_colour[k, 0], static_colour[k, 1], static_colour[k, 2]
+                else:
+                    q = k - offset
+                    if dynamic_code[q, 0] == UNSET:
+                        _light_triangle(
+                            k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
+                        )
+                    front, back = dynamic_code[q, 0], dynamic_code[q, 1]
+                    front_scale, back_scale = dynamic_scale[q, 0], dynamic_scale[q, 1]
+                    nx, ny, nz = dynamic_normal[q, 0], dynamic_normal[q, 1], dynamic_normal[q, 2]
+                    r, g, b = dynamic_colour[q, 0], dynamic_colour[q, 1], dynamic_colour[q, 2]
+                normal = (float(nx), float(ny), float(nz))
+                side = 0  # 0: the front side for the whole run, 1: the back side, -1: per pixel
+                if back_scale != front_scale:  # the side the camera sees matters
+                    at_first = _facing(normal, i, columns, ray_row)
+                    at_last = (
+                        at_first if end - 1 == i else _facing(normal, end - 1, columns, ray_row)
                     )
-                front, back = static_code[k, 0], static_code[k, 1]
-                front_scale, back_scale = static_scale[k, 0], static_scale[k, 1]
-                nx, ny, nz = static_normal[k, 0], static_normal[k, 1], static_normal[k, 2]
-                r, g, b = static_colour[k, 0], static_colour[k, 1], static_colour[k, 2]
-            else:
-                q = k - offset
-                if dynamic_code[q, 0] == UNSET:
-                    _light_triangle(
-                        k, offset, static, dynamic, lit, light, codes, static_memo, dynamic_memo
-                    )
-                front, back = dynamic_code[q, 0], dynamic_code[q, 1]
-                front_scale, back_scale = dynamic_scale[q, 0], dynamic_scale[q, 1]
-                nx, ny, nz = dynamic_normal[q, 0], dynamic_normal[q, 1], dynamic_normal[q, 2]
-                r, g, b = dynamic_colour[q, 0], dynamic_colour[q, 1], dynamic_colour[q, 2]
-            normal = (float(nx), float(ny), float(nz))
-            side = 0  # 0: the front side for the whole run, 1: the back side, -1: per pixel
-            if back_scale != front_scale:  # the side the camera sees matters
-                first = _facing(normal, i, columns, ray_row)
-                last = first if end - 1 == i else _facing(normal, end - 1, columns, ray_row)
-                if first > SURE_FACING and last > SURE_FACING:
-                    side = 1
-                elif not (first < -SURE_FACING and last < -SURE_FACING):
-                    side = -1
-            if side >= 0 and not fog:
-                # unsigned columns: no check for a negative index, and no view of the row
-                # (a slice's reference counts)
-                word = back if side else front
-                for p in range(np.uint64(i), np.uint64(end)):
-                    out[j, p] = word
+                    if at_first > SURE_FACING and at_last > SURE_FACING:
+                        side = 1
+                    elif not (at_first < -SURE_FACING and at_last < -SURE_FACING):
+                        side = -1
+                if side >= 0 and not fog:
+                    # unsigned columns: no check for a negative index, and no view of the row
+                    # (a slice's reference counts)
+                    word = back if side else front
+                    for p in range(np.uint64(i), np.uint64(end)):
+                        out[j, p] = word
+                    i = end
+                    continue
+                for p in range(i, end):
+                    seen = side
+                    if seen < 0:
+                        seen = 1 if _facing(normal, p, columns, ray_row) > 0.0 else 0
+                    code = back if seen else front
+                    if fog:
+                        scale = back_scale if seen else front_scale
+                        length = math.sqrt(column_length[p] + row_length)
+                        depth = float(np.float32(1.0 / inv_depth[at, p]))
+                        through = depth * length - light[12]
+                        if through > 0.0:
+                            keep = el.exp(-light[11] * through)
+                            code = OPAQUE
+                            value = linear[r] * scale * keep + light[8] * (1.0 - keep)
+                            code |= srgb_code(value, above, cells) << R_SHIFT
+                            value = linear[g] * scale * keep + light[9] * (1.0 - keep)
+                            code |= srgb_code(value, above, cells) << G_SHIFT
+                            value = linear[b] * scale * keep + light[10] * (1.0 - keep)
+                            code |= srgb_code(value, above, cells) << B_SHIFT
+                    out[j, p] = code
                 i = end
-                continue
-            for p in range(i, end):
-                seen = side
-                if seen < 0:
-                    seen = 1 if _facing(normal, p, columns, ray_row) > 0.0 else 0
-                code = back if seen else front
-                if fog:
-                    scale = back_scale if seen else front_scale
-                    length = math.sqrt(column_length[p] + row_length)
-                    depth = float(np.float32(1.0 / inv_depth[j, p]))
-                    through = depth * length - light[12]
-                    if through > 0.0:
-                        keep = el.exp(-light[11] * through)
-                        code = OPAQUE
-                        value = linear[r] * scale * keep + light[8] * (1.0 - keep)
-                        code |= srgb_code(value, above, cells) << R_SHIFT
-                        value = linear[g] * scale * keep + light[9] * (1.0 - keep)
-                        code |= srgb_code(value, above, cells) << G_SHIFT
-                        value = linear[b] * scale * keep + light[10] * (1.0 - keep)
-                        code |= srgb_code(value, above, cells) << B_SHIFT
-                out[j, p] = code
-            i = end
+    return False
 
 
 @njit(inline="always")

@@ -24,6 +24,7 @@ from world.render import (
     PinholeCamera,
     RasterWork,
     SceneView,
+    StripDrawing,
     Visibility,
     cast_rays,
     visibility,
@@ -51,6 +52,21 @@ def static_index(world_map: Any) -> MeshIndex:
     return build() if derived is None else derived(INDEX_KEY, build)
 
 
+def _pinhole(
+    origin: np.ndarray, axes: np.ndarray, width: int, height: int, fov: float
+) -> PinholeCamera:
+    """A pinhole camera at `origin` whose forward, right and up are the columns of `axes`."""
+    return PinholeCamera(
+        tuple(map(float, origin)),
+        tuple(map(float, axes[:, 0])),
+        tuple(map(float, axes[:, 1])),
+        tuple(map(float, axes[:, 2])),
+        int(width),
+        int(height),
+        float(fov),
+    )
+
+
 @dataclass(slots=True)
 class FrameScene:
     """One frame's triangles, numbered static first, and what the sensors look up about them
@@ -68,19 +84,22 @@ class FrameScene:
         drawn into the buffers of `work` kept for the image size: the cameras of one size
         share them (the next camera of that size overwrites them), so a tick's cameras
         draw into memory the caches already hold and no frame pays fresh pages."""
-        camera = PinholeCamera(
-            tuple(map(float, origin)),
-            tuple(map(float, axes[:, 0])),
-            tuple(map(float, axes[:, 1])),
-            tuple(map(float, axes[:, 2])),
-            int(width),
-            int(height),
-            float(fov),
-        )
+        camera = _pinhole(origin, axes, width, height, fov)
+        return visibility(self.view, camera, self._work_for(camera))
+
+    def strips(
+        self, origin: np.ndarray, axes: np.ndarray, width: int, height: int, fov: float
+    ) -> StripDrawing:
+        """The camera's view to be drawn a strip at a time by a kernel that uses each strip
+        as it is drawn (world.render's StripDrawing), with the work kept for the size."""
+        camera = _pinhole(origin, axes, width, height, fov)
+        return StripDrawing(self.view, camera, self._work_for(camera))
+
+    def _work_for(self, camera: PinholeCamera) -> RasterWork:
         key = (camera.width, camera.height)
         if key not in self.work:
             self.work[key] = RasterWork(camera.width, camera.height)
-        return visibility(self.view, camera, self.work[key])
+        return self.work[key]
 
     def cast(
         self, origin: np.ndarray, directions: np.ndarray, max_range: float

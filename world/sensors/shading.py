@@ -31,9 +31,10 @@ import numpy as np
 
 from world import elementary as el
 from world.actors.vehicle_state import CityObjectLabel
+from world.render import StripDrawing
 from world.sensors.buffers import records_array
 from world.sensors.pinhole import pixel_offsets
-from world.sensors.pixel_kernels import SKY_STEPS, shade_frame, sky_steps
+from world.sensors.pixel_kernels import SKY_STEPS, shade_view, sky_steps
 
 __all__ = ["LINEAR_OF_SRGB", "Lighting", "Shader", "light_array", "lighting_of"]
 
@@ -149,8 +150,7 @@ class Shader:
 
     def shade(
         self,
-        number: np.ndarray,
-        inv_depth: np.ndarray,
+        drawing: StripDrawing,
         fov: float,
         axes: np.ndarray,
         height: float,
@@ -158,20 +158,23 @@ class Shader:
         lit: np.ndarray,
         light: Lighting,
     ) -> np.ndarray:
-        """(H, W, 4) BGRA of one frame (over a bytearray an Image takes as it is): `number`
-        and `inv_depth` (H, W) from the renderer (world.render's Visibility), `fov` the camera's,
-        `axes` its forward, right and up as columns, `height` its z, `columns` the scene's (static
-        colour, normal, tag, dynamic colour, normal, tag, offset), `lit` the lit lamps' colours."""
-        h, w = number.shape
+        """(H, W, 4) BGRA of one frame (over a bytearray an Image takes as it is): `drawing`
+        the camera's view (world.render's StripDrawing, drawn a strip at a time as it is
+        shaded), `fov` the camera's, `axes` its forward, right and up as columns, `height` its
+        z, `columns` the scene's (static colour, normal, tag, dynamic colour, normal, tag,
+        offset), `lit` the lit lamps' colours."""
+        h, w = drawing.height, drawing.width
         across, down = pixel_offsets(w, h, fov)
         words = records_array((h, w), np.uint32)  # one BGRA word a pixel
         lamps = np.ascontiguousarray(lit, np.uint8)
         values = light_array(light, height)
         static_memo = self._static_memo(columns[0], values, lamps)
         dynamic = len(columns[3])
-        shade_frame(
-            (np.ascontiguousarray(number, np.int32), np.ascontiguousarray(inv_depth, np.float64)),
-            (across, down, np.ascontiguousarray(axes, np.float64)),
+        rays = (across, down, np.ascontiguousarray(axes, np.float64))
+        full = False  # the drawing's table of triangles was too small: grown, drawn again
+        while shade_view(
+            drawing.arguments(full),
+            rays,
             tuple(columns[0:3]),
             tuple(columns[3:6]),
             columns[6],
@@ -182,5 +185,6 @@ class Shader:
             (np.zeros((dynamic, 2), np.int64), np.zeros((dynamic, 2))),
             self._sky_steps(values),
             words,
-        )
+        ):
+            full = True
         return words.view(np.uint8).reshape(h, w, 4)

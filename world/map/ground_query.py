@@ -43,6 +43,7 @@ from world.kernels.compiled import njit
 from world.map.lane_index import SegmentGrid
 
 __all__ = [
+    "HELD_SLABS",
     "NO_SURFACES",
     "GroundMemory",
     "SurfaceArrays",
@@ -422,16 +423,27 @@ def highest_into(
             found_out[i] = True
 
 
+# at most this many slabs held by a point are kept with its answer (more: not kept)
+HELD_SLABS = 6
+
+
 class GroundMemory(NamedTuple):
-    """The answers of `highest_into` to each actor row's last query point, kept between
-    ticks (world.physics.tick.FleetCache) for one map's surfaces: the point's bits (its three
-    float64 as int64), the height, normal and found, and whether the row holds one yet."""
+    """What the tick keeps of each actor row's last query (world.physics.tick.FleetCache), for
+    one map's surfaces: the answer of `highest_into` to the row's last point (its three
+    float64 as int64, the height, normal and found, whether the row holds one yet), and
+    the slabs of the last full scan of its cell's list (`_slab_scan`): the cell (-1: none
+    kept), the closed rectangle (x low, y low, x high, y high) within which every slab box of
+    that list holds or misses a point as it held or missed that one, and the segments whose
+    boxes held it, in the list's order (a count, then up to HELD_SLABS)."""
 
     bits: np.ndarray  # (rows, 3) int64
     z: np.ndarray
     normal: np.ndarray  # (rows, 3)
     found: np.ndarray
     known: np.ndarray
+    cell: np.ndarray  # (rows,) int64
+    region: np.ndarray  # (rows, 4)
+    held: np.ndarray  # (rows, 1 + HELD_SLABS) int64
 
 
 def ground_memory(rows: int) -> GroundMemory:
@@ -442,6 +454,9 @@ def ground_memory(rows: int) -> GroundMemory:
         np.zeros((rows, 3)),
         np.zeros(rows, dtype=np.bool_),
         np.zeros(rows, dtype=np.bool_),
+        np.full(rows, -1, dtype=np.int64),
+        np.zeros((rows, 4)),
+        np.zeros((rows, 1 + HELD_SLABS), dtype=np.int64),
     )
 
 
@@ -455,41 +470,111 @@ def highest_remembered(
     normal_out: np.ndarray,
     found_out: np.ndarray,
 ) -> None:
-    """`highest_into` for the (N, 3) C-ordered points `pts` of actor `rows`, asking the
-    surfaces only for the points whose bits differ from their row's last one (a body
-    standing still asks the same question again; the answer is a function of the point's
-    bits and the surfaces alone, so it is the same answer); the others' answers are
-    remembered for the next tick."""
+    """`highest_into` for the (N, 3) C-ordered points `pts` of actor `rows`, answered from
+    what each row's last query kept: a point with the bits of its row's last one gets that
+    answer (the answer is a function of the point's bits and the surfaces alone); a point in
+    the last scan's cell and rectangle tests only the slabs that held the last point (the
+    same boxes hold it, so the scan would test the same segments in the same order: the same
+    answer), and any other point scans its cell's list, keeping what proves the next."""
+    seg = surfaces.segments
     bits = pts.view(np.int64)
-    n = len(pts)
-    fresh = np.empty(n, dtype=np.int64)
-    m = 0
-    for i in range(n):
+    reach, cell = surfaces.reach, surfaces.cell
+    origin_x, origin_y, shape_x, shape_y = (
+        surfaces.origin_x,
+        surfaces.origin_y,
+        surfaces.shape_x,
+        surfaces.shape_y,
+    )
+    slab_starts, slab_segment, slab_box = (
+        surfaces.slab_starts,
+        surfaces.slab_segment,
+        surfaces.slab_box,
+    )
+    near_starts, segment, box = surfaces.near_starts, surfaces.near_segment, surfaces.near_box
+    known, kept_bits, cells, region, held = (
+        memory.known,
+        memory.bits,
+        memory.cell,
+        memory.region,
+        memory.held,
+    )
+    z_kept, normal_kept, found_kept = memory.z, memory.normal, memory.found
+    for i in range(len(pts)):
         r = rows[i]
-        same = memory.known[r]
+        same = known[r]
         for c in range(3):
-            same = same and memory.bits[r, c] == bits[i, c]
+            same = same and kept_bits[r, c] == bits[i, c]
         if same:
-            z_out[i] = memory.z[r]
+            z_out[i] = z_kept[r]
             for c in range(3):
-                normal_out[i, c] = memory.normal[r, c]
-            found_out[i] = memory.found[r]
+                normal_out[i, c] = normal_kept[r, c]
+            found_out[i] = found_kept[r]
+            continue
+        px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
+        best = -1
+        best_z = 0.0
+        cx = _cell_index(px, cell, origin_x, shape_x)
+        cy = _cell_index(py, cell, origin_y, shape_y)
+        if len(seg) and cx >= 0 and cy >= 0:
+            limit = pz + reach
+            flat = cx * shape_y + cy
+            # the slabs of the cell's list whose boxes hold the point, each tested: those
+            # kept from the last scan when the point lies in the cell and rectangle kept (the
+            # same boxes hold it, in the same order), else the list's, the rectangle (each
+            # box missed on the first side its test finds, that bound moved one float
+            # inward: x < x0 is x <= nextafter(x0, -inf)) and the segments held kept anew
+            kept = cells[r] == flat and region[r, 0] <= px <= region[r, 2]
+            kept = kept and region[r, 1] <= py <= region[r, 3]
+            start, stop = (
+                (1, 1 + held[r, 0]) if kept else (slab_starts[flat], slab_starts[flat + 1])
+            )
+            lx, ly, hx, hy = -np.inf, -np.inf, np.inf, np.inf
+            count = 0
+            for k in range(start, stop):
+                if kept:
+                    s = held[r, k]
+                else:
+                    x0, y0, x1, y1 = slab_box[k, 0], slab_box[k, 1], slab_box[k, 2], slab_box[k, 3]
+                    if px < x0:
+                        hx = min(hx, np.nextafter(x0, -np.inf))
+                        continue
+                    if px > x1:
+                        lx = max(lx, np.nextafter(x1, np.inf))
+                        continue
+                    if py < y0:
+                        hy = min(hy, np.nextafter(y0, -np.inf))
+                        continue
+                    if py > y1:
+                        ly = max(ly, np.nextafter(y1, np.inf))
+                        continue
+                    lx, ly, hx, hy = max(lx, x0), max(ly, y0), min(hx, x1), min(hy, y1)
+                    s = slab_segment[k]
+                    if count < HELD_SLABS:
+                        held[r, 1 + count] = s
+                    count += 1
+                surface = _covering_surface(seg, s, px, py, False)
+                if surface <= limit and (best < 0 or surface > best_z):
+                    best = s
+                    best_z = surface
+            if not kept:
+                cells[r] = flat if count <= HELD_SLABS else -1
+                held[r, 0] = count
+                region[r, 0], region[r, 1], region[r, 2], region[r, 3] = lx, ly, hx, hy
+            # only a point none of them covers tries the joins (the whole walk)
+            if best < 0:
+                best, best_z = _best_listed(
+                    seg, segment, box, near_starts[flat], near_starts[flat + 1], px, py, limit, True
+                )
+        if best >= 0:
+            z_out[i] = z_kept[r] = best_z
+            for c in range(3):
+                normal_out[i, c] = normal_kept[r, c] = seg[best, _NORMAL + c]
+            found_out[i] = found_kept[r] = True
         else:
-            fresh[m] = i
-            m += 1
-    if m == 0:
-        return
-    asked = np.empty((m, 3))
-    for j in range(m):
+            z_out[i] = z_kept[r] = np.nan
+            for c in range(3):
+                normal_out[i, c] = normal_kept[r, c] = 1.0 if c == 2 else 0.0
+            found_out[i] = found_kept[r] = False
         for c in range(3):
-            asked[j, c] = pts[fresh[j], c]
-    z, normal, found = np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.bool_)
-    highest_into(surfaces, asked, z, normal, found)
-    for j in range(m):
-        i, r = fresh[j], rows[fresh[j]]
-        z_out[i] = memory.z[r] = z[j]
-        for c in range(3):
-            normal_out[i, c] = memory.normal[r, c] = normal[j, c]
-            memory.bits[r, c] = bits[i, c]
-        found_out[i] = memory.found[r] = found[j]
-        memory.known[r] = True
+            kept_bits[r, c] = bits[i, c]
+        known[r] = True

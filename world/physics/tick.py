@@ -68,7 +68,7 @@ class FleetCache:
 
     What the tick remembers from one tick to the next: the substeps' last yaw of each
     vehicle row with its cosine and sine (vehicle_dynamics.substep) and the ground query's
-    last answer for each actor row (ground_query.highest_remembered), made again, empty,
+    last answer and slabs for each actor row (ground_query.highest_remembered), made again, empty,
     when a table grows or the map's surfaces are others.
     """
 
@@ -137,7 +137,8 @@ class FleetCache:
 # The dtype and dimensions of each array of the tick's table, group by group, as
 # _physics_groups makes them again: the columns, the substeps' last yaws, the ground memory
 _F8, _F8_2, _F4, _F4_2 = (np.float64, 1), (np.float64, 2), (np.float32, 1), (np.float32, 2)
-_I8_2, _I4, _I2, _I1, _B = (np.int64, 2), (np.int32, 1), (np.int16, 1), (np.int8, 1), (np.bool_, 1)
+_I8, _I8_2, _I4, _I2 = (np.int64, 1), (np.int64, 2), (np.int32, 1), (np.int16, 1)
+_I1, _B = (np.int8, 1), (np.bool_, 1)
 PHYSICS_TABLE_KINDS = (
     BodyColumns(
         pos=_F8_2, rot=_F8_2, vel=_F8_2, angvel=_F8_2, force=_F8_2, torque=_F8_2, mass=_F8,
@@ -161,7 +162,9 @@ PHYSICS_TABLE_KINDS = (
         acc=_F8_2, impulse=_F8_2, ang_impulse=_F8_2,
     ),
     (_F8_2,),  # each vehicle row's last yaw (degrees), its cosine and sine
-    GroundMemory(bits=_I8_2, z=_F8, normal=_F8_2, found=_B, known=_B),
+    GroundMemory(
+        bits=_I8_2, z=_F8, normal=_F8_2, found=_B, known=_B, cell=_I8, region=_F8_2, held=_I8_2
+    ),
 )  # fmt: skip
 
 
@@ -590,7 +593,14 @@ def _physics_groups(t):
     )
     heading = matrix(t, 74, f8)
     ground = GroundMemory(
-        matrix(t, 75, i8), column(t, 76, f8), matrix(t, 77, f8), column(t, 78, b), column(t, 79, b)
+        matrix(t, 75, i8),
+        column(t, 76, f8),
+        matrix(t, 77, f8),
+        column(t, 78, b),
+        column(t, 79, b),
+        column(t, 80, i8),
+        matrix(t, 81, f8),
+        matrix(t, 82, i8),
     )
     return body, veh, walkers, extra, heading, ground
 

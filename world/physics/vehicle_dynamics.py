@@ -334,7 +334,14 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray, dt: flo
         fixed[i, _SLOW_ROLLING] = fixed[i, _ROLLING] / mass * dt
         gear = veh.gear[k]
         engaged, per_radius, clutch, clutch_a, clutch_b = _gear_terms(
-            veh.gear_ratio, k, gear, veh.final_ratio[k], radius, veh.clutch[k], inertia, mass, dt
+            _gear_ratio(veh.gear_ratio, k, abs(gear)),
+            gear,
+            veh.final_ratio[k],
+            radius,
+            veh.clutch[k],
+            inertia,
+            mass,
+            dt,
         )
         fixed[i, _GEAR], fixed[i, _ENGAGED] = gear, 1.0 if engaged else 0.0
         fixed[i, _PER_RADIUS], fixed[i, _CLUTCH] = per_radius, clutch
@@ -345,8 +352,7 @@ def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray, dt: flo
 
 @njit
 def _gear_terms(
-    gear_ratio: np.ndarray,
-    k: int,
+    ratio: float,
     gear: int,
     final_ratio: float,
     wheel_radius: float,
@@ -355,13 +361,15 @@ def _gear_terms(
     mass: float,
     dt: float,
 ) -> tuple:
-    """The drivetrain's terms of vehicle row k in `gear` (reverse: first gear's ratio; 0:
-    neutral): whether a gear is engaged, the wheels' speed factor seen from the engine
-    (G / radius), the clutch's strength (0 unless engaged) and its implicit coupling terms
-    a and b."""
+    """The drivetrain's terms of a vehicle in `gear` (reverse: first gear's ratio; 0:
+    neutral), `ratio` its gear table's entry for |gear| (`_gear_ratio`, read only in gear):
+    whether a gear is engaged, the wheels' speed factor seen from the engine (G / radius),
+    the clutch's strength (0 unless engaged) and its implicit coupling terms a and b. (A
+    scalar, not the table: a compiled call taking an array costs two atomic reference
+    counts, here once per vehicle and tick.)"""
     total_ratio = 0.0
     if gear != 0:
-        total_ratio = _gear_ratio(gear_ratio, k, abs(gear)) * final_ratio
+        total_ratio = ratio * final_ratio
     engaged = total_ratio > 0.0
     clutch = clutch_strength if engaged else 0.0
     per_radius = total_ratio / wheel_radius
@@ -513,7 +521,7 @@ def _toward(current: float, target: float, rates: tuple, dt: float) -> float:
     return current + min(max(target - current, -rate), rate)
 
 
-@njit
+@njit(inline="always")
 def _lateral(
     mass: float,
     wheelbase: float,
@@ -533,7 +541,8 @@ def _lateral(
     linear part, explicit with saturated tyres when they slide) blended with the kinematic
     one below DYNAMIC_ABOVE. `track`: the vehicle's tick_setup numbers cg_b, iz, cf, cr,
     cap_f, cap_r and the numerators of a11, a12 (and a21) and a22; `tan_delta`: the
-    tangent of the wheel angle delta."""
+    tangent of the wheel angle delta. (Inlined into the substep, as the compiler inlines
+    its other helpers: a call hands over 13 numbers and a tuple of 9.)"""
     cg_b, iz, cf, cr, cap_f, cap_r, n11, n12, n22 = track
     w = min(max((u_new - KINEMATIC_BELOW) / BLEND_SPAN, 0.0), 1.0)
     r_kin = u_new * tan_delta / wheelbase
@@ -712,8 +721,7 @@ def substep(
             clutch, clutch_a, clutch_b = fixed[i, _CLUTCH], fixed[i, _CLUTCH_A], fixed[i, _CLUTCH_B]
         else:
             engaged, per_radius, clutch, clutch_a, clutch_b = _gear_terms(
-                veh.gear_ratio,
-                k,
+                _gear_ratio(veh.gear_ratio, k, abs(gear)),
                 gear,
                 veh.final_ratio[k],
                 radius,

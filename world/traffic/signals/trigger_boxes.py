@@ -312,7 +312,7 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
                             gap += out * out
                     if not gap <= reach * reach:
                         continue
-                    if _separated(d0, d1, d2, axes[b], half[b], r_actor, extent[row], rel, mag, t):
+                    if _separated(d0, d1, d2, axes, half, b, r_actor, extent, row, rel, mag, t):
                         continue
                     if count == len(out_n):
                         out_n = np.concatenate((out_n, np.empty(count, dtype=np.int64)))
@@ -328,11 +328,12 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
     return out_n[:count], out_b[:count]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _actor_axes(axes: np.ndarray, pitch_deg: float, yaw_deg: float, roll_deg: float) -> None:
     """Writes into `axes` (3x3) the forward, right and up unit vectors (columns) of an actor
     turned by pitch, yaw and roll (degrees): CARLA's rotation, as `rotation_matrices` gives
-    it (numba's radians, cos and sin are numpy's)."""
+    it (numba's radians, cos and sin are numpy's). (Inlined, as `_separated`: a compiled
+    call taking an array costs two atomic reference counts per array.)"""
     pitch, yaw, roll = np.radians(pitch_deg), np.radians(yaw_deg), np.radians(roll_deg)
     s_p, c_p = el.sin_cos(pitch)
     s_y, c_y = el.sin_cos(yaw)
@@ -346,21 +347,26 @@ def _actor_axes(axes: np.ndarray, pitch_deg: float, yaw_deg: float, roll_deg: fl
         axes[i, 2] = up[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _separated(
     d0: float,
     d1: float,
     d2: float,
-    axes_a: np.ndarray,
-    half_a: np.ndarray,
+    boxes_axes: np.ndarray,
+    boxes_half: np.ndarray,
+    a: int,
     axes_b: np.ndarray,
-    half_b: np.ndarray,
+    extents: np.ndarray,
+    b: int,
     rel: np.ndarray,
     mag: np.ndarray,
     t: np.ndarray,
 ) -> bool:
-    """Whether an axis separates two oriented boxes (axes: proper rotation matrices whose
-    columns are the unit axes; half: the half-extents; d: centre of b less centre of a).
+    """Whether an axis separates two oriented boxes, box a of (B, 3, 3) `boxes_axes` and (B,
+    3) `boxes_half` and box b of `axes_b` (3, 3) and row b of `extents` (axes: proper
+    rotation matrices whose columns are the unit axes; half: the half-extents; d: centre of
+    b less centre of a). (Inlined, with the tables and rows rather than row views: a row
+    view handed to a compiled call costs two atomic reference counts, per candidate box.)
 
     The 15 candidate axes of two boxes in 3D, worked in a's frame (b's axis j there is column
     j of rel = axes_a^T axes_b, the centres' offset is t = axes_a^T d): the 3 face normals of
@@ -372,22 +378,26 @@ def _separated(
     half-widths half_a_i1 |rel_i2j| + half_a_i2 |rel_i1j| + half_b_j1 |rel_ij2| + half_b_j2
     |rel_ij1|."""
     for i in range(3):
-        t[i] = d0 * axes_a[0, i] + d1 * axes_a[1, i] + d2 * axes_a[2, i]
+        t[i] = d0 * boxes_axes[a, 0, i] + d1 * boxes_axes[a, 1, i] + d2 * boxes_axes[a, 2, i]
         for j in range(3):
             rel[i, j] = (
-                axes_a[0, i] * axes_b[0, j]
-                + axes_a[1, i] * axes_b[1, j]
-                + axes_a[2, i] * axes_b[2, j]
+                boxes_axes[a, 0, i] * axes_b[0, j]
+                + boxes_axes[a, 1, i] * axes_b[1, j]
+                + boxes_axes[a, 2, i] * axes_b[2, j]
             )
             mag[i, j] = abs(rel[i, j])
     for i in range(3):
-        reach = half_b[0] * mag[i, 0] + half_b[1] * mag[i, 1] + half_b[2] * mag[i, 2]
-        if abs(t[i]) > half_a[i] + reach:
+        reach = extents[b, 0] * mag[i, 0] + extents[b, 1] * mag[i, 1] + extents[b, 2] * mag[i, 2]
+        if abs(t[i]) > boxes_half[a, i] + reach:
             return True
     for j in range(3):
         along = t[0] * rel[0, j] + t[1] * rel[1, j] + t[2] * rel[2, j]
-        reach = half_a[0] * mag[0, j] + half_a[1] * mag[1, j] + half_a[2] * mag[2, j]
-        if abs(along) > reach + half_b[j]:
+        reach = (
+            boxes_half[a, 0] * mag[0, j]
+            + boxes_half[a, 1] * mag[1, j]
+            + boxes_half[a, 2] * mag[2, j]
+        )
+        if abs(along) > reach + extents[b, j]:
             return True
     for i in range(3):
         i1, i2 = (i + 1) % 3, (i + 2) % 3
@@ -396,8 +406,8 @@ def _separated(
                 continue
             j1, j2 = (j + 1) % 3, (j + 2) % 3
             along = t[i2] * rel[i1, j] - t[i1] * rel[i2, j]
-            reach = half_a[i1] * mag[i2, j] + half_a[i2] * mag[i1, j]
-            reach += half_b[j1] * mag[i, j2] + half_b[j2] * mag[i, j1]
+            reach = boxes_half[a, i1] * mag[i2, j] + boxes_half[a, i2] * mag[i1, j]
+            reach += extents[b, j1] * mag[i, j2] + extents[b, j2] * mag[i, j1]
             if abs(along) > reach:
                 return True
     return False

@@ -394,14 +394,10 @@ def test_kept_slabs_give_the_scan_answers(medium):
         cx = np.clip(np.floor(points[:, 0] / arrays.cell) - arrays.origin_x, 1, arrays.shape_x - 2)
         cy = np.clip(np.floor(points[:, 1] / arrays.cell) - arrays.origin_y, 1, arrays.shape_y - 2)
         flat = (cx * arrays.shape_y + cy).astype(np.int64)
-        box = memory.region
-        return (
-            (memory.cell == flat)
-            & (box[:, 0] <= points[:, 0])
-            & (points[:, 0] <= box[:, 2])
-            & (box[:, 1] <= points[:, 1])
-            & (points[:, 1] <= box[:, 3])
-        )
+        box, x, y = memory.region, points[:, 0], points[:, 1]
+        closed = (box[:, 0] <= x) & (x <= box[:, 2]) & (box[:, 1] <= y) & (y <= box[:, 3])
+        strict = (box[:, 4] < x) & (x < box[:, 6]) & (box[:, 5] < y) & (y < box[:, 7])
+        return (memory.cell == flat) & closed & strict
 
     kept = 0
     for _ in range(40):

@@ -431,10 +431,11 @@ class GroundMemory(NamedTuple):
     """What the tick keeps of each actor row's last query (world.physics.tick.FleetCache), for
     one map's surfaces: the answer of `highest_into` to the row's last point (its three
     float64 as int64, the height, normal and found, whether the row holds one yet), and
-    the slabs of the last full scan of its cell's list (`_slab_scan`): the cell (-1: none
-    kept), the closed rectangle (x low, y low, x high, y high) within which every slab box of
-    that list holds or misses a point as it held or missed that one, and the segments whose
-    boxes held it, in the list's order (a count, then up to HELD_SLABS)."""
+    the slabs of the last full scan of its cell's list (`highest_remembered`): the cell (-1:
+    none kept), the rectangle within which every slab box of that list holds or misses a
+    point as it held or missed that one (x low, y low, x high, y high closed, then the same
+    open: a point lies in both), and the segments whose boxes held it, in the list's order
+    (a count, then up to HELD_SLABS)."""
 
     bits: np.ndarray  # (rows, 3) int64
     z: np.ndarray
@@ -442,7 +443,7 @@ class GroundMemory(NamedTuple):
     found: np.ndarray
     known: np.ndarray
     cell: np.ndarray  # (rows,) int64
-    region: np.ndarray  # (rows, 4)
+    region: np.ndarray  # (rows, 8)
     held: np.ndarray  # (rows, 1 + HELD_SLABS) int64
 
 
@@ -455,7 +456,7 @@ def ground_memory(rows: int) -> GroundMemory:
         np.zeros(rows, dtype=np.bool_),
         np.zeros(rows, dtype=np.bool_),
         np.full(rows, -1, dtype=np.int64),
-        np.zeros((rows, 4)),
+        np.zeros((rows, 8)),
         np.zeros((rows, 1 + HELD_SLABS), dtype=np.int64),
     )
 
@@ -520,15 +521,19 @@ def highest_remembered(
             flat = cx * shape_y + cy
             # the slabs of the cell's list whose boxes hold the point, each tested: those
             # kept from the last scan when the point lies in the cell and rectangle kept (the
-            # same boxes hold it, in the same order), else the list's, the rectangle (each
-            # box missed on the first side its test finds, that bound moved one float
-            # inward: x < x0 is x <= nextafter(x0, -inf)) and the segments held kept anew
-            kept = cells[r] == flat and region[r, 0] <= px <= region[r, 2]
-            kept = kept and region[r, 1] <= py <= region[r, 3]
+            # same boxes hold it, in the same order), else the list's, and the rectangle
+            # (within the boxes that hold the point, closed; short of the first side each
+            # box missed fails on, open) and the segments held kept anew
+            kept = cells[r] == flat
+            kept = (
+                kept and region[r, 0] <= px <= region[r, 2] and region[r, 1] <= py <= region[r, 3]
+            )
+            kept = kept and region[r, 4] < px < region[r, 6] and region[r, 5] < py < region[r, 7]
             start, stop = (
                 (1, 1 + held[r, 0]) if kept else (slab_starts[flat], slab_starts[flat + 1])
             )
             lx, ly, hx, hy = -np.inf, -np.inf, np.inf, np.inf
+            open_lx, open_ly, open_hx, open_hy = -np.inf, -np.inf, np.inf, np.inf
             count = 0
             for k in range(start, stop):
                 if kept:
@@ -536,16 +541,16 @@ def highest_remembered(
                 else:
                     x0, y0, x1, y1 = slab_box[k, 0], slab_box[k, 1], slab_box[k, 2], slab_box[k, 3]
                     if px < x0:
-                        hx = min(hx, np.nextafter(x0, -np.inf))
+                        open_hx = min(open_hx, x0)
                         continue
                     if px > x1:
-                        lx = max(lx, np.nextafter(x1, np.inf))
+                        open_lx = max(open_lx, x1)
                         continue
                     if py < y0:
-                        hy = min(hy, np.nextafter(y0, -np.inf))
+                        open_hy = min(open_hy, y0)
                         continue
                     if py > y1:
-                        ly = max(ly, np.nextafter(y1, np.inf))
+                        open_ly = max(open_ly, y1)
                         continue
                     lx, ly, hx, hy = max(lx, x0), max(ly, y0), min(hx, x1), min(hy, y1)
                     s = slab_segment[k]
@@ -560,6 +565,8 @@ def highest_remembered(
                 cells[r] = flat if count <= HELD_SLABS else -1
                 held[r, 0] = count
                 region[r, 0], region[r, 1], region[r, 2], region[r, 3] = lx, ly, hx, hy
+                region[r, 4], region[r, 5] = open_lx, open_ly
+                region[r, 6], region[r, 7] = open_hx, open_hy
             # only a point none of them covers tries the joins (the whole walk)
             if best < 0:
                 best, best_z = _best_listed(

@@ -314,10 +314,11 @@ def _tick(
     steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars, h)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
+    moved = np.empty((len(cars), 5))
     count = 0
     for _ in range(substeps):
         vehicle_dynamics.substep(
-            body, veh, planes, cars, steer_now, lifted, fixed, grounded, heading, h
+            body, veh, planes, cars, steer_now, lifted, fixed, grounded, moved, heading, h
         )
         walker_motion.substep(body, walkers, planes, len(cars), people, motion, h)
         if len(pair_i):

@@ -649,13 +649,14 @@ def substep(
     lifted: bool,
     fixed: np.ndarray,
     grounded: np.ndarray,
+    moved: np.ndarray,
     heading: np.ndarray,
     dt: float,
 ) -> None:
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
     `steer_now`, `lifted` and `fixed` come from `tick_setup` (the substeps keep their memo
-    columns); `grounded` is work space (len(rows)),
+    columns); `grounded` (len(rows)) and `moved` (len(rows), 5) are work space,
     `heading` (one row per vehicle table row, kept between ticks: world.physics.tick.FleetCache)
     holds a yaw (degrees; NaN at first) with its cos and sin, so a yaw's are computed once: a
     vehicle whose yaw kept its bits (between substeps and ticks, or standing still) reuses
@@ -822,7 +823,16 @@ def substep(
         elif not grounded[i]:
             u_new, lat_new, r_new = u, lat, r
 
-        vx, vy = u_new * c - lat_new * s, u_new * s + lat_new * c
+        moved[i, 0], moved[i, 1] = u_new * c - lat_new * s, u_new * s + lat_new * c
+        moved[i, 2], moved[i, 3], moved[i, 4] = r_new, u_new, delta
+    # then the motion, vehicle by vehicle: each vehicle reads and writes its own rows alone,
+    # so the order of the two loops changes nothing, and each loop's body is short enough for
+    # the processor to overlap several vehicles' dependency chains (the divisions of the
+    # forces and single track, the sine and cosine of the new yaw)
+    for i in range(len(rows)):
+        row = rows[i]
+        k, mass = vrow[row], mass_of[row]
+        vx, vy, r_new, u_new = moved[i, 0], moved[i, 1], moved[i, 2], moved[i, 3]
         start = 0.0  # the ground's height before the step (read only when not following it)
         if not follow:
             start = ground_height(g_ref, g_z, g_grad, i, pos[row, 0], pos[row, 1]) + fixed[i, _REST]
@@ -851,8 +861,8 @@ def substep(
             )
         vel[row, 0], vel[row, 1] = vx, vy
         angvel[row, 2] = r_new * RAD_TO_DEG
-        veh.steer_angle[k] = delta
-        spin = veh.wheel_spin[k] + u_new / radius * dt
+        veh.steer_angle[k] = moved[i, 4]
+        spin = veh.wheel_spin[k] + u_new / veh.wheel_radius[k] * dt
         # (np.remainder leaves a value in (0, 2 pi) as it is: no call for those)
         veh.wheel_spin[k] = (
             spin if 0.0 < spin < 2.0 * math.pi else np.remainder(spin, 2.0 * math.pi)

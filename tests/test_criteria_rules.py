@@ -176,6 +176,7 @@ def test_min_speed_half_the_traffic_speed_four_checkpoints_scored() -> None:
         get_actors=lambda: SimpleNamespace(filter=lambda _: [background]),
         get_snapshot=Snapshot,
         state_tables=lambda: SimpleNamespace(actors=actors),
+        roster=0,  # no spawn or destroy after the first look
     )
     test = MinSpeedTest(ROUTE)
     for k in range(101):

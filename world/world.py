@@ -470,6 +470,13 @@ class World:
             EPISODE_ID, self._frame, self._client_elapsed, self._client_delta, ids, block
         )
 
+    @property
+    def roster(self) -> int:
+        """A count bumped by every spawn and destroy: a reader that worked something out from
+        the set of live actors (which vehicles are traffic, say) need not look again while
+        it stays the same."""
+        return self._roster
+
     def state_tables(self) -> StateTables:
         """The actor, vehicle and walker tables (world.state), to read between ticks; re-ask
         after a spawn, which may replace their arrays."""

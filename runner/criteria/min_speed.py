@@ -44,6 +44,7 @@ class MinSpeedTest(Criterion):
         self._frame = 0
         self._rows = np.zeros(0, np.intp)  # the traffic vehicles' actor rows
         self._actor_count = -1
+        self._roster = -1  # the world's roster when the rows were last checked
 
     def update(self, tick: TickView) -> None:
         self._frame = tick.frame
@@ -69,10 +70,15 @@ class MinSpeedTest(Criterion):
     def _traffic_speeds(self, world) -> list[float]:
         """Planar speeds of the traffic vehicles, in id order, read from the actor table
         (row = id - 1, world.state) in one gather. Which actors are traffic is looked up
-        again only when the number of actors changes or one of them is gone."""
-        count = len(world.get_snapshot())
+        again only when the number of actors changes or one of them is gone, which is
+        checked only after a spawn or a destroy (World.roster)."""
         actors = world.state_tables().actors
-        if count != self._actor_count or not all(actors.alive.take(self._rows).tolist()):
+        roster = world.roster
+        if roster != self._roster:  # a spawn or a destroy since the rows were last checked
+            self._roster = roster
+            count = len(world.get_snapshot())
+            if count == self._actor_count and all(actors.alive.take(self._rows).tolist()):
+                return self._speeds(actors)
             self._actor_count = count
             self._rows = np.array(
                 [
@@ -82,6 +88,9 @@ class MinSpeedTest(Criterion):
                 ],
                 dtype=np.intp,
             )
+        return self._speeds(actors)
+
+    def _speeds(self, actors) -> list[float]:
         velocities = actors.vel.take(self._rows, axis=0).tolist()
         return [(x * x + y * y) ** 0.5 for x, y, _ in velocities]
 

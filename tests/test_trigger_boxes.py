@@ -239,3 +239,60 @@ def test_a_dead_actor_overlaps_nothing():
     zeros = np.zeros((2, 3))
     inside = overlap_table(boxes, np.arange(2), zeros, zeros, zeros, zeros, np.array([True, False]))
     assert inside[:, 0].tolist() == [True, False]
+
+
+def test_the_ticks_test_keeps_its_answers_for_actors_far_from_every_box():
+    """`changes` (the tick's test) skips an actor that moved less than half the room its last
+    test found to every box's sphere: the pairs are `overlapping`'s, tick after tick, for 80
+    cars wandering among 60 seeded boxes, and stopping now and then; and the skip is taken
+    (a car given a planted room and moved into a box, within half that room, is in none)."""
+    rng = np.random.default_rng(5)
+    boxes = OrientedBoxes(
+        [
+            TriggerBox(
+                Transform(
+                    Location(*rng.uniform(0.0, 200.0, 2), 0.0),
+                    Rotation(yaw=float(rng.uniform(-180.0, 180.0))),
+                ),
+                Vector3D(1.5, float(rng.uniform(0.8, 2.0)), 1.0),
+                k,
+                0,
+            )
+            for k in range(60)
+        ]
+    )
+    n = 80
+    pos = np.column_stack([rng.uniform(0.0, 200.0, (n, 2)), np.zeros(n)])
+    rot = np.column_stack([np.zeros(n), rng.uniform(-180.0, 180.0, n), np.zeros(n)])
+    box_loc = np.tile(CAR_CENTRE, (n, 1))
+    extent = np.tile(CAR_EXTENT, (n, 1))
+    alive = np.ones(n, dtype=bool)
+    rows = np.arange(n, dtype=np.int32)
+    inside = np.zeros(0, dtype=np.int64)
+    entered = 0
+    for _ in range(200):
+        columns = (pos, rot, box_loc, extent, alive)
+        inside, _, _, came = boxes.changes(inside, rows, n, columns)
+        vehicle, box = boxes.overlapping(rows, *columns)
+        assert inside.tolist() == (vehicle * len(boxes) + box).tolist()
+        entered += int(came.sum())
+        step = rng.normal(0.0, 0.4, n) * (rng.random(n) < 0.7)
+        heading = np.radians(rot[:, 1])
+        pos[:, 0] += step * np.cos(heading)
+        pos[:, 1] += step * np.sin(heading)
+        rot[:, 1] += rng.normal(0.0, 3.0, n)
+    assert entered > 20
+    # plant: car 0 beyond every box (the boxes lie in 0..200 m) with a room of 800 m; moved
+    # onto box 0's centre (less than 400 m away), it is in no box, though it overlaps box 0
+    kept_at, _, room = boxes._clear
+    far = np.array([230.0, 230.0, 0.0])
+    pos[0] = far
+    inside, _, _, _ = boxes.changes(inside, rows, n, (pos, rot, box_loc, extent, alive))
+    assert kept_at[0].tolist() == far.tolist()
+    room[0] = 800.0
+    pos[0] = boxes.centre[0]
+    columns = (pos, rot, box_loc, extent, alive)
+    vehicle, box = boxes.overlapping(rows, *columns)
+    assert 0 in box[vehicle == 0]
+    inside, _, _, _ = boxes.changes(inside, rows, n, columns)
+    assert not (inside // len(boxes) == 0).any()

@@ -424,7 +424,7 @@ def highest_into(
 
 
 # at most this many slabs held by a point are kept with its answer (more: not kept)
-HELD_SLABS = 6
+HELD_SLABS = 16
 
 
 class GroundMemory(NamedTuple):

@@ -44,6 +44,9 @@ LIGHT_BOX_EXTENT = (1.5, 0.25, 1.0)
 SECTION_MARGIN = 1e-5
 _MIN_CELL = 8.0  # m, the smallest grid cell of the overlap test
 _MAX_CELLS = 1 << 18  # cells grow beyond _MIN_CELL when the boxes spread wider than this
+# m: a room to every box smaller than this is not kept (it must dwarf the rounding of the
+# distances and of the cells' bounds, ~1e-12 m)
+_MIN_ROOM = 1e-3
 # A cross axis of two edges is skipped when its squared length (sin² of the angle between the
 # edges) is below this: nearly parallel edges give a face axis again, and rounding alone
 # could separate the boxes along the almost-zero vector.
@@ -131,6 +134,9 @@ class OrientedBoxes:
         np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
         self._grid_arrays = (self._grid, self._ny, self._starts, self._members, self._first)
         self._shapes = (self.centre, self.axes, self.extent, self._radius)
+        # per actor row, what the tick's test keeps (`_overlapping`'s `clear`): where the
+        # actor was, its reach and the room it had to every box
+        self._clear = _NO_CLEAR
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -159,7 +165,7 @@ class OrientedBoxes:
             *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
             np.ascontiguousarray(alive, dtype=np.bool_),
         )
-        return _overlapping(rows, len(rows), actors, self._grid_arrays, self._shapes)
+        return _overlapping(rows, len(rows), actors, self._grid_arrays, self._shapes, _NO_CLEAR)
 
     def changes(
         self, inside: np.ndarray, vehicle_actor: np.ndarray, vehicles: int, columns: tuple
@@ -171,21 +177,31 @@ class OrientedBoxes:
         `overlapping` takes them."""
         if not len(self.boxes):
             return inside, *_NO_EVENTS
+        rows = len(columns[0])
+        if len(self._clear[1]) != rows:  # the actor table grew: nothing kept
+            self._clear = (np.zeros((rows, 3)), np.full(rows, np.nan), np.zeros(rows))
         return _box_changes(
-            inside, vehicle_actor, vehicles, columns, self._grid_arrays, self._shapes
+            inside, vehicle_actor, vehicles, columns, self._grid_arrays, self._shapes, self._clear
         )
 
 
 _NO_EVENTS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool))
+_NO_CLEAR = (np.zeros((0, 3)), np.zeros(0), np.zeros(0))
 
 
 @njit(cache=True)
 def _box_changes(
-    before: np.ndarray, rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shapes: tuple
+    before: np.ndarray,
+    rows: np.ndarray,
+    n_rows: int,
+    actors: tuple,
+    grid: tuple,
+    shapes: tuple,
+    clear: tuple,
 ) -> tuple:
     """`box_events(before, *_overlapping(rows[:n_rows], ...), boxes)`: one call a tick instead
     of two, and no int64 copy of the vehicle table's int32 actor column."""
-    vehicle, box = _overlapping(rows, n_rows, actors, grid, shapes)
+    vehicle, box = _overlapping(rows, n_rows, actors, grid, shapes, clear)
     return box_events(before, vehicle, box, len(shapes[0]))
 
 
@@ -234,7 +250,9 @@ def box_events(before: np.ndarray, vehicle: np.ndarray, box: np.ndarray, boxes: 
 
 
 @njit(cache=True)
-def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shapes: tuple) -> tuple:
+def _overlapping(
+    rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shapes: tuple, clear: tuple
+) -> tuple:
     """The pairs (n, b), sorted, where the box of live actor row rows[n] overlaps box b, for
     n < n_rows.
 
@@ -246,8 +264,19 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
     is tested once, in the first cell both cover) whose bounding sphere reaches that one.
     Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes = R's
     columns); its bounding sphere about that centre must reach the box itself, and then the
-    separating axes decide."""
+    separating axes decide.
+
+    `clear` (empty, or kept per actor row between calls with the same boxes: a position, the
+    reach about the origin, NaN for none, and a room): the room an actor's sphere had to
+    every box's sphere is kept with its position, the least of its distance to the edges of
+    the cells it walked (a box in none of them lies beyond them) and its distances to the
+    spheres of the boxes in them (none where one reached a box). An actor with the same
+    reach (bit for bit) that moved at most half its room since (in 3D) is still farther
+    than its reach from every box's sphere, so every box would fail the spheres' test: it
+    is in none, with no test."""
     pos, rot, box_loc, extent, alive = actors
+    anchor, kept_reach, room = clear
+    keep = len(room) > 0
     corner, ny, starts, members, first = grid
     centre, axes, half, radius = shapes
     corner_x, corner_y, cell = corner[0], corner[1], corner[2]
@@ -270,10 +299,25 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
         loc0, loc1, loc2 = box_loc[row, 0], box_loc[row, 1], box_loc[row, 2]
         reach = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
         about_origin = reach + math.sqrt(loc0 * loc0 + loc1 * loc1 + loc2 * loc2)
+        if keep and room[row] > 0.0 and kept_reach[row] == about_origin:
+            m0 = pos[row, 0] - anchor[row, 0]
+            m1 = pos[row, 1] - anchor[row, 1]
+            m2 = pos[row, 2] - anchor[row, 2]
+            half_room = 0.5 * room[row]
+            if m0 * m0 + m1 * m1 + m2 * m2 <= half_room * half_room:
+                continue
         lo_x = np.int64(np.floor((pos[row, 0] - about_origin - corner_x) / cell))
         hi_x = np.int64(np.floor((pos[row, 0] + about_origin - corner_x) / cell))
         lo_y = np.int64(np.floor((pos[row, 1] - about_origin - corner_y) / cell))
         hi_y = np.int64(np.floor((pos[row, 1] + about_origin - corner_y) / cell))
+        nearest = 0.0
+        if keep:  # the room to the edges of the cells walked
+            nearest = min(
+                pos[row, 0] - about_origin - (corner_x + lo_x * cell),
+                corner_x + (hi_x + 1) * cell - (pos[row, 0] + about_origin),
+                pos[row, 1] - about_origin - (corner_y + lo_y * cell),
+                corner_y + (hi_y + 1) * cell - (pos[row, 1] + about_origin),
+            )
         placed = False
         mine = count  # this actor's boxes start here
         for ix in range(max(lo_x, 0), min(hi_x, nx - 1) + 1):
@@ -288,7 +332,10 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
                     s1 = pos[row, 1] - centre[b, 1]
                     s2 = pos[row, 2] - centre[b, 2]
                     far = about_origin + radius[b]
-                    if not s0 * s0 + s1 * s1 + s2 * s2 <= far * far:
+                    apart = s0 * s0 + s1 * s1 + s2 * s2
+                    if keep:
+                        nearest = min(nearest, math.sqrt(apart) - far)
+                    if not apart <= far * far:
                         continue
                     if not placed:
                         _actor_axes(r_actor, rot[row, 0], rot[row, 1], rot[row, 2])
@@ -325,6 +372,11 @@ def _overlapping(rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shap
                     out_b[k] = b
                     out_n[count] = n
                     count += 1
+        if keep:
+            for i in range(3):
+                anchor[row, i] = pos[row, i]
+            kept_reach[row] = about_origin
+            room[row] = nearest if nearest > _MIN_ROOM else 0.0
     return out_n[:count], out_b[:count]
 
 

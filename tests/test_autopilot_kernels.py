@@ -19,6 +19,7 @@ from world.traffic.autopilot.fleet import (
     COARSE_REACH,
     COARSE_STRIDE,
     COMFORT_DECEL,
+    CROSSING_ANGLE,
     LATERAL_ACCEL,
     OTHER_CONSTANTS,
     PATH_MARGIN,
@@ -172,24 +173,14 @@ def _box_gaps(pts, tangents, origin, c, s, ext, grow):
     )
 
 
-def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
-    # every pair (vehicle, body within reach and not behind), the coarse test every 8 m, then
-    # the first sample inside the grown box, interpolated by the gaps on either side
-    world, fleet, _, d, pts, tangents, seg = traffic
-    a = world._actors
-    rows = fleet.actor
-    found = body_arrays(_actor_columns(a), a.n, 1, 2)
-    bodies, xy, yaw, box_x, ext = found.rows, found.xy, found.yaw, found.box_x, found.ext
-    pos = a.pos[rows]
-    rad = np.radians(a.rot[rows, 1])
+def _obstacles_numpy(rows, pos, yaw, half_width, ignore, override, found, pts, tangents, d):
+    """The all-pairs array form of the obstacle search: every pair (vehicle, body within reach,
+    not behind, not ignored, not crossing while pushing on), the coarse test every 8 m, then
+    the first sample inside the grown box, interpolated by the gaps on either side."""
+    bodies, xy, box_x, ext = found.rows, found.xy, found.box_x, found.ext
+    rad = np.radians(yaw)
     cos_yaw, sin_yaw = el.cos_v(rad), el.sin_v(rad)
-    half_width = a.extent[rows, 1]
-    no_ignore = np.zeros((len(rows), 4), dtype=bool)
-    got = obstacle_distances(
-        rows, pos, cos_yaw, sin_yaw, a.rot[rows, 1], half_width, no_ignore,
-        np.zeros(len(rows)), found, pts, fleet.paths.segment_tangent, seg, d, PLAN_CONSTANTS,
-    )  # fmt: skip
-    body_rad = np.radians(yaw)
+    body_rad = np.radians(found.yaw)
     body_cos, body_sin = el.cos_v(body_rad), el.sin_v(body_rad)
     want = np.full(len(rows), np.inf)
     for v in range(len(rows)):
@@ -199,7 +190,12 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
             (bodies != rows[v])
             & ((delta**2).sum(axis=1) < reach * reach)
             & (delta[:, 0] * cos_yaw[v] + delta[:, 1] * sin_yaw[v] > -BEHIND_REACH)
+            & ~(ignore[v, 2] & found.is_vehicle)
+            & ~(ignore[v, 3] & found.is_walker)
         )
+        if override[v] > 0.0:
+            turn = np.abs((found.yaw - yaw[v] + 180.0) % 360.0 - 180.0)
+            near &= ~(found.is_vehicle & (turn > CROSSING_ANGLE))
         coarse = pts[v, ::COARSE_STRIDE, None, :2] - xy[None, :, :]
         near &= ((coarse**2).sum(axis=2) < COARSE_REACH**2).any(axis=0)
         for b in np.flatnonzero(near):
@@ -216,8 +212,78 @@ def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
                 frac = prev / (prev - gap[s]) if prev > gap[s] else 1.0
                 at = d[v, s - 1] + frac * (at - d[v, s - 1])
             want[v] = min(want[v], at)
+    return want
+
+
+def test_obstacle_search_is_the_all_pairs_numpy_search(traffic):
+    world, fleet, _, d, pts, tangents, seg = traffic
+    a = world._actors
+    rows = fleet.actor
+    found = body_arrays(_actor_columns(a), a.n, 1, 2)
+    pos = a.pos[rows]
+    yaw = a.rot[rows, 1]
+    rad = np.radians(yaw)
+    cos_yaw, sin_yaw = el.cos_v(rad), el.sin_v(rad)
+    half_width = a.extent[rows, 1]
+    no_ignore = np.zeros((len(rows), 4), dtype=bool)
+    no_override = np.zeros(len(rows))
+    got = obstacle_distances(
+        rows, pos, cos_yaw, sin_yaw, yaw, half_width, no_ignore, no_override, found, pts,
+        fleet.paths.segment_tangent, seg, d, PLAN_CONSTANTS,
+    )  # fmt: skip
+    want = _obstacles_numpy(
+        rows, pos, yaw, half_width, no_ignore, no_override, found, pts, tangents, d
+    )
     assert np.array_equal(got, want)
     assert np.isfinite(got).sum() >= 3  # vehicles behind others (4 in this state)
+
+
+def test_obstacle_search_in_a_crowd_is_the_all_pairs_search(traffic):
+    # 40 vehicles' paths with 1,500 seeded bodies dropped about their samples (cars, trucks,
+    # walkers and props at any heading, some exactly on a sample), a third of the vehicles
+    # ignoring vehicles or walkers and a third pushing on: many bodies per path, so the
+    # search's shortcuts (the nearest contact so far as a bound on the next bodies' samples,
+    # the test of a sample without the root of its gap, the vehicles' own headings) all take
+    # part; the all-pairs answers, exactly
+    world, fleet, _, d, pts, tangents, seg = traffic
+    a = world._actors
+    n, extra = len(fleet), 1500
+    rng = np.random.default_rng(17)
+    on = rng.integers(0, n, extra), rng.integers(0, d.shape[1], extra)
+    xy = pts[on[0], on[1], :2] + rng.normal(0.0, 2.5, (extra, 2)) * (rng.random((extra, 1)) > 0.1)
+    kind = rng.choice(np.array([1, 2, 0], dtype=np.int8), extra, p=[0.7, 0.2, 0.1])
+    size = np.where(rng.random(extra) < 0.2, 2.5, 1.0)[:, None]  # trucks among the cars
+    ext = np.where((kind == 2)[:, None], [0.3, 0.3, 0.9], [2.3, 1.0, 0.8] * size)
+    total = n + extra
+    yaw = np.column_stack([np.zeros(extra), rng.uniform(-180.0, 180.0, extra), np.zeros(extra)])
+    box_loc = np.column_stack([rng.uniform(-1.0, 1.0, extra), np.zeros((extra, 2))])
+    columns = ActorColumns(
+        np.ones(total, dtype=bool),
+        np.concatenate([np.ones(n, dtype=bool), kind != 0]),
+        np.concatenate([np.zeros(n, dtype=bool), kind == 0]),
+        np.concatenate([np.ones(n, dtype=np.int8), kind]),
+        np.concatenate([np.arange(n), np.full(extra, -1)]).astype(np.int32),
+        np.vstack([a.pos[fleet.actor], np.column_stack([xy, np.zeros(extra)])]),
+        np.vstack([a.rot[fleet.actor], yaw]),
+        np.zeros((total, 3)),
+        np.vstack([a.extent[fleet.actor], ext]),
+        np.vstack([a.box_loc[fleet.actor], box_loc]),
+    )
+    found = body_arrays(columns, total, 1, 2)
+    rows = np.arange(n)
+    pos, yaw = columns.pos[:n], columns.rot[:n, 1]
+    sin_yaw, cos_yaw = np.array([el.sin_cos(np.radians(y)) for y in yaw]).T
+    half_width = columns.extent[:n, 1]
+    ignore = np.zeros((n, 4), dtype=bool)
+    ignore[:, 2:] = rng.random((n, 2)) < 0.15
+    override = np.where(rng.random(n) < 0.3, 2.0, 0.0)
+    got = obstacle_distances(
+        rows, pos, cos_yaw, sin_yaw, yaw, half_width, ignore, override, found, pts,
+        fleet.paths.segment_tangent, seg, d, PLAN_CONSTANTS,
+    )  # fmt: skip
+    want = _obstacles_numpy(rows, pos, yaw, half_width, ignore, override, found, pts, tangents, d)
+    assert np.array_equal(got, want)
+    assert np.isfinite(got).sum() >= 30 and (got == 0.0).sum() >= 3  # some blocked at once
 
 
 def _nearest_numpy(lp, pos: np.ndarray, yaw: float) -> tuple[int, float]:

@@ -72,7 +72,7 @@ BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
 PREFETCH_AHEAD = 2
 PREFETCH_POINTS = 56  # of a route's path at most: the samples' 48 m of ~1 m apart points
 
-(prefetch,) = from_numba("world.kernels.intrinsics", "prefetch")
+_address, carray, prefetch = from_numba("world.kernels.intrinsics", "address", "carray", "prefetch")
 
 
 class LaneArrays(NamedTuple):
@@ -353,13 +353,14 @@ def sample_routes(points, cum, base, length, first, count, route, start, d, hint
     whose paths begin at `start` (N, R) metres from the vehicle (inf for empty slots). Each
     distance is clipped to its path; its segment is the last one starting at or before it
     (its direction: the segment's row of LanePaths' segment_tangent and segment_heading),
-    found, for a vehicle's further distances on the same path, by walking on from the one
-    before (the same segment), else by walking from `hint` (N,: a segment of the route's
-    first path near its first distance, -1 for none) on that path or from the path's first
-    point on the others (_last_at_most_from: the binary search's answer). With `reach` > 0,
-    the points and arc lengths of up to `reach` points of each path a vehicle's samples reach
-    are prefetched PREFETCH_AHEAD vehicles before (0: none). Written out as one loop: a
-    helper function with array arguments makes it several times slower."""
+    found, for a vehicle's further distances in the same slot (its path's numbers kept at
+    hand), by walking on from the one before (the same segment), else by walking from `hint`
+    (N,: a segment of the route's first path near its first distance, -1 for none) on that
+    path or from the path's first point on the others (_last_at_most_from: the binary
+    search's answer). With `reach` > 0, the points and arc lengths of up to `reach` points
+    of each path a vehicle's samples reach are prefetched PREFETCH_AHEAD vehicles before (0:
+    none). Written out as one loop: a helper function with array arguments makes it several
+    times slower."""
     n, m = d.shape
     slots = route.shape[1]
     pt = np.empty((n * m, 3))
@@ -378,36 +379,45 @@ def sample_routes(points, cum, base, length, first, count, route, start, d, hint
                     prefetch(cum, i)
                 for i in range(3 * a, 3 * b, 8):
                     prefetch(points, i)
-        last_path = -1
         raw = -1
         slot = 0
         last_x = -np.inf
+        after = start[v, 1] if slots > 1 else np.inf  # where the next slot's path begins
+        # the numbers of the slot's path, taken again when the slot changes
+        here = -1
+        lo = hi = top = 0
+        begins = size = offset = 0.0
         for s in range(m):
             x = d[v, s]
             # the slot: how many later paths begin at or before x (starts do not decrease
             # along a route), counted on from the last distance's when x is not nearer
             if not x >= last_x:
                 slot = 0
-            while slot + 1 < slots and start[v, slot + 1] <= x:
+                after = start[v, 1] if slots > 1 else np.inf
+            while after <= x:
                 slot += 1
+                after = start[v, slot + 1] if slot + 1 < slots else np.inf
             last_x = x
-            p = route[v, slot]
-            local = x - start[v, slot]
+            fresh = slot != here
+            if fresh:
+                here = slot
+                p = route[v, slot]
+                begins, size, offset = start[v, slot], length[p], base[p]
+                lo = first[p]
+                hi = lo + count[p] - 1
+                top = hi - 1 if hi - 1 > lo else lo
+            local = x - begins
             if local < 0.0:
                 local = 0.0
-            if local > length[p]:
-                local = length[p]
-            g = base[p] + local
-            lo = first[p]
-            hi = lo + count[p] - 1
-            if p == last_path and raw >= lo and cum[raw] <= g:
+            if local > size:
+                local = size
+            g = offset + local
+            if not fresh and raw >= lo and cum[raw] <= g:
                 while raw < hi and cum[raw + 1] <= g:
                     raw += 1
             else:
                 # g >= cum[lo], so searching the path's own points gives the clipped answer
                 raw = _last_at_most_from(cum, g, lo, hi + 1, hint[v] if slot == 0 else lo)
-            last_path = p
-            top = hi - 1 if hi - 1 > lo else lo
             i = raw
             if i < lo:
                 i = lo
@@ -692,9 +702,11 @@ def obstacle_distances(
     the vehicle's half width (plus margin) across the path, covers it; inf when none.
     `ignore` (N, 4): the vehicles' ignore flags (vehicles and walkers: columns 2 and 3); a
     vehicle pushing on (`override` > 0) skips vehicles heading more than the crossing angle
-    away from its `yaw`. `bodies`: body_arrays' Bodies; the samples' directions are their
-    segments' (`seg`, sample_routes') rows of `segment_tangent`; `c`:
-    autopilot.PLAN_CONSTANTS."""
+    away from its `yaw`. `row_cos` and `row_sin` are el.sin_cos of the vehicles' `yaw` in
+    radians: a body that is one of the vehicles takes its heading's from there (the same
+    bits as its own). `bodies`: body_arrays' Bodies; the samples' distances `d` ascend along
+    each row; their directions are their segments' (`seg`, sample_routes') rows of
+    `segment_tangent`; `c`: autopilot.PLAN_CONSTANTS."""
     crossing_angle, behind_reach, coarse_stride = c[3], c[4], int(c[5])
     coarse_reach, path_margin = c[6], c[7]
     n, m = d.shape
@@ -711,10 +723,16 @@ def obstacle_distances(
     body_is_vehicle, body_is_walker = bodies.is_vehicle, bodies.is_walker
     body_box_x, body_ext, item_xy = bodies.box_x, bodies.ext, bodies.item_xy
     ny = int(frame[4])
-    # the bodies' heading cosines and sines, taken when a body first needs the exact test
+    # the arrays the exact test reads, without a MemInfo: handed to it once per body, an
+    # array with one costs two atomic reference counts
+    pts_u, tangent_u = _unowned(pts), _unowned(segment_tangent)
+    seg_u, d_u = _unowned(seg), _unowned(d)
+    # the bodies' heading cosines and sines: the vehicles' own, the others' taken when a body
+    # first needs the exact test
     body_cos = np.empty(len(body_yaw))
     body_sin = np.empty(len(body_yaw))
     have_trig = np.zeros(len(body_yaw), dtype=np.bool_)
+    _fleet_trig(rows, row_cos, row_sin, body_rows, body_cos, body_sin, have_trig)
     for v in range(n):
         if v + PREFETCH_AHEAD < n:
             # the samples' directions, which the exact test reads where a body is near
@@ -769,21 +787,49 @@ def obstacle_distances(
                         body_sin[b], body_cos[b] = el.sin_cos(np.radians(body_yaw[b]))
                         have_trig[b] = True
                     at = _first_contact(
-                        pts, segment_tangent, seg, d, v, item_xy[q, 0], item_xy[q, 1],
+                        pts_u, tangent_u, seg_u, d_u, v, item_xy[q, 0], item_xy[q, 1],
                         body_cos[b], body_sin[b], body_box_x[b], body_ext[b, 0], body_ext[b, 1],
-                        grow,
+                        grow, out[v],
                     )  # fmt: skip
                     if at < out[v]:
                         out[v] = at
     return out
 
 
+@njit(inline="always")
+def _unowned(array):
+    """The same array's memory as an array without a MemInfo (numba's carray), valid while
+    the array lives: handed to an inlined helper, it counts no references."""
+    return carray(_address(np.int64(array.ctypes.data)), array.shape, array.dtype)
+
+
+@njit(cache=True)
+def _fleet_trig(rows, row_cos, row_sin, body_rows, body_cos, body_sin, have_trig):
+    """The heading cosines and sines of the bodies that are the vehicles of `rows`, taken
+    from the vehicles' (row_cos, row_sin), marked in `have_trig`."""
+    top = 0
+    for v in range(len(rows)):
+        top = max(top, rows[v] + 1)
+    vehicle = np.full(top, -1, dtype=np.int64)
+    for v in range(len(rows)):
+        vehicle[rows[v]] = v
+    for b in range(len(body_rows)):
+        r = body_rows[b]
+        if 0 <= r < top and vehicle[r] >= 0:
+            body_cos[b] = row_cos[vehicle[r]]
+            body_sin[b] = row_sin[vehicle[r]]
+            have_trig[b] = True
+
+
 @njit(cache=True, inline="always")
-def _first_contact(pts, segment_tangent, seg, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow):
+def _first_contact(
+    pts, segment_tangent, seg, d, v, bx, by, c, sn, box_x, ext_x, ext_y, grow, bound
+):  # fmt: skip
     """How far along vehicle v's samples its path first enters a body's box (centre bx, by;
     heading cosine c, sine sn; box centre box_x ahead of it; half extents ext_x, ext_y)
     grown across the path by `grow`: the first sample inside, moved back by the gaps of it
-    and the sample before; inf when none is inside."""
+    and the sample before; inf when none is inside, or when the answer cannot be below
+    `bound` (the nearest contact so far)."""
     m = d.shape[1]
     ox0 = bx + c * box_x
     oy0 = by + sn * box_x
@@ -792,12 +838,17 @@ def _first_contact(pts, segment_tangent, seg, d, v, bx, by, c, sn, box_x, ext_x,
     corner_x, corner_y = ext_x + grow, ext_y + grow
     corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
     for s in range(m):
+        # the distances ascend: a first contact from here on lies beyond the sample before
+        if s > 0 and not d[v, s - 1] < bound:
+            return np.inf
         rx = pts[v, s, 0] - ox0
         ry = pts[v, s, 1] - oy0
         if rx * rx + ry * ry > corner_sq:
             continue
         i = seg[v, s]
         t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
+        if _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+            continue
         gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
         if gap <= 0.0:
             at = d[v, s]
@@ -812,6 +863,18 @@ def _first_contact(pts, segment_tangent, seg, d, v, bx, by, c, sn, box_x, ext_x,
                 at = d[v, s - 1] + frac * (at - d[v, s - 1])
             return at
     return np.inf
+
+
+@njit(cache=True, inline="always")
+def _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+    """Whether _box_gap(rx, ry, ...) is surely above 0, told without its root: a distance
+    beyond the grown box of more than 1e-150 on either axis gives a positive hypot (a
+    smaller one, or NaN, is left to _box_gap)."""
+    lx = rx * c + ry * sn
+    ly = -rx * sn + ry * c
+    hx = ext_x + grow * abs(-t1 * c + t0 * sn)
+    hy = ext_y + grow * abs(t1 * sn + t0 * c)
+    return abs(lx) - hx > 1e-150 or abs(ly) - hy > 1e-150
 
 
 @njit(cache=True, inline="always")
@@ -1021,6 +1084,9 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
     path_junction, length, points, first = lanes.junction, lanes.length, lanes.points, lanes.first
     cum, base, count = lanes.cum, lanes.base, lanes.count
     a_pos, a_vel = actors.pos, actors.vel
+    # the others' columns taken once: a NamedTuple's field read in the loop costs atomic
+    # reference counts at each read
+    other_path, other_arc, other_rows = others.path, others.arc, others.rows
     n, slots = route.shape
     blocked = np.zeros(n, dtype=np.bool_)
     fleet_first = fleet_items = other_first = other_items = np.zeros(0, dtype=np.int64)
@@ -1051,14 +1117,14 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
         mx, my = 0.5 * (ex + sx), 0.5 * (ey + sy)
         if len(fleet_first) == 0:
             fleet_first, fleet_items = _by_arc(route[:, 0], arc, len(length))
-            other_first, other_items = _by_arc(others.path, others.arc, len(length))
+            other_first, other_items = _by_arc(other_path, other_arc, len(length))
         for k in range(fleet_first[e], fleet_first[e + 1] + other_first[e + 1] - other_first[e]):
             if k < fleet_first[e + 1]:
                 u = fleet_items[k]
                 at, row = arc[u], rows[u]
             else:
                 o = other_items[other_first[e] + k - fleet_first[e + 1]]
-                at, row = others.arc[o], others.rows[o]
+                at, row = other_arc[o], other_rows[o]
             if at > safe:
                 continue
             dx, dy = a_pos[row, 0] - mx, a_pos[row, 1] - my

@@ -13,6 +13,7 @@ import pytest
 
 from world import Map
 from world import elementary as el
+from world.kernels.array_table import ArrayTable
 from world.traffic.walkers.ai import (
     ARRIVAL_PASSES,
     ARRIVE_RADIUS,
@@ -23,7 +24,7 @@ from world.traffic.walkers.ai import (
     WALKER_MARGIN,
     WALKER_RADIUS,
 )
-from world.traffic.walkers.kernels import DEAD, STEERED, route, steer
+from world.traffic.walkers.kernels import DEAD, STEER_TABLE_KINDS, STEERED, route, steer_table
 from world.traffic.walkers.navigation import WalkerNavigation
 
 TOWN_SMALL = Path(__file__).resolve().parents[1] / "configs" / "maps" / "town_small.xodr"
@@ -67,9 +68,9 @@ class Scene:
         self.walker_speed = np.full(walkers, 7.0, dtype=np.float32)
 
     def steer(self, first_pass: int = 0) -> int:
-        return steer(
+        """The walkers' tick's call (steer_table, as WalkerAISystem makes its table)."""
+        groups = (
             (self.alive, self.pos, self.rot, self.extent, self.vrow, self.wrow),
-            self.n,
             (
                 self.controller,
                 self.walker,
@@ -80,10 +81,10 @@ class Scene:
                 self.speed,
             ),
             (self.direction, self.walker_speed),
-            first_pass,
-            ARRIVAL_PASSES,
-            WALKER_CONSTANTS,
+            (WALKER_CONSTANTS,),
         )
+        table = ArrayTable(groups, STEER_TABLE_KINDS)
+        return steer_table(table.table, self.n, first_pass, ARRIVAL_PASSES)
 
 
 def around_walkers(pos: np.ndarray, unit: np.ndarray, speed: np.ndarray, out: np.ndarray) -> int:

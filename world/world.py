@@ -191,6 +191,7 @@ class World:
         self._roster = 0
         self._sensor_roster = -1
         self._sensor_rows: list[int] = []
+        self._sensors_made = -1  # the roster whose sensors all have their behaviour made
         self._snapshot_roster = -1
         self._snapshot_ids = np.zeros(0, np.int64)
         self._kill_z: float | None = None
@@ -422,8 +423,10 @@ class World:
             self._sensor_rows = rows.tolist()
         if not self._sensor_rows and not self._sensors.has_any():
             return  # no sensor to forget, make or step
-        for row in self._sensor_rows:
-            self._sensor_behaviour(row + 1)
+        if self._sensors_made != self._roster:  # (a pass of the same rows would make none)
+            for row in self._sensor_rows:
+                self._sensor_behaviour(row + 1)
+            self._sensors_made = self._roster
         self._sensors.tick(self, self._frame, self._client_elapsed, self._client_delta)
 
     def _sensor_behaviour(self, actor_id: int) -> SensorBehaviour | None:

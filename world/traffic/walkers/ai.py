@@ -27,7 +27,8 @@ import numpy as np
 
 from world.errors import WorldError
 from world.geometry import Location
-from world.traffic.walkers.kernels import DEAD, STEERED, steer
+from world.kernels.array_table import ArrayTable
+from world.traffic.walkers.kernels import DEAD, STEER_TABLE_KINDS, STEERED, steer_table
 
 __all__ = [
     "ARRIVE_RADIUS",
@@ -72,6 +73,9 @@ class WalkerAISystem:
         self._offset = np.zeros(0, dtype=np.int64)
         self._length = np.zeros(0, dtype=np.int64)
         self._dirty = True
+        self._flattened = 0  # counts the _flatten that made the arrays above (and replaced more)
+        self._table_key: tuple = ()
+        self._table: ArrayTable | None = None
 
     @property
     def navigation(self):
@@ -164,23 +168,7 @@ class WalkerAISystem:
         first_pass = 0
         while True:
             self._flatten()
-            status = steer(
-                (a.alive, a.pos, a.rot, a.extent, a.vrow, a.wrow),
-                a.n,
-                (
-                    self.controller,
-                    self.walker,
-                    self._flat,
-                    self._offset,
-                    self._length,
-                    self.progress,
-                    self.speed,
-                ),
-                (w.direction, w.speed),
-                first_pass,
-                ARRIVAL_PASSES,
-                WALKER_CONSTANTS,
-            )
+            status = steer_table(self._steer_arrays(a, w), a.n, first_pass, ARRIVAL_PASSES)
             if status == STEERED:
                 return
             if status == DEAD:
@@ -203,3 +191,29 @@ class WalkerAISystem:
         self._offset = np.concatenate([[0], np.cumsum(self._length)[:-1]]).astype(np.int64)
         self._flat = np.vstack(self.routes)
         self._dirty = False
+        self._flattened += 1
+
+    def _steer_arrays(self, a, w) -> np.ndarray:
+        """steer_table's table of the arrays it reads and writes, made again only when one
+        may have been replaced: the walkers' arrays (every change that replaces one marks the
+        routes dirty, so _flatten runs), the actor or walker table grew. The table holds those
+        arrays (world.kernels.array_table), so the ids in the key are those of live arrays."""
+        key = (self._flattened, id(a.pos), id(w.direction))
+        if self._table is None or key != self._table_key:
+            self._table_key = key
+            groups = (
+                (a.alive, a.pos, a.rot, a.extent, a.vrow, a.wrow),
+                (
+                    self.controller,
+                    self.walker,
+                    self._flat,
+                    self._offset,
+                    self._length,
+                    self.progress,
+                    self.speed,
+                ),
+                (w.direction, w.speed),
+                (WALKER_CONSTANTS,),
+            )
+            self._table = ArrayTable(groups, STEER_TABLE_KINDS)
+        return self._table.table

@@ -20,14 +20,53 @@ import math
 import numpy as np
 
 from world import elementary as el
+from world.kernels.array_table import column, matrix
 from world.kernels.compiled import njit
 from world.physics.grid import cell_span, point_grid
 
-__all__ = ["DEAD", "STEERED", "route", "steer"]
+__all__ = ["DEAD", "STEERED", "STEER_TABLE_KINDS", "route", "steer", "steer_table"]
 
 NEIGHBOUR_CELL = 8.0  # m: the walkers' and vehicles' grids have cells at least this wide
 STEERED = -1  # `steer` wrote every walker's control
 DEAD = -2  # `steer` found a controller or walker destroyed: drop it, then call again
+_F8, _F8_2, _F4, _F4_2 = (np.float64, 1), (np.float64, 2), (np.float32, 1), (np.float32, 2)
+_I8, _I4, _B = (np.int64, 1), (np.int32, 1), (np.bool_, 1)
+# steer_table's groups (world.kernels.array_table), as `steer` takes them: the actor table's
+# alive, pos, rot, extent, vrow and wrow; the walkers' controller, walker, flat, offset,
+# length, progress and speed; the walker table's direction and speed; the constants
+STEER_TABLE_KINDS = (
+    (_B, _F8_2, _F8_2, _F8_2, _I4, _I4),
+    (_I8, _I8, _F8_2, _I8, _I8, _I8, _F8),
+    (_F4_2, _F4),
+    (_F8,),
+)
+
+
+@njit(cache=True)
+def steer_table(table, n, first_pass, passes):
+    """`steer` on the arrays of `table` (an ArrayTable's, of STEER_TABLE_KINDS): the AI
+    walkers' tick hands over one array, not sixteen (each array handed from Python costs its
+    unboxing, and each handed on to a helper inside, its reference counts)."""
+    f8, f4, i8, i4 = np.float64, np.float32, np.int64, np.int32
+    actors = (
+        column(table, 0, np.bool_),
+        matrix(table, 1, f8),
+        matrix(table, 2, f8),
+        matrix(table, 3, f8),
+        column(table, 4, i4),
+        column(table, 5, i4),
+    )
+    walkers = (
+        column(table, 6, i8),
+        column(table, 7, i8),
+        matrix(table, 8, f8),
+        column(table, 9, i8),
+        column(table, 10, i8),
+        column(table, 11, i8),
+        column(table, 12, f8),
+    )
+    outputs = (matrix(table, 13, f4), column(table, 14, f4))
+    return steer(actors, n, walkers, outputs, first_pass, passes, column(table, 15, f8))
 
 
 @njit(cache=True)

@@ -235,6 +235,8 @@ class AutopilotFleet:
         self.version = 0  # counts membership changes (the manager's per-vehicle columns follow)
         self._arguments_key: tuple = ()
         self._arguments: tuple[Work, ArrayTable] | None = None
+        self._ignore_of: np.ndarray | None = None  # the manager's ignore chances last seen...
+        self._ignore_any: list[bool] = []  # ...and whether each vehicle's has one not 0
 
     def __len__(self) -> int:
         return len(self.actor)
@@ -392,8 +394,10 @@ class AutopilotFleet:
             return succ[int(np.argmin(np.abs(turn)))]
         return succ[int(self.rngs[i].integers(len(succ)))]
 
-    def _draw_ignores(self, i: int, percentages: np.ndarray) -> None:
-        if percentages.any():
+    def _draw_ignores(self, i: int, percentages: np.ndarray, drawn: bool) -> None:
+        """Vehicle i's ignore flags for the lane it enters, drawn from its generator when any
+        of its `percentages` is not 0 (`drawn`), else all False."""
+        if drawn:
             self.ignore[i] = self.rngs[i].random(4) * 100.0 < percentages
         else:
             self.ignore[i] = False
@@ -444,11 +448,13 @@ class AutopilotFleet:
         moved = past
         if moved:
             shift_routes(table, moved)
+        if ignore is not self._ignore_of:  # (the manager makes them again on a change)
+            self._ignore_of, self._ignore_any = ignore, ignore.any(axis=1).tolist()
         rounds = 1
         while True:
             for i in work.past[:moved].tolist():
                 self._extend(i)
-                self._draw_ignores(i, ignore[i])
+                self._draw_ignores(i, ignore[i], self._ignore_any[i])
             more = moved > 0 and rounds < ROUTE_SLOTS - 1
             moved, lost, changes = settle_routes(
                 table, moved, more, *per_tick, LOCATE_WINDOW, LOST_DISTANCE

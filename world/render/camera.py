@@ -214,16 +214,7 @@ class RasterWork:
 def index_arguments(index: MeshIndex, offset: int) -> tuple:
     """A MeshIndex as the rasterizer's kernels read it, its triangles numbered from
     `offset`."""
-    return (
-        index.vertices,
-        index.triangles,
-        index.number,
-        index.triangle_start,
-        index.vertex_start,
-        index.lower,
-        index.upper,
-        int(offset),
-    )
+    return (*index.chunk_arrays(), int(offset))
 
 
 def view_arguments(view: SceneView) -> tuple[tuple, tuple]:

@@ -60,6 +60,19 @@ class MeshIndex:
     def chunk_count(self) -> int:
         return len(self.lower)
 
+    def chunk_arrays(self) -> tuple:
+        """The arrays the renderer's kernels walk, in their order: vertices, triangles,
+        number, triangle_start, vertex_start, lower, upper."""
+        return (
+            self.vertices,
+            self.triangles,
+            self.number,
+            self.triangle_start,
+            self.vertex_start,
+            self.lower,
+            self.upper,
+        )
+
     @property
     def nbytes(self) -> int:
         """The bytes its arrays hold."""

@@ -169,15 +169,21 @@ def plan_view(
 
 
 @njit(inline="always")
-def _list_chunks(index, which, listed, camera, height, width, chunks, reach) -> int:
-    """plan_view's listing of one index's chunks from row `listed` on; returns the rows."""
-    _vertices, _triangles, _number, _tstart, _vstart, lower, upper, _offset = index
-    o = camera[ORIGIN : ORIGIN + 3]
+def _camera_frame(camera):
+    """A camera array's origin, its (3, 3) forward, right and up rows, focal length, near
+    and far planes."""
     axes = np.empty((3, 3))
     axes[0] = camera[FORWARD : FORWARD + 3]
     axes[1] = camera[RIGHT : RIGHT + 3]
     axes[2] = camera[UP : UP + 3]
-    focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
+    return camera[ORIGIN : ORIGIN + 3], axes, camera[FOCAL], camera[NEAR], camera[FAR]
+
+
+@njit(inline="always")
+def _list_chunks(index, which, listed, camera, height, width, chunks, reach) -> int:
+    """plan_view's listing of one index's chunks from row `listed` on; returns the rows."""
+    _vertices, _triangles, _number, _tstart, _vstart, lower, upper, _offset = index
+    o, axes, focal, near, far = _camera_frame(camera)
     count = len(lower)
     depth = np.empty(count)
     for c in range(count):
@@ -278,12 +284,7 @@ def _set_up_chunk(index, c, camera, plan, work) -> bool:
     vertices, triangles, number, triangle_start, vertex_start, _lower, _upper, offset = index
     scratch, snapped, polygon = work
     _chunks, _reach, _bin_start, _bins, ints, floats, counters = plan
-    o = camera[ORIGIN : ORIGIN + 3]
-    axes = np.empty((3, 3))
-    axes[0] = camera[FORWARD : FORWARD + 3]
-    axes[1] = camera[RIGHT : RIGHT + 3]
-    axes[2] = camera[UP : UP + 3]
-    focal, near, far = camera[FOCAL], camera[NEAR], camera[FAR]
+    o, axes, focal, near, far = _camera_frame(camera)
     height, width = int(camera[HEIGHT]), int(camera[WIDTH])
     hw = width * 0.5
     hh = height * 0.5

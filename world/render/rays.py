@@ -112,15 +112,7 @@ def cast_rays(
             if not index.triangle_count:
                 continue
             rk.cast_index(
-                (
-                    index.vertices,
-                    index.triangles,
-                    index.number,
-                    index.triangle_start,
-                    index.vertex_start,
-                    index.lower,
-                    index.upper,
-                ),
+                index.chunk_arrays(),
                 offset,
                 origin,
                 frame,

@@ -75,6 +75,25 @@ def test_route_samples_are_the_path_samples_of_each_slot(traffic):
     assert np.array_equal(tangents, want_tan)
 
 
+def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
+    # the plan keeps a vehicle's samples while its route and arc stay bit for bit the same
+    # (standing still): after 200 ticks, every vehicle's kept rows are its route sampled
+    # afresh at the route and arc they were kept for
+    _, fleet, _, d, _, _, _ = traffic
+    lp = fleet.paths
+    route, arc, points, seg = fleet._arguments[1].arrays[-4:]
+    assert not np.isnan(arc).any()
+    start, _ = route_starts(route, arc, lp.length)
+    want_pts, want_seg = sample_routes(
+        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, route, start, d,
+        np.full(len(fleet), -1, dtype=np.int64), 0,
+    )  # fmt: skip
+    assert np.array_equal(points.reshape(want_pts.shape), want_pts)
+    assert np.array_equal(seg, want_seg)
+    # most are the vehicles' current route and arc (a lane change moves a vehicle after)
+    assert (route == fleet.route).all(axis=1).sum() > len(fleet) // 2
+
+
 def _locate_numpy(lp, path, near, xy, window=6):
     """The array form of locate_on_paths: the segments from 3 before to `window` after the
     last point at or before the arc `near`, clipped to the path's, each point's projection

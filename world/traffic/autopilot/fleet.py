@@ -40,6 +40,7 @@ from world.traffic.autopilot.kernels import (
     ControlColumns,
     FleetSettings,
     FleetState,
+    KeptSamples,
     Work,
     stuck_row,
     tick_fleet,
@@ -527,5 +528,12 @@ class AutopilotFleet:
             v.reverse, v.manual_gear_shift, v.ackermann, v.lights, v.sign_boxes,
         )  # fmt: skip
         lanes = self.paths.arrays()
-        groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,))
+        n = len(self.actor)
+        kept = KeptSamples(
+            np.full((n, ROUTE_SLOTS), -1, dtype=np.int64),
+            np.full(n, np.nan),
+            np.empty((n * PATH_SAMPLES, 3)),
+            np.empty((n, PATH_SAMPLES), dtype=np.int64),
+        )
+        groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,), kept)
         return work, ArrayTable(groups, FLEET_TABLE_KINDS)

@@ -33,7 +33,7 @@ LOCATE_WINDOW = 6  # path segments searched around the arc (LanePaths.locate's d
 def shift_routes(table, moved):
     """The vehicles work.past[:moved] leave their path: their arc less the path's length,
     their route one slot on (the last slot -1), for Python to extend."""
-    fleet, _, work, lanes, _, _, _, _ = _fleet_groups(table)
+    fleet, _, work, lanes, _, _, _, _, _ = _fleet_groups(table)
     _shift(fleet.route, fleet.arc, lanes.length, work.past, moved)
 
 
@@ -57,7 +57,7 @@ def settle_routes(table, moved, more, n_actors, dt, global_pct, global_lead, win
     - when vehicles are more than `lost` m off their path, returns (0, their count, -1) with
       them in work.past, ascending: Python locates them from the map, then plans;
     - else plans (tick_fleet without localisation) and returns (0, 0, its lane changes)."""
-    fleet, _, work, lanes, _, _, _, _ = _fleet_groups(table)
+    fleet, _, work, lanes, _, _, _, _, _ = _fleet_groups(table)
     route, arc, past = fleet.route, fleet.arc, work.past
     if moved:
         path = np.empty(moved, dtype=np.int64)

@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from world import elementary as el
-from world.kernels.compiled import njit
+from world.kernels.compiled import from_numba, njit
 from world.map.lane_index import SegmentGrid
 
 __all__ = [
@@ -52,6 +52,8 @@ __all__ = [
     "highest_into",
     "highest_remembered",
 ]
+
+(prefetch,) = from_numba("world.kernels.intrinsics", "prefetch")
 
 # cell coordinates beyond this many cells from the table are not converted to integers:
 # such a point is nowhere near a segment, so no lane covers it
@@ -162,11 +164,11 @@ class SurfaceIndex:
             int(origin[1]),
             int(shape[0]),
             int(shape[1]),
-            *near,
-            slab_starts,
-            slab_segment,
-            np.ascontiguousarray(slab_box[slab_segment]),
-            np.ascontiguousarray(
+            *(_line_aligned(array) for array in near),
+            _line_aligned(slab_starts),
+            _line_aligned(slab_segment),
+            _line_aligned(slab_box[slab_segment]),
+            _line_aligned(
                 np.column_stack(
                     [
                         np.asarray(sg.a, dtype=np.float64),
@@ -178,8 +180,7 @@ class SurfaceIndex:
                         el.hypot_v(lat[:, 0], lat[:, 1]),
                         normal,
                     ]
-                ),
-                dtype=np.float64,
+                ).astype(np.float64, copy=False)
             ),
         )
 
@@ -188,6 +189,22 @@ class SurfaceIndex:
         at most `reach` above each point; NaN, (0, 0, 1), False where there is none."""
         pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 3)
         return _highest(self.arrays, pts)
+
+
+# bytes of a cache line: the tables start on one, so a segment's row (16 float64) is two
+# lines and a slab's box (4) half of one
+_LINE = 64
+
+
+def _line_aligned(array: np.ndarray) -> np.ndarray:
+    """A C-ordered copy of `array` whose data starts on a cache line (numpy's own start 16
+    bytes past one, which spreads a segment's row over three lines)."""
+    array = np.ascontiguousarray(array)
+    buffer = np.empty(array.nbytes + _LINE, dtype=np.uint8)
+    skip = -buffer.ctypes.data % _LINE
+    aligned = buffer[skip : skip + array.nbytes].view(array.dtype).reshape(array.shape)
+    aligned[...] = array
+    return aligned
 
 
 @njit(cache=True)
@@ -423,6 +440,10 @@ def highest_into(
             found_out[i] = True
 
 
+# highest_remembered's marks of a point (its cell's twice, plus one, otherwise): answered from
+# its row's memory, or off the table (no lane covers it)
+_ANSWERED, _OFF_TABLE = -1, -2
+
 # at most this many slabs held by a point are kept with its answer (more: not kept)
 HELD_SLABS = 16
 
@@ -461,6 +482,11 @@ def ground_memory(rows: int) -> GroundMemory:
     )
 
 
+# of a point in its kept rectangle, the segment rows of at most this many kept slabs are
+# asked for ahead (a point on a lane has one)
+_AHEAD_HELD = 2
+
+
 @njit
 def highest_remembered(
     surfaces: SurfaceArrays,
@@ -471,13 +497,25 @@ def highest_remembered(
     normal_out: np.ndarray,
     found_out: np.ndarray,
 ) -> None:
-    """`highest_into` for the (N, 3) C-ordered points `pts` of actor `rows`, answered from
-    what each row's last query kept: a point with the bits of its row's last one gets that
-    answer (the answer is a function of the point's bits and the surfaces alone); a point in
-    the last scan's cell and rectangle tests only the slabs that held the last point (the
-    same boxes hold it, so the scan would test the same segments in the same order: the same
-    answer), and any other point scans its cell's list, keeping what proves the next."""
+    """`highest_into` for the (N, 3) C-ordered points `pts` of actor `rows` (each row once),
+    answered from what each row's last query kept: a point with the bits of its row's last
+    one gets that answer (the answer is a function of the point's bits and the surfaces
+    alone); a point in the last scan's cell and rectangle tests only the slabs that held the
+    last point (the same boxes hold it, so the scan would test the same segments in the same
+    order: the same answer), and any other point scans its cell's list, keeping what proves
+    the next.
+
+    The tables those read lie anywhere in memory, out of the caches once the rest of the tick
+    has run, and each point's reads depend on the one before (the list's start, its boxes,
+    the segments they hold), so the points are taken in four passes: the first answers the
+    points with their row's last bits and finds every other point's cell and whether it lies
+    in its kept rectangle, asking the caches (world.kernels.intrinsics.prefetch, a hint that
+    changes no bit) for its kept slabs' segment rows or its cell list's start; the second
+    asks for the lists' boxes and segments, the third for the rows of the segments whose
+    boxes hold the point; the last answers, the misses of all the points overlapped instead
+    of met one after another."""
     seg = surfaces.segments
+    row_width = seg.shape[1]
     bits = pts.view(np.int64)
     reach, cell = surfaces.reach, surfaces.cell
     origin_x, origin_y, shape_x, shape_y = (
@@ -500,7 +538,11 @@ def highest_remembered(
         memory.held,
     )
     z_kept, normal_kept, found_kept = memory.z, memory.normal, memory.found
-    for i in range(len(pts)):
+    n = len(pts)
+    # each point's cell, twice, plus one when the point lies in its row's kept rectangle;
+    # _ANSWERED for a point with its row's last bits, _OFF_TABLE for one no lane can cover
+    where = np.empty(n, dtype=np.int64)
+    for i in range(n):
         r = rows[i]
         same = known[r]
         for c in range(3):
@@ -510,25 +552,64 @@ def highest_remembered(
             for c in range(3):
                 normal_out[i, c] = normal_kept[r, c]
             found_out[i] = found_kept[r]
+            where[i] = _ANSWERED
             continue
+        px, py = pts[i, 0], pts[i, 1]
+        cx = _cell_index(px, cell, origin_x, shape_x)
+        cy = _cell_index(py, cell, origin_y, shape_y)
+        if not (len(seg) and cx >= 0 and cy >= 0):
+            where[i] = _OFF_TABLE
+            continue
+        flat = cx * shape_y + cy
+        # in the last scan's cell and rectangle (within the boxes that held the point,
+        # closed; short of the first side each box missed fails on, open)
+        kept = cells[r] == flat
+        kept = kept and region[r, 0] <= px <= region[r, 2] and region[r, 1] <= py <= region[r, 3]
+        kept = kept and region[r, 4] < px < region[r, 6] and region[r, 5] < py < region[r, 7]
+        if kept:
+            where[i] = 2 * flat + 1
+            for k in range(1, 1 + min(held[r, 0], _AHEAD_HELD)):
+                prefetch(seg, held[r, k] * row_width)
+                prefetch(seg, held[r, k] * row_width + row_width - 1)
+        else:
+            where[i] = 2 * flat
+            prefetch(slab_starts, flat)
+            prefetch(slab_starts, flat + 1)
+    for i in range(n):
+        if where[i] >= 0 and where[i] % 2 == 0:
+            flat = where[i] // 2
+            start, stop = slab_starts[flat], slab_starts[flat + 1]
+            if start < stop:
+                for k in range(start, stop, 2):
+                    prefetch(slab_box, 4 * k)
+                prefetch(slab_box, 4 * stop - 1)
+                for k in range(start, stop, 8):
+                    prefetch(slab_segment, k)
+                prefetch(slab_segment, stop - 1)
+    for i in range(n):
+        if where[i] >= 0 and where[i] % 2 == 0:
+            flat = where[i] // 2
+            px, py = pts[i, 0], pts[i, 1]
+            for k in range(slab_starts[flat], slab_starts[flat + 1]):
+                x0, y0, x1, y1 = slab_box[k, 0], slab_box[k, 1], slab_box[k, 2], slab_box[k, 3]
+                if x0 <= px <= x1 and y0 <= py <= y1:
+                    prefetch(seg, slab_segment[k] * row_width)
+                    prefetch(seg, slab_segment[k] * row_width + row_width - 1)
+    for i in range(n):
+        if where[i] == _ANSWERED:
+            continue
+        r = rows[i]
         px, py, pz = pts[i, 0], pts[i, 1], pts[i, 2]
         best = -1
         best_z = 0.0
-        cx = _cell_index(px, cell, origin_x, shape_x)
-        cy = _cell_index(py, cell, origin_y, shape_y)
-        if len(seg) and cx >= 0 and cy >= 0:
+        if where[i] != _OFF_TABLE:
             limit = pz + reach
-            flat = cx * shape_y + cy
+            flat = where[i] // 2
+            kept = where[i] % 2 == 1
             # the slabs of the cell's list whose boxes hold the point, each tested: those
             # kept from the last scan when the point lies in the cell and rectangle kept (the
-            # same boxes hold it, in the same order), else the list's, and the rectangle
-            # (within the boxes that hold the point, closed; short of the first side each
-            # box missed fails on, open) and the segments held kept anew
-            kept = cells[r] == flat
-            kept = (
-                kept and region[r, 0] <= px <= region[r, 2] and region[r, 1] <= py <= region[r, 3]
-            )
-            kept = kept and region[r, 4] < px < region[r, 6] and region[r, 5] < py < region[r, 7]
+            # same boxes hold it, in the same order), else the list's, and the rectangle and
+            # the segments held kept anew
             start, stop = (
                 (1, 1 + held[r, 0]) if kept else (slab_starts[flat], slab_starts[flat + 1])
             )

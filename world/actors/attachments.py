@@ -16,7 +16,7 @@ from world import elementary as el
 from world.kernels.compiled import njit
 from world.state import ActorTable
 
-__all__ = ["compose", "relative_pose", "update_attached"]
+__all__ = ["compose", "relative_pose", "update_attached", "update_rows"]
 
 
 def compose(
@@ -39,7 +39,7 @@ def relative_pose(
 def update_attached(actors: ActorTable) -> None:
     """Moves every live attached actor to its parent's pose composed with its relative pose."""
     n = actors.n
-    _update_rows(
+    update_rows(
         actors.depth[:n],
         actors.alive[:n],
         actors.parent,
@@ -159,8 +159,9 @@ def _relative_rows(parent_pos, parent_rot, pos, rot) -> tuple:
 
 
 @njit(cache=True)
-def _update_rows(depth, alive, parent, pos, rot, rel_pos, rel_rot) -> None:
-    """`update_attached` on the first len(depth) rows, in row order."""
+def update_rows(depth, alive, parent, pos, rot, rel_pos, rel_rot) -> None:
+    """`update_attached` on the first len(depth) rows, in row order (the columns themselves:
+    the physics tick calls it on its table's)."""
     for r in range(len(depth)):
         if depth[r] > 0 and alive[r]:
             _compose_into(pos, rot, parent[r], rel_pos, rel_rot, r, pos, rot, r)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from world.actors.attachments import update_attached
+from world.actors.attachments import update_rows
 from world.actors.vehicle_state import ActorType
 from world.kernels.array_table import ArrayTable, column, matrix
 from world.kernels.compiled import njit
@@ -56,12 +56,66 @@ class TickColumns(NamedTuple):
     ang_impulse: np.ndarray
 
 
+class PoseColumns(NamedTuple):
+    """The actor table's columns the attachments read besides the pose
+    (world.actors.attachments)."""
+
+    parent: np.ndarray
+    rel_pos: np.ndarray
+    rel_rot: np.ndarray
+
+
+class PitchColumns(NamedTuple):
+    """The vehicle table's columns of the body pitch (world.physics.body_pitch)."""
+
+    actor: np.ndarray
+    pitch_gain: np.ndarray
+    pitch_frequency: np.ndarray
+    pitch_damping: np.ndarray
+    pitch_limit: np.ndarray
+    road_pitch: np.ndarray
+    body_pitch: np.ndarray
+    body_pitch_rate: np.ndarray
+
+
+class MapGroup(NamedTuple):
+    """A map's arrays the ground query reads (SurfaceArrays' and CarriedGround's), their
+    scalars in one array (`scalars`: MAP_SCALARS)."""
+
+    near_starts: np.ndarray
+    near_segment: np.ndarray
+    near_box: np.ndarray
+    slab_starts: np.ndarray
+    slab_segment: np.ndarray
+    slab_box: np.ndarray
+    segments: np.ndarray
+    carried_z: np.ndarray
+    scalars: np.ndarray
+
+
+# MapGroup.scalars: SurfaceArrays' reach, cell, origin and shape (integers, exact in float64),
+# CarriedGround's corner, cell and kill height
+MAP_SCALARS = ("reach", "cell", "origin_x", "origin_y", "shape_x", "shape_y", "x0", "y0")
+MAP_SCALARS += ("carried_cell", "kill_z")
+
+
+def map_group(surfaces: SurfaceArrays, carried: CarriedGround) -> MapGroup:
+    """The MapGroup of a map's surfaces and carried ground."""
+    scalars = (*surfaces[:6], carried.x0, carried.y0, carried.cell, carried.kill_z)
+    return MapGroup(
+        *(np.ascontiguousarray(array) for array in surfaces[6:]),
+        np.ascontiguousarray(carried.z, dtype=np.float64),
+        np.array(scalars, dtype=np.float64),
+    )
+
+
 class FleetCache:
-    """The tables' columns as the compiled tick takes them, kept between ticks: one
-    ArrayTable (world.kernels.array_table) of BodyColumns', VehicleColumns', WalkerColumns'
-    and TickColumns' arrays and of what the tick remembers, made again when an array is
-    replaced (handing the ~80 arrays over one by one cost their unboxing on every call,
-    and two atomic reference counts each time a group was handed on to the substeps).
+    """The tables' columns and the map's arrays as the compiled tick takes them, kept between
+    ticks: one ArrayTable (world.kernels.array_table) of BodyColumns', VehicleColumns',
+    WalkerColumns', TickColumns', PoseColumns' and PitchColumns' arrays, of what the tick
+    remembers and of the map's MapGroup, made again when an array is replaced (handing the
+    ~100 arrays over one by one cost their unboxing on every call, and two atomic reference
+    counts each time a group was handed on to the substeps).
 
     A table replaces its arrays when it grows, which `table` notices; `stale()` drops
     them (the world calls it when a vehicle's physics parameters change).
@@ -81,32 +135,31 @@ class FleetCache:
         self._jump: np.ndarray | None = None
         self._heading = np.full((0, 3), np.nan)
         self._ground = ground_memory(0)
-        self._surfaces: np.ndarray | None = None
+        self._surfaces: MapGroup | None = None
         self._table: ArrayTable | None = None
 
     def stale(self) -> None:
         self._columns = None
 
-    def map_arrays(self, ground_map: object) -> tuple:
-        """(surface constants or None, SurfaceArrays' and CarriedGround's fields as plain
-        tuples) of a map: its compiled ground index's and carried ground's arrays (made once
-        per map, map.derived), or NO_SURFACES' for a map without the index (its own `ground`
-        is sampled every tick: step). Kept while the map is the same object."""
+    def map_arrays(self, ground_map: object) -> tuple[bool, MapGroup]:
+        """(whether the map has the compiled ground index, its MapGroup): its index's and
+        carried ground's arrays (made once per map, map.derived), or NO_SURFACES' for a map
+        without the index (its own `ground` is sampled every tick: step). Kept while the map
+        is the same object."""
         if self._map is not ground_map:
             index = getattr(ground_map, "surface_index", None)
             carried = getattr(ground_map, "carried_ground", None)
             carried = NO_CARRIED_GROUND if carried is None else carried()
             surfaces = NO_SURFACES if index is None else index().arrays
-            segments = None if index is None else surfaces.segments
-            self._map_arrays = (segments, tuple(surfaces), tuple(carried))
+            self._map_arrays = (index is not None, map_group(surfaces, carried))
             self._map = ground_map
         return self._map_arrays
 
     def table(
-        self, a: ActorTable, v: VehicleTable, w: WalkerTable, surfaces: np.ndarray
+        self, a: ActorTable, v: VehicleTable, w: WalkerTable, surfaces: MapGroup
     ) -> np.ndarray:
-        """The address table of the tick's columns and memory (PHYSICS_TABLE_KINDS), for the
-        map whose surface constants are `surfaces`."""
+        """The address table of the tick's columns, memory and map arrays
+        (PHYSICS_TABLE_KINDS), for the map whose arrays are `surfaces`."""
         same = self._pos is a.pos and self._rpm is v.rpm and self._jump is w.jump
         if self._columns is None or not same:
             self._pos, self._rpm, self._jump = a.pos, v.rpm, w.jump
@@ -121,6 +174,8 @@ class FleetCache:
                     (VehicleColumns, v),
                     (WalkerColumns, w),
                     (TickColumns, a),
+                    (PoseColumns, a),
+                    (PitchColumns, v),
                 )
             )
             self._table = None
@@ -129,13 +184,16 @@ class FleetCache:
             self._ground = ground_memory(len(self._ground.known))
             self._table = None
         if self._table is None:
-            groups = (*self._columns, (self._heading,), self._ground)
+            body, vehicles, walkers, extra, pose, pitch = self._columns
+            groups = (body, vehicles, walkers, extra, (self._heading,), self._ground)
+            groups += (pose, pitch, surfaces)
             self._table = ArrayTable(groups, PHYSICS_TABLE_KINDS)
         return self._table.table
 
 
 # The dtype and dimensions of each array of the tick's table, group by group, as
-# _physics_groups makes them again: the columns, the substeps' last yaws, the ground memory
+# _physics_groups makes them again: the columns, the substeps' last yaws, the ground memory,
+# the attachments' and the body pitch's columns, the map's arrays
 _F8, _F8_2, _F4, _F4_2 = (np.float64, 1), (np.float64, 2), (np.float32, 1), (np.float32, 2)
 _I8, _I8_2, _I4, _I2 = (np.int64, 1), (np.int64, 2), (np.int32, 1), (np.int16, 1)
 _I1, _B = (np.int8, 1), (np.bool_, 1)
@@ -165,14 +223,31 @@ PHYSICS_TABLE_KINDS = (
     GroundMemory(
         bits=_I8_2, z=_F8, normal=_F8_2, found=_B, known=_B, cell=_I8, region=_F8_2, held=_I8_2
     ),
+    PoseColumns(parent=_I4, rel_pos=_F8_2, rel_rot=_F8_2),
+    PitchColumns(
+        actor=_I4, pitch_gain=_F8, pitch_frequency=_F8, pitch_damping=_F8, pitch_limit=_F8,
+        road_pitch=_F8, body_pitch=_F8, body_pitch_rate=_F8,
+    ),
+    MapGroup(
+        near_starts=_I8, near_segment=_I8, near_box=_F8_2, slab_starts=_I8, slab_segment=_I8,
+        slab_box=_F8_2, segments=_F8_2, carried_z=_F8_2, scalars=_F8,
+    ),
 )  # fmt: skip
+# the ground planes' kinds (GroundPlanes), the tick's second table
+PLANE_KINDS = (GroundPlanes(ref=_F8_2, z=_F8, grad=_F8_2, found=_B),)
 
 
 # m/s²: no body speeds up faster than this by itself (a car's traction cap is ~10 m/s²)
 MAX_ACCELERATION = 15.0
 
 _VEHICLE, _WALKER = int(ActorType.Vehicle), int(ActorType.Walker)  # plain ints for the kernels
-_NO_PLANES = (np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool))  # GroundPlanes
+# no planes: what a map with the compiled index hands the tick (it queries its own)
+_NO_PLANES = ArrayTable(
+    ((np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2)), np.zeros(0, bool)),), PLANE_KINDS
+)
+
+
+_NO_COLLISIONS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 3)))
 
 
 def step(
@@ -184,49 +259,35 @@ def step(
     substeps: int,
     cache: FleetCache,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Advances the world by dt in `substeps` equal steps.
+    """Advances the world by dt in `substeps` equal steps, the body pitch and the attachments
+    with it.
 
     Returns the rows (i < j) of the pairs that collided and the impulse i received.
     """
-    segments, surfaces, carried = cache.map_arrays(ground_map)
-    if segments is not None:
-        planes, sampled = _NO_PLANES, False
-    else:  # a map without the compiled index: its own `ground`, sampled before the tick
-        segments, planes, sampled = NO_SURFACES.segments, tuple(_planes_of(a, ground_map)), True
-    body_pitch.take_out(
-        a.rot, a.alive, a.simulate_physics, v.actor, v.road_pitch, v.body_pitch, v.n
-    )
-    result = _tick(
-        cache.table(a, v, w, segments),
+    indexed, surfaces = cache.map_arrays(ground_map)
+    # a map without the compiled index: its own `ground`, sampled before the tick
+    planes = _NO_PLANES if indexed else _sampled_planes(a, ground_map)
+    merged = _tick(
+        cache.table(a, v, w, surfaces),
+        planes.table,
         a.n,
-        surfaces,
-        carried,
-        planes,
-        sampled,
+        v.n,
+        not indexed,
         _VEHICLE,
         _WALKER,
         dt,
         substeps,
         MAX_ACCELERATION,
     )
-    body_pitch.put_in(
-        a.rot,
-        a.acc,
-        a.alive,
-        a.simulate_physics,
-        v.actor,
-        v.pitch_gain,
-        v.pitch_frequency,
-        v.pitch_damping,
-        v.pitch_limit,
-        v.road_pitch,
-        v.body_pitch,
-        v.body_pitch_rate,
-        v.n,
-        dt,
-    )
-    update_attached(a)
-    return result
+    if not len(merged):  # (most ticks have no collision)
+        return _NO_COLLISIONS
+    return merged[:, 0].astype(np.int64), merged[:, 1].astype(np.int64), merged[:, 2:].copy()
+
+
+def _sampled_planes(a: ActorTable, ground_map: object) -> ArrayTable:
+    """The ground planes under every body from `ground_map.ground`, as the tick's second
+    table (the points are the bodies' positions: the body pitch does not move them)."""
+    return ArrayTable((tuple(_planes_of(a, ground_map)),), PLANE_KINDS)
 
 
 def _planes_of(a: ActorTable, ground_map: object) -> GroundPlanes:
@@ -261,10 +322,9 @@ def _ground_points(
 @njit(cache=True)
 def _tick(
     table: np.ndarray,
+    plane_table: np.ndarray,
     n: int,
-    surface_arrays: tuple,
-    carried_arrays: tuple,
-    plane_arrays: tuple,
+    vehicles: int,
     sampled: bool,
     vehicle: int,
     walker: int,
@@ -272,14 +332,29 @@ def _tick(
     substeps: int,
     max_acceleration: float,
 ) -> tuple:
-    """The tick on the first n actor rows; the planes (GroundPlanes' fields) are the bodies'
-    ground when `sampled`, else it is queried from the surfaces. The tables' columns and
-    what the tick remembers come as FleetCache's table (PHYSICS_TABLE_KINDS), the map's
-    arrays as plain tuples in their NamedTuples' field order. Returns the merged
-    collisions."""
-    body, veh, walkers, extra, heading, ground = _physics_groups(table)
-    surfaces, carried = SurfaceArrays(*surface_arrays), CarriedGround(*carried_arrays)
-    planes = GroundPlanes(*plane_arrays)
+    """The tick on the first n actor rows (and the first `vehicles` vehicle rows), with the
+    body pitch taken out before it and put in after it, and the attachments moved last;
+    the planes (`plane_table`, PLANE_KINDS) are the bodies' ground when `sampled`, else it is
+    queried from the map's surfaces. The tables' columns, what the tick remembers and the
+    map's arrays come as FleetCache's table (PHYSICS_TABLE_KINDS). Returns the merged
+    collisions as one (pairs, 5) array: the rows i < j, then the impulse i received."""
+    body, veh, walkers, extra, heading, ground, pose, pitch, arrays = _physics_groups(table)
+    surfaces, carried = _map_views(arrays)
+    planes = GroundPlanes(
+        matrix(plane_table, 0, np.float64),
+        column(plane_table, 1, np.float64),
+        matrix(plane_table, 2, np.float64),
+        column(plane_table, 3, np.bool_),
+    )
+    body_pitch.take_out(
+        body.rot,
+        extra.alive,
+        extra.simulate_physics,
+        pitch.actor,
+        pitch.road_pitch,
+        pitch.body_pitch,
+        vehicles,
+    )
     alive = extra.alive[:n]
     prev_vel = body.vel[:n].copy()
     bodies, cars, people = _choose_bodies(
@@ -349,7 +424,39 @@ def _tick(
         extra.ang_impulse,
         body.torque,
     )
-    return _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
+    body_pitch.put_in(
+        body.rot,
+        extra.acc,
+        extra.alive,
+        extra.simulate_physics,
+        pitch.actor,
+        pitch.pitch_gain,
+        pitch.pitch_frequency,
+        pitch.pitch_damping,
+        pitch.pitch_limit,
+        pitch.road_pitch,
+        pitch.body_pitch,
+        pitch.body_pitch_rate,
+        vehicles,
+        dt,
+    )
+    update_rows(
+        extra.depth[:n],
+        alive,
+        pose.parent,
+        body.pos,
+        body.rot,
+        pose.rel_pos,
+        pose.rel_rot,
+    )
+    pair_a, pair_b, total = _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
+    # one array back (each array a compiled call hands back costs ~1.5 us to box): the
+    # rows, exact in float64, then the impulse
+    merged = np.empty((len(pair_a), 5))
+    for k in range(len(pair_a)):
+        merged[k, 0], merged[k, 1] = pair_a[k], pair_b[k]
+        merged[k, 2], merged[k, 3], merged[k, 4] = total[k, 0], total[k, 1], total[k, 2]
+    return merged
 
 
 @njit
@@ -603,7 +710,52 @@ def _physics_groups(t):
         matrix(t, 81, f8),
         matrix(t, 82, i8),
     )
-    return body, veh, walkers, extra, heading, ground
+    pose = PoseColumns(column(t, 83, i4), matrix(t, 84, f8), matrix(t, 85, f8))
+    pitch = PitchColumns(
+        column(t, 86, i4),
+        column(t, 87, f8),
+        column(t, 88, f8),
+        column(t, 89, f8),
+        column(t, 90, f8),
+        column(t, 91, f8),
+        column(t, 92, f8),
+        column(t, 93, f8),
+    )
+    surfaces = MapGroup(
+        column(t, 94, i8),
+        column(t, 95, i8),
+        matrix(t, 96, f8),
+        column(t, 97, i8),
+        column(t, 98, i8),
+        matrix(t, 99, f8),
+        matrix(t, 100, f8),
+        matrix(t, 101, f8),
+        column(t, 102, f8),
+    )
+    return body, veh, walkers, extra, heading, ground, pose, pitch, surfaces
+
+
+@njit(cache=True, inline="always")
+def _map_views(group: MapGroup) -> tuple:
+    """The SurfaceArrays and CarriedGround of a MapGroup (its scalars: MAP_SCALARS)."""
+    scalars = group.scalars
+    surfaces = SurfaceArrays(
+        scalars[0],
+        scalars[1],
+        int(scalars[2]),
+        int(scalars[3]),
+        int(scalars[4]),
+        int(scalars[5]),
+        group.near_starts,
+        group.near_segment,
+        group.near_box,
+        group.slab_starts,
+        group.slab_segment,
+        group.slab_box,
+        group.segments,
+    )
+    carried = CarriedGround(scalars[6], scalars[7], scalars[8], group.carried_z, scalars[9])
+    return surfaces, carried
 
 
 @njit(cache=True)

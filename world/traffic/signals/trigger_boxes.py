@@ -180,9 +180,14 @@ class OrientedBoxes:
         rows = len(columns[0])
         if len(self._clear[1]) != rows:  # the actor table grew: nothing kept
             self._clear = (np.zeros((rows, 3)), np.full(rows, np.nan), np.zeros(rows))
-        return _box_changes(
+        packed = _box_changes(
             inside, vehicle_actor, vehicles, columns, self._grid_arrays, self._shapes, self._clear
         )
+        after = packed[1 : 1 + packed[0]]
+        if len(after) + 1 == len(packed):  # (most ticks have no event)
+            return after, *_NO_EVENTS
+        events = packed[1 + len(after) :].reshape(-1, 3)
+        return after, events[:, 0].copy(), events[:, 1].copy(), events[:, 2] == 1
 
 
 _NO_EVENTS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool))
@@ -200,9 +205,23 @@ def _box_changes(
     clear: tuple,
 ) -> tuple:
     """`box_events(before, *_overlapping(rows[:n_rows], ...), boxes)`: one call a tick instead
-    of two, and no int64 copy of the vehicle table's int32 actor column."""
+    of two, and no int64 copy of the vehicle table's int32 actor column. Its answers come
+    back in one array (each array a compiled call hands back costs ~1.5 us to box): the
+    number of keys inside now, the keys, then each event's vehicle, box and 1 for an entry
+    or 0 for a leave."""
     vehicle, box = _overlapping(rows, n_rows, actors, grid, shapes, clear)
-    return box_events(before, vehicle, box, len(shapes[0]))
+    after, event_vehicle, event_box, event_entered = box_events(
+        before, vehicle, box, len(shapes[0])
+    )
+    keys, events = len(after), len(event_vehicle)
+    packed = np.empty(1 + keys + 3 * events, dtype=np.int64)
+    packed[0] = keys
+    packed[1 : 1 + keys] = after
+    for e in range(events):
+        at = 1 + keys + 3 * e
+        packed[at], packed[at + 1] = event_vehicle[e], event_box[e]
+        packed[at + 2] = 1 if event_entered[e] else 0
+    return packed
 
 
 @njit(cache=True)

@@ -81,7 +81,7 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     # afresh at the route and arc they were kept for
     _, fleet, _, d, _, _, _ = traffic
     lp = fleet.paths
-    route, arc, points, seg = fleet._arguments[1].arrays[-4:]
+    route, arc, points, seg = fleet._arguments[1].arrays[-7:-3]
     assert not np.isnan(arc).any()
     start, _ = route_starts(route, arc, lp.length)
     want_pts, want_seg = sample_routes(
@@ -92,6 +92,20 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     assert np.array_equal(seg, want_seg)
     # most are the vehicles' current route and arc (a lane change moves a vehicle after)
     assert (route == fleet.route).all(axis=1).sum() > len(fleet) // 2
+    # where a vehicle's kept location holds (its path, arc and position at the tick's start),
+    # locating it afresh gives the arc, lateral distance and segment it has
+    work, table = fleet._arguments
+    path, near, xy = table.arrays[-3:]
+    holds = (path == fleet.route[:, 0]) & (near == fleet.arc)
+    holds &= (xy == work.pos[:, :2]).all(axis=1)
+    segment = np.full(len(fleet), -1, dtype=np.int64)
+    found, lateral = locate_on_paths(
+        lp.points, lp.cum, lp.base, lp.first, lp.count, fleet.route[:, 0].copy(), fleet.arc,
+        work.pos[:, :2].copy(), 6, segment,
+    )  # fmt: skip
+    assert np.array_equal(found[holds], fleet.arc[holds])
+    assert np.array_equal(lateral[holds], work.lateral[holds])
+    assert np.array_equal(segment[holds], work.segment[holds])
 
 
 def _locate_numpy(lp, path, near, xy, window=6):

@@ -40,7 +40,7 @@ from world.traffic.autopilot.kernels import (
     ControlColumns,
     FleetSettings,
     FleetState,
-    KeptSamples,
+    Kept,
     Work,
     stuck_row,
     tick_fleet,
@@ -529,11 +529,14 @@ class AutopilotFleet:
         )  # fmt: skip
         lanes = self.paths.arrays()
         n = len(self.actor)
-        kept = KeptSamples(
+        kept = Kept(
             np.full((n, ROUTE_SLOTS), -1, dtype=np.int64),
             np.full(n, np.nan),
             np.empty((n * PATH_SAMPLES, 3)),
             np.empty((n, PATH_SAMPLES), dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
+            np.full(n, np.nan),
+            np.empty((n, 2)),
         )
         groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,), kept)
         return work, ArrayTable(groups, FLEET_TABLE_KINDS)

@@ -40,7 +40,7 @@ __all__ = [
     "ControlColumns",
     "FleetSettings",
     "FleetState",
-    "KeptSamples",
+    "Kept",
     "LaneArrays",
     "OtherVehicles",
     "Work",
@@ -193,18 +193,23 @@ class Work(NamedTuple):
     segment: np.ndarray  # the segment each was located on (-1: none yet), next tick's hint
 
 
-class KeptSamples(NamedTuple):
-    """Each vehicle's route samples from its last plan (plan_fleet) and the route and arc they
-    were taken at: a vehicle whose route and arc are bit for bit the same on this tick has
-    the same samples (they depend on nothing else: the distances and the lanes' arrays do not
-    change), which are kept instead of taken again (a vehicle standing still: about one in
-    six at 100 vehicles on the 6x6 town, one in four at 1,000). Made again, empty, with
-    tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
+class Kept(NamedTuple):
+    """What a vehicle's answers of its last tick were worked out from, for a vehicle standing
+    still (about one in six at 100 vehicles on the 6x6 town, one in four at 1,000), whose
+    answers are then kept instead of worked out again: its route samples (plan_fleet), the
+    same for the same route and arc (they depend on nothing else: the distances and the
+    lanes' arrays do not change), and its location (localise_fleet), the same for the same
+    path, arc and position, which then stands where that location found the arc it started
+    from (the arc, lateral distance and segment are still its answers). Made again, empty,
+    with tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
 
-    route: np.ndarray  # (N, ROUTE_SLOTS)
-    arc: np.ndarray  # nan: none yet
+    route: np.ndarray  # (N, ROUTE_SLOTS) the samples': route...
+    arc: np.ndarray  # ...and arc (nan: none)
     points: np.ndarray  # (N * M, 3): sample_routes' points, M samples a vehicle
     seg: np.ndarray  # (N, M): their segments
+    located_path: np.ndarray  # the location's: path...
+    located_arc: np.ndarray  # ...arc (nan: none, or the location moved it)...
+    located_xy: np.ndarray  # ...and position (N, 2)
 
 
 class Constants(NamedTuple):
@@ -290,7 +295,10 @@ FLEET_TABLE_KINDS = (
         sample_distances=_F8,
     ),
     (_I1,),  # the lights' states
-    KeptSamples(route=_I8_2, arc=_F8, points=_F8_2, seg=_I8_2),
+    Kept(
+        route=_I8_2, arc=_F8, points=_F8_2, seg=_I8_2, located_path=_I8, located_arc=_F8,
+        located_xy=_F8_2,
+    ),
 )  # fmt: skip
 
 
@@ -1823,7 +1831,7 @@ def _next_on_lane(first, items, arc, p, here):
 
 
 @njit(cache=True)
-def localise_fleet(fleet, work, lanes, actors, window, lost):
+def localise_fleet(fleet, work, lanes, actors, window, lost, kept):
     """The fleet's actor columns the tick reads (vehicle rows `k`, positions, yaws in degrees,
     half lengths `front`, half widths), the heading's cosine and sine, the forward speed (at
     least 0), and each vehicle localised on its current path near its last arc: `arc` and
@@ -1831,7 +1839,9 @@ def localise_fleet(fleet, work, lanes, actors, window, lost):
     back from a compiled call costs ~0.8 us to box). `past` gets the vehicles past their
     path's end (past_path_ends). Returns how many are past their end, how many are more than
     `lost` m off their path, and whether every vehicle is alive (if not, nothing is done).
-    `fleet`: FleetState; `work`: Work; `lanes`: LaneArrays; `actors`: ActorColumns."""
+    A vehicle whose path, arc and position are those of its `kept` location, which found
+    that arc, is not located again. `fleet`: FleetState; `work`: Work; `lanes`: LaneArrays;
+    `actors`: ActorColumns; `kept`: Kept (`window` is the same on every tick)."""
     rows, route, arc = fleet.actor, fleet.route, fleet.arc
     pos, yaw, front, half_width = work.pos, work.yaw, work.front, work.half_width
     cos_yaw, sin_yaw, speed = work.cos_yaw, work.sin_yaw, work.speed
@@ -1850,15 +1860,41 @@ def localise_fleet(fleet, work, lanes, actors, window, lost):
         sin_yaw[v], cos_yaw[v] = el.sin_cos(np.radians(yaw[v]))
         forward = actors.vel[r, 0] * cos_yaw[v] + actors.vel[r, 1] * sin_yaw[v]
         speed[v] = forward if forward >= 0.0 or np.isnan(forward) else 0.0  # numpy.maximum
+    # the vehicles to locate: all but those standing where their kept location left them
+    todo = np.empty(n, dtype=np.int64)
+    count = 0
+    for v in range(n):
+        if not (
+            kept.located_path[v] == route[v, 0]
+            and _same_bits(kept.located_arc[v], arc[v])
+            and _same_bits(kept.located_xy[v, 0], pos[v, 0])
+            and _same_bits(kept.located_xy[v, 1], pos[v, 1])
+        ):
+            todo[count] = v
+            count += 1
+    path = np.empty(count, dtype=np.int64)
+    near = np.empty(count)
+    xy = np.empty((count, 2))
+    segment = np.empty(count, dtype=np.int64)
+    for t in range(count):
+        v = todo[t]
+        path[t], near[t], segment[t] = route[v, 0], arc[v], work.segment[v]
+        xy[t, 0], xy[t, 1] = pos[v, 0], pos[v, 1]
     new_arc, new_lateral = locate_on_paths(
-        lanes.points, lanes.cum, lanes.base, lanes.first, lanes.count, route[:, 0], arc, pos,
-        window, work.segment,
+        lanes.points, lanes.cum, lanes.base, lanes.first, lanes.count, path, near, xy, window,
+        segment,
     )  # fmt: skip
+    for t in range(count):
+        v = todo[t]
+        kept.located_path[v] = path[t]
+        kept.located_arc[v] = near[t] if _same_bits(new_arc[t], near[t]) else np.nan
+        kept.located_xy[v, 0], kept.located_xy[v, 1] = xy[t, 0], xy[t, 1]
+        arc[v] = new_arc[t]
+        work.lateral[v] = new_lateral[t]
+        work.segment[v] = segment[t]
     lost_count = 0
     for v in range(n):
-        arc[v] = new_arc[v]
-        work.lateral[v] = new_lateral[v]
-        if new_lateral[v] > lost:
+        if work.lateral[v] > lost:
             lost_count += 1
     ends = past_path_ends(route, arc, lanes.length)
     work.past[: len(ends)] = ends
@@ -1875,12 +1911,12 @@ def plan_fleet(
     and the pure-pursuit point, the speed target and its curve cap, the junction rules, the
     obstacle search, the speed control, the steering (pursuit_tangents' arc tangents) and
     the controls written into the vehicle table (apply_controls); a vehicle whose route and
-    arc are those its `kept` samples were taken at (KeptSamples) has those samples. The
+    arc are those its `kept` samples were taken at (Kept) has those samples. The
     fleet's integral, reason, hold and push-on times are updated in place; the vehicles that
     change lanes (lane_changes, for those with `auto_lane_change` on) and their new paths go
     into the work arrays `changers` and `to_paths`, their number returned. The groups are
     FleetState, FleetSettings, Work, LaneArrays, ActorColumns, ControlColumns, Constants and
-    KeptSamples; `light_state` is the lights' states (empty without lights), `n_actors` the
+    Kept; `light_state` is the lights' states (empty without lights), `n_actors` the
     actor rows in use, `global_pct` and `global_lead` the manager's speed difference and
     leading distance."""
     c = constants.plan
@@ -1982,7 +2018,7 @@ def tick_fleet(table, n_actors, dt, global_pct, global_lead, window, lost, local
         table
     )
     if localise:
-        past, lost_count, all_alive = localise_fleet(fleet, work, lanes, actors, window, lost)
+        past, lost_count, all_alive = localise_fleet(fleet, work, lanes, actors, window, lost, kept)
         if past or lost_count or not all_alive:
             return past, lost_count, all_alive, -1
     changes = plan_fleet(
@@ -2097,7 +2133,15 @@ def _fleet_groups(t):
         column(t, 84, i8),
         column(t, 85, f8),
     )
-    kept = KeptSamples(matrix(t, 87, i8), column(t, 88, f8), matrix(t, 89, f8), matrix(t, 90, i8))
+    kept = Kept(
+        matrix(t, 87, i8),
+        column(t, 88, f8),
+        matrix(t, 89, f8),
+        matrix(t, 90, i8),
+        column(t, 91, i8),
+        column(t, 92, f8),
+        matrix(t, 93, f8),
+    )
     light_state = column(t, 86, i1)
     return fleet, settings, work, lanes, actors, controls, constants, light_state, kept
 

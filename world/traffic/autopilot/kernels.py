@@ -68,9 +68,6 @@ __all__ = [
 
 
 BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
-# The obstacle search passes over a block of samples when it is this much further from a
-# body than the block could reach (m: far beyond any rounding of the town's coordinates)
-BLOCK_ROOM = 1e-3
 NO_TRIG = 2.0  # a cosine no heading has: the body's cosine and sine are not taken yet
 # The loops over vehicles ask the CPU for the lane points the vehicle this many places on
 # will read (world.kernels.intrinsics.prefetch): each vehicle's points lie anywhere in the
@@ -254,8 +251,7 @@ class Bodies(NamedTuple):
     first: np.ndarray
     items: np.ndarray
     item_xy: np.ndarray  # (len(items), 2): xy[items], read in the cells' order
-    # (len(items), 4): box_x, ext x y and the extents' diagonal of items, in the cells' order
-    item_box: np.ndarray
+    item_box: np.ndarray  # (len(items), 3): box_x and ext x y of items, in the cells' order
 
 
 # The dtype and dimensions of each array of tick_fleet's table (world.kernels.array_table),
@@ -787,9 +783,8 @@ def obstacle_distances(
     each row; their directions are their segments' (`seg`, sample_routes') rows of
     `segment_tangent`; `c`: autopilot.PLAN_CONSTANTS.
 
-    The answer is the least of the bodies' first contacts, so the order the bodies are
-    tested in does not matter; each test below only rules out a body (or a stretch of
-    samples) the full test would not have found."""
+    The answer is the least of the bodies' first contacts; each test below only rules out a
+    body (or a stretch of samples) the full test would not have found."""
     crossing_angle, behind_reach, coarse_stride = c[3], c[4], int(c[5])
     coarse_reach, path_margin = c[6], c[7]
     n, m = d.shape
@@ -807,31 +802,31 @@ def obstacle_distances(
     ny = int(frame[4])
     # the arrays the exact test reads, without a MemInfo: handed to it once per body, an
     # array with one costs two atomic reference counts
-    pts_u, tangent_u = _unowned(pts), _unowned(segment_tangent)
-    seg_u, d_u = _unowned(seg), _unowned(d)
+    tangent_u, seg_u, d_u = _unowned(segment_tangent), _unowned(seg), _unowned(d)
     # the bodies' heading cosines and sines side by side: the vehicles' own, the others'
     # taken when a body first needs the exact test (NO_TRIG until then)
     trig = np.empty((len(body_yaw), 2))
     own_body = _fleet_trig(rows, row_cos, row_sin, body_rows, trig)
-    # the samples in blocks, each about a coarse sample (the stride's samples around it, the
-    # last block to the end): per block the sample after its last; per vehicle the coarse
-    # samples and each block's reach from its own; per body its squared distance to each
+    # per vehicle its samples' x and y (each in a row of its own: the exact test looks at
+    # all of them at once) and its coarse samples' (every coarse_stride-th)
     blocks = (m + coarse_stride - 1) // coarse_stride
-    block_xy = np.empty((blocks, 2))
-    block = np.empty((blocks, 3))  # end (a whole number), reach, squared distance
-    block_u = _unowned(block)
-    for k in range(blocks):
-        block[k, 0] = (k + 1) * coarse_stride - coarse_stride // 2 if k + 1 < blocks else m
+    sample_xy = np.empty((2, m))
+    coarse_xy = np.empty((2, blocks))
+    sample_u = _unowned(sample_xy)
+    # the bodies of a vehicle's cells that pass the box, self, reach and behind tests
+    candidate = np.empty(len(body_items), dtype=np.int64)
     for v in range(n):
         if v + PREFETCH_AHEAD < n:
             # the samples' directions, which the exact test reads where a body is near
             for s in range(0, m, 2):  # 2 samples 2 m apart: about one line of directions
                 prefetch(segment_tangent, 2 * seg[v + PREFETCH_AHEAD, s])
+        for s in range(m):
+            sample_xy[0, s], sample_xy[1, s] = pts[v, s, 0], pts[v, s, 1]
         x0 = y0 = np.inf
         x1 = y1 = -np.inf
         for k in range(blocks):
-            px, py = pts[v, k * coarse_stride, 0], pts[v, k * coarse_stride, 1]
-            block_xy[k, 0], block_xy[k, 1] = px, py
+            px, py = sample_xy[0, k * coarse_stride], sample_xy[1, k * coarse_stride]
+            coarse_xy[0, k], coarse_xy[1, k] = px, py
             x0, x1 = min(x0, px), max(x1, px)
             y0, y1 = min(y0, py), max(y1, py)
         lo_x, hi_x, lo_y, hi_y = x0 - box, x1 + box, y0 - box, y1 + box
@@ -839,59 +834,61 @@ def obstacle_distances(
         j0, j1 = cell_span(frame[1], frame[2], frame[4], lo_y, hi_y)
         if j1 < j0:
             continue
-        _block_reaches(pts, v, block_xy, block)
         reach = d[v, m - 1] + 6.0
         reach_sq = reach * reach
-        grow = half_width[v] + path_margin
         own = own_body[v]
         vx, vy, vc, vs = row_xy[v, 0], row_xy[v, 1], row_cos[v], row_sin[v]
-        flagged = ignore[v, 2] or ignore[v, 3] or override[v] > 0.0
+        found = 0
         for cell_x in range(i0, i1 + 1):
             # the column's cells j0 .. j1 are consecutive: their bodies are one run
             for q in range(body_first[cell_x * ny + j0], body_first[cell_x * ny + j1 + 1]):
                 qx, qy = item_xy[q, 0], item_xy[q, 1]
-                b = body_items[q]
                 dx = qx - vx
                 dy = qy - vy
-                # the box, self, reach and behind tests counted, then one branch: each is
-                # cheaper than a mispredicted branch (the box's bounds are not NaN here:
+                # the box, self, reach and behind tests counted, and the body kept or
+                # written over without a branch (the box's bounds are not NaN here:
                 # cell_span gives no cells then)
                 passed = (
-                    (qx >= lo_x) + (qx <= hi_x) + (qy >= lo_y) + (qy <= hi_y) + (b != own)
-                    + (dx * dx + dy * dy < reach_sq) + (dx * vc + dy * vs > -behind_reach)
+                    (qx >= lo_x) + (qx <= hi_x) + (qy >= lo_y) + (qy <= hi_y)
+                    + (body_items[q] != own) + (dx * dx + dy * dy < reach_sq)
+                    + (dx * vc + dy * vs > -behind_reach)
                 )  # fmt: skip
-                if passed != 7:
+                candidate[found] = q
+                found += passed == 7
+        if found == 0:
+            continue
+        grow = half_width[v] + path_margin
+        flagged = ignore[v, 2] or ignore[v, 3] or override[v] > 0.0
+        for j in range(found):
+            q = candidate[j]
+            b = body_items[q]
+            if flagged:
+                if ignore[v, 2] and body_is_vehicle[b]:
                     continue
-                if flagged:
-                    if ignore[v, 2] and body_is_vehicle[b]:
-                        continue
-                    if ignore[v, 3] and body_is_walker[b]:
-                        continue
-                    if override[v] > 0.0 and body_is_vehicle[b]:
-                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
-                        if turn > crossing_angle:
-                            continue
-                near = False
-                for k in range(blocks):
-                    cx = block_xy[k, 0] - qx
-                    cy = block_xy[k, 1] - qy
-                    block_u[k, 2] = cx * cx + cy * cy
-                    near |= block_u[k, 2] < coarse_sq
-                if not near:
+                if ignore[v, 3] and body_is_walker[b]:
                     continue
-                if not trig[b, 0] <= 1.0:
-                    trig[b, 1], trig[b, 0] = el.sin_cos(np.radians(body_yaw[b]))
-                box_x = item_box[q, 0]
-                # the grown box's corner (as _first_contact's corner_sq, with room for
-                # rounding) lies within 1.005 (diagonal + sqrt(2) |grow|) + 0.1 of its centre
-                room = 1.005 * (item_box[q, 3] + 1.4143 * abs(grow)) + 0.1 + abs(box_x) + BLOCK_ROOM
-                at = _first_contact(
-                    pts_u, tangent_u, seg_u, d_u, v, qx + trig[b, 0] * box_x,
-                    qy + trig[b, 1] * box_x, trig[b, 0], trig[b, 1], item_box[q, 1],
-                    item_box[q, 2], grow, out[v], block_u, room,
-                )  # fmt: skip
-                if at < out[v]:
-                    out[v] = at
+                if override[v] > 0.0 and body_is_vehicle[b]:
+                    turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
+                    if turn > crossing_angle:
+                        continue
+            qx, qy = item_xy[q, 0], item_xy[q, 1]
+            near = False
+            for k in range(blocks):
+                cx = coarse_xy[0, k] - qx
+                cy = coarse_xy[1, k] - qy
+                near |= cx * cx + cy * cy < coarse_sq
+            if not near:
+                continue
+            if not trig[b, 0] <= 1.0:
+                trig[b, 1], trig[b, 0] = el.sin_cos(np.radians(body_yaw[b]))
+            box_x = item_box[q, 0]
+            at = _first_contact(
+                sample_u, tangent_u, seg_u, d_u, v, qx + trig[b, 0] * box_x,
+                qy + trig[b, 1] * box_x, trig[b, 0], trig[b, 1], item_box[q, 1], item_box[q, 2],
+                grow, out[v],
+            )  # fmt: skip
+            if at < out[v]:
+                out[v] = at
     return out
 
 
@@ -926,73 +923,52 @@ def _fleet_trig(rows, row_cos, row_sin, body_rows, trig):
 
 
 @njit(cache=True, inline="always")
-def _block_reaches(pts, v, block_xy, block):
-    """How far each block of vehicle v's samples reaches from its coarse sample (`block_xy`)
-    at most, into block[:, 1] (the blocks' ends in block[:, 0]): the largest |dx| + |dy|,
-    no less than the distance and without its root."""
-    start = 0
-    for k in range(len(block)):
-        end = int(block[k, 0])
-        far = 0.0
-        for s in range(start, end):
-            far = max(far, abs(pts[v, s, 0] - block_xy[k, 0]) + abs(pts[v, s, 1] - block_xy[k, 1]))
-        block[k, 1] = far
-        start = end
-
-
-@njit(cache=True, inline="always")
 def _first_contact(
-    pts, segment_tangent, seg, d, v, ox0, oy0, c, sn, ext_x, ext_y, grow, bound, block, room
+    sample_xy, segment_tangent, seg, d, v, ox0, oy0, c, sn, ext_x, ext_y, grow, bound
 ):  # fmt: skip
-    """How far along vehicle v's samples its path first enters a body's box (box centre
-    ox0, oy0; heading cosine c, sine sn; half extents ext_x, ext_y) grown across the path
-    by `grow`: the first sample inside, moved back by the gaps of it and the sample before;
-    inf when none is inside, or when the answer cannot be below `bound` (the nearest
-    contact so far). The samples come in blocks (`block`: each one's end, reach from its
-    centre and squared distance from the body's centre); a block further from the body's
-    centre than its reach and `room` (at least the box centre's offset from the body's
-    and the grown box's corner, with room for rounding) has no sample inside and is passed
-    over whole."""
+    """How far along vehicle v's samples (x and y: the rows of `sample_xy`) its path first
+    enters a body's box (box centre ox0, oy0; heading cosine c, sine sn; half extents ext_x,
+    ext_y) grown across the path by `grow`: the first sample inside, moved back by the gaps
+    of it and the sample before; inf when none is inside, or when the answer cannot be
+    below `bound` (the nearest contact so far)."""
     # a sample further from the box centre than the grown box's corner (with room for
-    # rounding) cannot be inside it
+    # rounding) cannot be inside it: the first and last samples that are not, found for all
+    # the samples at once without a branch, bound the samples tested one by one
     corner_x, corner_y = ext_x + grow, ext_y + grow
     corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
-    s = 0
-    for k in range(len(block)):
-        end = int(block[k, 0])
-        far = room + block[k, 1]
-        if block[k, 2] > far * far:
-            # the distances ascend: a first contact from here on lies beyond the sample
-            # before
-            if s > 0 and not d[v, s - 1] < bound:
-                return np.inf
-            s = end
+    m = sample_xy.shape[1]
+    first, last = m, -1
+    for s in range(m):
+        rx = sample_xy[0, s] - ox0
+        ry = sample_xy[1, s] - oy0
+        beyond = rx * rx + ry * ry > corner_sq
+        first = min(first, m if beyond else s)
+        last = max(last, -1 if beyond else s)
+    for s in range(first, last + 1):
+        # the distances ascend: a first contact from here on lies beyond the sample before
+        if s > 0 and not d[v, s - 1] < bound:
+            return np.inf
+        rx = sample_xy[0, s] - ox0
+        ry = sample_xy[1, s] - oy0
+        if rx * rx + ry * ry > corner_sq:
             continue
-        while s < end:
-            if s > 0 and not d[v, s - 1] < bound:
-                return np.inf
-            rx = pts[v, s, 0] - ox0
-            ry = pts[v, s, 1] - oy0
-            s += 1
-            if rx * rx + ry * ry > corner_sq:
-                continue
-            i = seg[v, s - 1]
-            t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
-            if _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
-                continue
-            gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-            if gap <= 0.0:
-                at = d[v, s - 1]
-                if s > 1:
-                    # the gap of the sample before, outside the box (it did not stop)
-                    rx = pts[v, s - 2, 0] - ox0
-                    ry = pts[v, s - 2, 1] - oy0
-                    i = seg[v, s - 2]
-                    t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
-                    prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-                    frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
-                    at = d[v, s - 2] + frac * (at - d[v, s - 2])
-                return at
+        i = seg[v, s]
+        t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
+        if _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+            continue
+        gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+        if gap <= 0.0:
+            at = d[v, s]
+            if s > 0:
+                # the gap of the sample before, outside the box (it did not stop)
+                rx = sample_xy[0, s - 1] - ox0
+                ry = sample_xy[1, s - 1] - oy0
+                i = seg[v, s - 1]
+                t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
+                prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+                frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
+                at = d[v, s - 1] + frac * (at - d[v, s - 1])
+            return at
     return np.inf
 
 
@@ -1543,12 +1519,11 @@ def body_arrays(actors, m, vehicle, walker):
         ext[b, 1] = extent[r, 1]
     frame, first, items = point_grid(xy[:, 0], xy[:, 1], count, BODY_CELL)
     item_xy = np.empty((len(items), 2))
-    item_box = np.empty((len(items), 4))
+    item_box = np.empty((len(items), 3))
     for q in range(len(items)):
         b = items[q]
         item_xy[q, 0], item_xy[q, 1] = xy[b, 0], xy[b, 1]
         item_box[q, 0], item_box[q, 1], item_box[q, 2] = box_x[b], ext[b, 0], ext[b, 1]
-        item_box[q, 3] = np.sqrt(ext[b, 0] * ext[b, 0] + ext[b, 1] * ext[b, 1])
     return Bodies(
         rows, xy, yaw, is_vehicle, is_walker, box_x, ext, frame, first, items, item_xy, item_box
     )

@@ -30,6 +30,7 @@ from world.traffic.autopilot.fleet import (
 from world.traffic.autopilot.kernels import (
     ActorColumns,
     LaneArrays,
+    _by_arc,
     body_arrays,
     curve_speed_cap,
     locate_on_paths,
@@ -107,6 +108,22 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     assert np.array_equal(found[holds], fleet.arc[holds])
     assert np.array_equal(lateral[holds], work.lateral[holds])
     assert np.array_equal(segment[holds], work.segment[holds])
+
+
+def test_lists_by_path_and_arc_are_a_stable_sort():
+    # _by_arc's lists are numpy's stable sort of the items with a path and an arc, by path,
+    # then arc (then index); first[p] is where path p's begin (seeded items on a few paths,
+    # with ties and NaN among the arcs)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n, paths = int(rng.integers(0, 40)), int(rng.integers(1, 12))
+        path = rng.integers(-1, paths, n)
+        arc = rng.choice([0.0, 0.5, 1.0, 2.0, np.nan, -1.0], n)
+        first, items = _by_arc(path, arc, paths)
+        keep = (path >= 0) & ~np.isnan(arc)
+        want = np.flatnonzero(keep)[np.lexsort((arc[keep], path[keep]))]
+        assert np.array_equal(items, want)
+        assert np.array_equal(first, np.searchsorted(path[want], np.arange(paths + 1)))
 
 
 def _locate_numpy(lp, path, near, xy, window=6):

@@ -151,8 +151,9 @@ def _locate_numpy(lp, path, near, xy, window=6):
 
 def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     # a hint only says where to start walking: seeded hints anywhere on the first path, on
-    # other paths' points (out of range: the binary search) and -1 give the segments, points
-    # and located arcs of no hint, exactly
+    # other paths' points (out of range: the binary search) and -1, and the last sample's
+    # segment (on a later path for some: walked from there on that path) give the segments,
+    # points and located arcs of no hint, exactly
     world, fleet, start, d, pts, _, seg = traffic
     lp = fleet.paths
     rng = np.random.default_rng(11)
@@ -164,7 +165,7 @@ def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     want_arc, want_lateral = _locate_numpy(lp, fleet.route[:, 0], fleet.arc, xy)
     # the positions after the last tick's physics, searched around the arcs it located
     assert np.array_equal(lp.locate(fleet.route[:, 0].copy(), fleet.arc, xy)[0], want_arc)
-    for hint in (on_path, anywhere, first, first + count - 1):
+    for hint in (on_path, anywhere, first, first + count - 1, seg[:, -1].copy()):
         got_pts, got_seg = sample_routes(
             lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
             hint, 56,

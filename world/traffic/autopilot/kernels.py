@@ -389,14 +389,15 @@ def sample_routes(points, cum, base, length, first, count, route, start, d, hint
     (its direction: the segment's row of LanePaths' segment_tangent and segment_heading),
     found, for a vehicle's further distances in the same slot (its path's numbers kept at
     hand), by walking on from the one before (the same segment), else by walking from `hint`
-    (N,: a segment of the route's first path near its first distance, -1 for none) on that
-    path or from the path's first point on the others (_last_at_most_from: the binary
-    search's answer). With `reach` > 0, the points and arc lengths of up to `reach` points
-    of each path a vehicle's samples reach are prefetched PREFETCH_AHEAD vehicles before (0:
-    none). Written out as one loop: a helper function with array arguments makes it several
-    times slower. The distances of one slot, ascending, are taken by an inner loop without
-    the slot's count, and its reads index with unsigned integers (known not negative: no
-    test for an index from the end), about a quarter less work a sample."""
+    (N,: a segment near the vehicle's first distance, -1 for none) on the route's first path,
+    and on a later path from the hint when it is one of that path's segments, else from the
+    path's first point (_last_at_most_from: the binary search's answer). With `reach` > 0,
+    the points and arc lengths of up to `reach` points of each path a vehicle's samples
+    reach are prefetched PREFETCH_AHEAD vehicles before (0: none). Written out as one loop:
+    a helper function with array arguments makes it several times slower. The distances of
+    one slot, ascending, are taken by an inner loop without the slot's count, and its reads
+    index with unsigned integers (known not negative: no test for an index from the end),
+    about a quarter less work a sample."""
     n, m = d.shape
     pt = np.empty((n * m, 3))
     seg = np.empty((n, m), dtype=np.int64)
@@ -476,7 +477,10 @@ def _sample_routes_into(
                 else:
                     # g >= cum[lo], so searching the path's own points gives the clipped
                     # answer
-                    raw = _last_at_most_from(cum, g, lo, hi + 1, hint[v] if slot == 0 else lo)
+                    start_at = hint[v]
+                    if slot != 0 and not lo <= start_at <= hi:
+                        start_at = lo
+                    raw = _last_at_most_from(cum, g, lo, hi + 1, start_at)
                 fresh = False
                 i = raw
                 if i < lo:
@@ -1938,11 +1942,18 @@ def plan_fleet(
     )  # fmt: skip
     pts, seg = kept.points.reshape((n, m, 3)), kept.seg
     axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
+    # the look-ahead point's search starts at the segment of the last sample before it (a
+    # step or two from the answer, where the first sample's was several metres back)
     look_d = np.empty((n, 1))
     look_hint = np.empty(n, dtype=np.int64)
     for v in range(n):
-        look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
+        x = lookahead_distance(speed[v]) - rear[v]
+        look_d[v, 0] = x
         look_hint[v] = seg[v, 0]
+        for s in range(1, m):
+            if not d[v, s] <= x:
+                break
+            look_hint[v] = seg[v, s]
     look, _ = sample_routes(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
         start, look_d, look_hint, 0,

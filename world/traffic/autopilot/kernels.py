@@ -195,10 +195,11 @@ class Kept(NamedTuple):
     still (about one in six at 100 vehicles on the 6x6 town, one in four at 1,000), whose
     answers are then kept instead of worked out again: its route samples (plan_fleet), the
     same for the same route and arc (they depend on nothing else: the distances and the
-    lanes' arrays do not change), and its location (localise_fleet), the same for the same
-    path, arc and position, which then stands where that location found the arc it started
-    from (the arc, lateral distance and segment are still its answers). Made again, empty,
-    with tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
+    lanes' arrays do not change); its curve cap, the same for the same samples, target speed
+    and half length; and its location (localise_fleet), the same for the same path, arc and
+    position, which then stands where that location found the arc it started from (the arc,
+    lateral distance and segment are still its answers). Made again, empty, with
+    tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
 
     route: np.ndarray  # (N, ROUTE_SLOTS) the samples': route...
     arc: np.ndarray  # ...and arc (nan: none)
@@ -207,6 +208,9 @@ class Kept(NamedTuple):
     located_path: np.ndarray  # the location's: path...
     located_arc: np.ndarray  # ...arc (nan: none, or the location moved it)...
     located_xy: np.ndarray  # ...and position (N, 2)
+    cap_target: np.ndarray  # the curve cap's: target speed (nan: none)...
+    cap_front: np.ndarray  # ...half length...
+    cap: np.ndarray  # ...and capped speed
 
 
 class Constants(NamedTuple):
@@ -293,7 +297,7 @@ FLEET_TABLE_KINDS = (
     (_I1,),  # the lights' states
     Kept(
         route=_I8_2, arc=_F8, points=_F8_2, seg=_I8_2, located_path=_I8, located_arc=_F8,
-        located_xy=_F8_2,
+        located_xy=_F8_2, cap_target=_F8, cap_front=_F8, cap=_F8,
     ),
 )  # fmt: skip
 
@@ -1328,16 +1332,32 @@ def curve_speed_cap(segment_heading, seg, d, front, target, lateral_accel, comfo
     corrected, the corrections summed along the path). A `step` that is a power of two
     divides as a product by its inverse (the same bits, without a division a sample); reads
     index with unsigned integers (no test for an index from the end)."""
+    out = np.empty(len(target))
+    _curve_speed_cap_into(
+        segment_heading, seg, d, front, target, lateral_accel, comfort, step, out,
+        np.zeros(len(target), dtype=np.bool_),
+    )  # fmt: skip
+    return out
+
+
+@njit(cache=True)
+def _curve_speed_cap_into(
+    segment_heading, seg, d, front, target, lateral_accel, comfort, step, out, kept
+):  # fmt: skip
+    """curve_speed_cap into `out` (N,), but for the vehicles whose rows there already hold
+    their cap (`kept`, N): neither worked out again nor their headings prefetched."""
     n, m = seg.shape
-    out = target.copy()
     period = 2.0 * np.pi
     mantissa, _ = math.frexp(step)
     inverse = 1.0 / step if mantissa == 0.5 else 0.0  # 0: divide
     for v in range(n):
         uv = np.uint64(v)
-        if v + PREFETCH_AHEAD < n:
+        if v + PREFETCH_AHEAD < n and not kept[v + PREFETCH_AHEAD]:
             for s in range(0, m, 4):  # 4 samples 2 m apart: about one cache line of headings
                 prefetch(segment_heading, seg[v + PREFETCH_AHEAD, s])
+        if kept[v]:
+            continue
+        out[uv] = target[uv]
         correction = 0.0
         before = segment_heading[np.uint64(seg[uv, np.uint64(0)])]
         best = np.inf
@@ -1371,7 +1391,6 @@ def curve_speed_cap(segment_heading, seg, d, front, target, lateral_accel, comfo
         best = np.sqrt(best)
         if best < out[uv]:
             out[uv] = best
-    return out
 
 
 @njit(cache=True)
@@ -1899,7 +1918,8 @@ def plan_fleet(
     and the pure-pursuit point, the speed target and its curve cap, the junction rules, the
     obstacle search, the speed control, the steering (pursuit_tangents' arc tangents) and
     the controls written into the vehicle table (apply_controls); a vehicle whose route and
-    arc are those its `kept` samples were taken at (Kept) has those samples. The
+    arc are those its `kept` samples were taken at (Kept) has those samples, and its kept
+    curve cap where its target speed and half length are also the same. The
     fleet's integral, reason, hold and push-on times are updated in place; the vehicles that
     change lanes (lane_changes, for those with `auto_lane_change` on) and their new paths go
     into the work arrays `changers` and `to_paths`, their number returned. The groups are
@@ -1961,9 +1981,27 @@ def plan_fleet(
     wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
 
     wish = speed_targets(limit, settings.speed_pct, global_pct, settings.desired)
-    target = curve_speed_cap(
-        lanes.segment_heading, seg, d, front, wish, lateral_accel, comfort, step
-    )
+    # the curve cap, but where the kept one was taken on the same samples (kept), target
+    # speed and half length
+    target = np.empty(n)
+    same_cap = np.empty(n, dtype=np.bool_)
+    for v in range(n):
+        same_cap[v] = (
+            same[v]
+            and _same_bits(kept.cap_target[v], wish[v])
+            and _same_bits(kept.cap_front[v], front[v])
+        )
+        if same_cap[v]:
+            target[v] = kept.cap[v]
+        else:
+            kept.cap_target[v] = wish[v]
+            kept.cap_front[v] = front[v]
+    _curve_speed_cap_into(
+        lanes.segment_heading, seg, d, front, wish, lateral_accel, comfort, step, target,
+        same_cap,
+    )  # fmt: skip
+    for v in range(n):
+        kept.cap[v] = target[v]
     others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
     blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
@@ -2136,6 +2174,9 @@ def _fleet_groups(t):
         column(t, 91, i8),
         column(t, 92, f8),
         matrix(t, 93, f8),
+        column(t, 94, f8),
+        column(t, 95, f8),
+        column(t, 96, f8),
     )
     light_state = column(t, 86, i1)
     return fleet, settings, work, lanes, actors, controls, constants, light_state, kept

@@ -110,9 +110,13 @@ class OrientedBoxes:
         # A uniform plan-view grid over the boxes: each box is listed in every cell its bounding
         # circle touches (from its first cell), so an actor's candidates are the boxes of the
         # cells its own bounding circle touches. Cells are numbered ix * ny + iy from the
-        # grid's corner, and `_starts` (CSR) gives each cell's slice of the listings: per
-        # listing the box and its first cell (`_members`) and its bounding sphere, centre and
-        # radius (`_spheres`), read in the cells' order, not box by box.
+        # grid's corner (`_grid`: corner x, y, cell, nx, ny). Most cells list no box: one bit
+        # a cell (`_listing`, bit f % 8 of byte f // 8) says whether it lists one, and the
+        # listing cells, counted in order (`_rank`: those before each byte of bits), have
+        # their slices of the listings in `_cell_start` (CSR); these stay in the caches where
+        # a start for every cell did not. A listing is one row (`_listed`): the box's bounding
+        # sphere (centre, radius), its first cell and the box (whole numbers), read in the
+        # cells' order, not box by box.
         self._radius = np.sqrt(np.einsum("bi,bi->b", self.extent, self.extent))
         lo = self.centre[:, :2] - self._radius[:, None]
         hi = self.centre[:, :2] + self._radius[:, None]
@@ -120,31 +124,33 @@ class OrientedBoxes:
         span = hi.max(axis=0) - corner if n else np.zeros(2)
         cell = max(_MIN_CELL, 2.0 * float(self._radius.max(initial=0.0)))
         cell = max(cell, float(np.sqrt(span[0] * span[1] / _MAX_CELLS)))
-        self._grid = np.array([corner[0], corner[1], cell])
         first = np.floor((lo - corner) / cell).astype(np.int64)
         last = np.floor((hi - corner) / cell).astype(np.int64)
-        nx, self._ny = (int(last[:, k].max(initial=0)) + 1 for k in range(2))
+        nx, ny = (int(last[:, k].max(initial=0)) + 1 for k in range(2))
+        self._grid = np.array([corner[0], corner[1], cell, nx, ny], dtype=np.float64)
         cells, members = [], []
         for box in range(n):
             for ix in range(first[box, 0], last[box, 0] + 1):
                 for iy in range(first[box, 1], last[box, 1] + 1):
-                    cells.append(ix * self._ny + iy)
+                    cells.append(ix * ny + iy)
                     members.append(box)
         cells = np.array(cells, dtype=np.int64)
         order = np.argsort(cells, kind="stable")
-        listed = np.array(members, dtype=np.int64)[order]
-        self._members = np.ascontiguousarray(np.column_stack((listed, first[listed]))).reshape(
-            len(listed), 3
-        )
-        self._spheres = np.ascontiguousarray(
-            np.column_stack((self.centre[listed], self._radius[listed]))
-        ).reshape(len(listed), 4)
-        self._starts = np.zeros(nx * self._ny + 1, dtype=np.int64)
-        np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
-        # one bit a cell, set where the cell lists a box (bit f % 8 of byte f // 8): most
-        # cells list none, and the bits stay in the caches where the cells' starts do not
-        self._listing = np.packbits(self._starts[1:] > self._starts[:-1], bitorder="little")
-        self._grid_arrays = (self._grid, self._starts, self._members, self._spheres, self._listing)
+        box_of = np.array(members, dtype=np.int64)[order]
+        self._listed = np.zeros((len(box_of), 8))
+        self._listed[:, :3] = self.centre[box_of]
+        self._listed[:, 3] = self._radius[box_of]
+        self._listed[:, 4:6] = first[box_of]
+        self._listed[:, 6] = box_of
+        starts = np.zeros(nx * ny + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cells, minlength=nx * ny), out=starts[1:])
+        listing = starts[1:] > starts[:-1]
+        self._listing = np.packbits(listing, bitorder="little")
+        per_byte = np.unpackbits(self._listing, bitorder="little").reshape(-1, 8).sum(axis=1)
+        self._rank = np.zeros(len(per_byte), dtype=np.int32)
+        np.cumsum(per_byte[:-1], out=self._rank[1:])
+        self._cell_start = np.append(starts[:-1][listing], len(box_of)).astype(np.int64)
+        self._grid_arrays = (self._grid, self._listing, self._rank, self._cell_start, self._listed)
         self._shapes = (self.axes, self.extent)
         # per actor row, what the tick's test keeps (`_overlapping`'s `clear`): where the
         # actor was, its reach and the room it had to every box
@@ -181,9 +187,7 @@ class OrientedBoxes:
             *(np.ascontiguousarray(c, dtype=np.float64) for c in (pos, rot, box_loc, extent)),
             np.ascontiguousarray(alive, dtype=np.bool_),
         )
-        return _overlapping(
-            rows, len(rows), actors, self._grid_arrays, self._ny, self._shapes, _NO_CLEAR
-        )
+        return _overlapping(rows, len(rows), actors, self._grid_arrays, self._shapes, _NO_CLEAR)
 
     def changes(
         self, inside: np.ndarray, vehicle_actor: np.ndarray, vehicles: int, columns: tuple
@@ -195,7 +199,7 @@ class OrientedBoxes:
         `overlapping` takes them."""
         if not len(self.boxes):
             return inside, *_NO_EVENTS
-        packed = _box_changes(inside, vehicles, self._ny, self._arrays(vehicle_actor, columns))
+        packed = _box_changes(inside, vehicles, self._arrays(vehicle_actor, columns))
         after = packed[1 : 1 + packed[0]]
         if len(after) + 1 == len(packed):  # (most ticks have no event)
             return after, *_NO_EVENTS
@@ -207,7 +211,7 @@ class OrientedBoxes:
         rows, the actor table's columns, the grid, the boxes and what the test keeps, made
         again only when one of them was replaced (the actor table grew: then nothing is kept
         either). The table holds those arrays, so the ids in the key are those of live
-        arrays: one array instead of eighteen to unbox a tick."""
+        arrays: one array to unbox a tick instead of sixteen."""
         rows = len(columns[0])
         if len(self._clear[1]) != rows:  # the actor table grew: nothing kept
             self._clear = (np.zeros((rows, 3)), np.full(rows, np.nan), np.zeros(rows))
@@ -221,15 +225,15 @@ class OrientedBoxes:
         return self._table.table
 
 
-_F8, _F8_2, _I8, _I8_2 = (np.float64, 1), (np.float64, 2), (np.int64, 1), (np.int64, 2)
+_F8, _F8_2, _I8 = (np.float64, 1), (np.float64, 2), (np.int64, 1)
 # _box_changes' groups (world.kernels.array_table), as it takes them: the vehicle table's
-# actor column; the actor table's pos, rot, box_loc, extent and alive; the grid's corner and
-# cell, starts, listings (box and first cell; sphere) and bits; the boxes' axes (B, 9) and
-# half extents; what the test keeps (`_overlapping`'s `clear`)
+# actor column; the actor table's pos, rot, box_loc, extent and alive; the grid (its frame,
+# bits, ranks, the listing cells' starts and the listings); the boxes' axes (B, 9) and half
+# extents; what the test keeps (`_overlapping`'s `clear`)
 BOX_TABLE_KINDS = (
     ((np.int32, 1),),
     (_F8_2, _F8_2, _F8_2, _F8_2, (np.bool_, 1)),
-    (_F8, _I8, _I8_2, _F8_2, (np.uint8, 1)),
+    (_F8, (np.uint8, 1), (np.int32, 1), _I8, _F8_2),
     (_F8_2, _F8_2),
     (_F8_2, _F8, _F8),
 )
@@ -238,7 +242,7 @@ _NO_CLEAR = (np.zeros((0, 3)), np.zeros(0), np.zeros(0))
 
 
 @njit(cache=True)
-def _box_changes(before: np.ndarray, n_rows: int, ny: int, table: np.ndarray) -> np.ndarray:
+def _box_changes(before: np.ndarray, n_rows: int, table: np.ndarray) -> np.ndarray:
     """`box_events(before, *_overlapping(rows[:n_rows], ...), boxes)` on the arrays of
     `table` (OrientedBoxes._arrays', of BOX_TABLE_KINDS; `rows`: its vehicle table's int32
     actor column): one call a tick instead of two, and no int64 copy of that column. Its
@@ -255,16 +259,16 @@ def _box_changes(before: np.ndarray, n_rows: int, ny: int, table: np.ndarray) ->
     )
     grid = (
         column(table, 6, f8),
-        column(table, 7, np.int64),
-        matrix(table, 8, np.int64),
-        matrix(table, 9, f8),
-        column(table, 10, np.uint8),
+        column(table, 7, np.uint8),
+        column(table, 8, np.int32),
+        column(table, 9, np.int64),
+        matrix(table, 10, f8),
     )
     boxes = table[3 * 11 + 1]
     shapes = (matrix(table, 11, f8).reshape((boxes, 3, 3)), matrix(table, 12, f8))
     clear = (matrix(table, 13, f8), column(table, 14, f8), column(table, 15, f8))
     rows = column(table, 0, np.int32)
-    vehicle, box = _overlapping(rows, n_rows, actors, grid, ny, shapes, clear)
+    vehicle, box = _overlapping(rows, n_rows, actors, grid, shapes, clear)
     after, event_vehicle, event_box, event_entered = box_events(
         before, vehicle, box, len(shapes[1])
     )
@@ -325,21 +329,14 @@ def box_events(before: np.ndarray, vehicle: np.ndarray, box: np.ndarray, boxes: 
 
 @njit(cache=True)
 def _overlapping(
-    rows: np.ndarray,
-    n_rows: int,
-    actors: tuple,
-    grid: tuple,
-    ny: int,
-    shapes: tuple,
-    clear: tuple,
+    rows: np.ndarray, n_rows: int, actors: tuple, grid: tuple, shapes: tuple, clear: tuple
 ) -> tuple:
     """The pairs (n, b), sorted, where the box of live actor row rows[n] overlaps box b, for
     n < n_rows.
 
     `actors`: the actor table's pos, rot, box_loc, extent and alive; `grid`: the boxes'
-    plan-view grid of `ny` cells a column (corner x, y and cell; the cells' starts; per
-    listing the box and its first cell, and its bounding sphere's centre and radius; one bit
-    a cell, set where it lists a box); `shapes`: the boxes' axes and half extents. Per
+    plan-view grid (OrientedBoxes' frame, bits, ranks, listing cells' starts and listings);
+    `shapes`: the boxes' axes and half extents. Per
     actor: the grid cells that its bounding sphere about its origin (|box_loc| + |extent|,
     whatever its rotation) touches; in each, the boxes met there first (a box listed in
     several cells is tested once, in the first cell both cover) whose bounding sphere
@@ -358,10 +355,10 @@ def _overlapping(
     pos, rot, box_loc, extent, alive = actors
     anchor, kept_reach, room = clear
     keep = len(room) > 0
-    corner, starts, members, spheres, listing = grid
+    frame, listing, rank, cell_start, listed = grid
     axes, half = shapes
-    corner_x, corner_y, cell = corner[0], corner[1], corner[2]
-    nx = (len(starts) - 1) // ny
+    corner_x, corner_y, cell = frame[0], frame[1], frame[2]
+    nx, ny = np.int64(frame[3]), np.int64(frame[4])
     r_actor = np.empty((3, 3))
     at = np.empty(3)
     rel = np.empty((3, 3))
@@ -404,18 +401,21 @@ def _overlapping(
         for ix in range(max(lo_x, 0), min(hi_x, nx - 1) + 1):
             for iy in range(max(lo_y, 0), min(hi_y, ny - 1) + 1):
                 f = ix * ny + iy
-                if not (listing[f >> 3] >> (f & 7)) & 1:
-                    continue  # (a cell without a box: its starts are not read)
-                for m in range(starts[f], starts[f + 1]):
-                    b = members[m, 0]
-                    if ix != max(lo_x, members[m, 1]) or iy != max(lo_y, members[m, 2]):
+                bits, bit = np.int64(listing[f >> 3]), f & 7
+                if not (bits >> bit) & 1:
+                    continue  # (a cell without a box)
+                k = rank[f >> 3] + _bits_set(bits & ((1 << bit) - 1))
+                for m in range(cell_start[k], cell_start[k + 1]):
+                    b = np.int64(listed[m, 6])
+                    first_x, first_y = np.int64(listed[m, 4]), np.int64(listed[m, 5])
+                    if ix != max(lo_x, first_x) or iy != max(lo_y, first_y):
                         continue  # tested in an earlier cell of both
                     # the two bounding spheres (centres pos[row] and the box's) meet or touch
-                    c0, c1, c2 = spheres[m, 0], spheres[m, 1], spheres[m, 2]
+                    c0, c1, c2 = listed[m, 0], listed[m, 1], listed[m, 2]
                     s0 = pos[row, 0] - c0
                     s1 = pos[row, 1] - c1
                     s2 = pos[row, 2] - c2
-                    far = about_origin + spheres[m, 3]
+                    far = about_origin + listed[m, 3]
                     apart = s0 * s0 + s1 * s1 + s2 * s2
                     if keep:
                         nearest = min(nearest, math.sqrt(apart) - far)
@@ -462,6 +462,14 @@ def _overlapping(
             kept_reach[row] = about_origin
             room[row] = nearest if nearest > _MIN_ROOM else 0.0
     return out_n[:count], out_b[:count]
+
+
+@njit(cache=True, inline="always")
+def _bits_set(bits: int) -> int:
+    """How many of the low 8 bits of `bits` are set."""
+    bits = bits - ((bits >> 1) & 0x55)
+    bits = (bits & 0x33) + ((bits >> 2) & 0x33)
+    return (bits + (bits >> 4)) & 0x0F
 
 
 @njit(cache=True, inline="always")

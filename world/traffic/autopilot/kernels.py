@@ -1186,8 +1186,10 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
     middle between the lane's start and that point. Not for a junction whose path starts
     less than c[11] m from its end, nor when the safe point is within c[8] m of the start.
     The fleet's vehicles (`rows`, on route[:, 0] at `arc`) and the others (OtherVehicles'
-    paths and arcs) are listed by lane and arc once, when a first vehicle needs them.
-    `lanes`: LaneArrays; `actors`: ActorColumns; `c`: autopilot.JUNCTION_CONSTANTS."""
+    paths and arcs) are listed by lane and arc once, when a first vehicle needs them: those
+    lists (_by_arc's, empty when no vehicle needed them) are returned with the answers, for
+    lane_changes. `lanes`: LaneArrays; `actors`: ActorColumns; `c`:
+    autopilot.JUNCTION_CONSTANTS."""
     approach, safe_after, min_interval, block_distance, min_speed, min_length = (
         c[6],
         c[7],
@@ -1249,7 +1251,7 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
             if vx * vx + vy * vy < min_speed * min_speed:
                 blocked[v] = True
                 break
-    return blocked
+    return blocked, (fleet_first, fleet_items, other_first, other_items)
 
 
 @njit(cache=True, inline="always")
@@ -1588,7 +1590,9 @@ def vehicle_columns(k, controls):
 
 
 @njit(cache=True)
-def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors, tl_state, c):
+def lane_changes(
+    fleet, reason, work, wish, auto, lanes, bodies, outside, actors, tl_state, c, lists
+):  # fmt: skip
     """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
     with `auto` on changes when an obstacle sets its stop point, its nearest leader on the
     same path is ahead within reach, far enough to swerve out behind it (bumper to bumper,
@@ -1606,7 +1610,8 @@ def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors
     half width); such a one drives at its measured speed and is held while in a red light's
     box (`tl_state`) or within `room` before a junction entry (_near_entry). `fleet`:
     FleetState; `work`: Work; `lanes`: LaneArrays; `actors`: ActorColumns; `c`: see
-    autopilot.LANE_CHANGE_CONSTANTS."""
+    autopilot.LANE_CHANGE_CONSTANTS; `lists`: the fleet's and the others' lists by lane and
+    arc (_by_arc's) when blocked_exits made them this tick (empty arrays when not)."""
     changed_at, rows, route, arc = fleet.changed_at, fleet.actor, fleet.route, fleet.arc
     speed, front, pos, half_width = work.speed, work.front, work.pos, work.half_width
     path_junction, length, neighbour = lanes.junction, lanes.length, lanes.neighbour
@@ -1631,8 +1636,9 @@ def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors
     claim_lo = np.empty(n)
     claim_hi = np.empty(n)
     found = 0
-    # the vehicles on each lane path by arc, made when a vehicle first may change
-    lane_first = lane_items = other_first = other_items = np.zeros(0, dtype=np.int64)
+    # the vehicles on each lane path by arc, made when a vehicle first may change (unless
+    # blocked_exits made them: the same route, arcs and other vehicles)
+    lane_first, lane_items, other_first, other_items = lists
     reach_across = 0.0  # the widest body's half width, for the grid's search
     body_ext = bodies.ext
     for b in range(len(body_ext)):
@@ -2003,7 +2009,9 @@ def plan_fleet(
     for v in range(n):
         kept.cap[v] = target[v]
     others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
-    blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
+    blocked, lists = blocked_exits(
+        route, start, arc, rows, lanes, others, actors, constants.junction
+    )
     stop, stop_reason, target, inside = junction_stops(
         fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
         sign_box, others, blocked, dt, constants.junction,
@@ -2020,7 +2028,7 @@ def plan_fleet(
     )  # fmt: skip
     found_changers, found_paths = lane_changes(
         fleet, new_reason, work, wish, settings.auto_lane_change, lanes, bodies, others, actors,
-        controls.tl_state, constants.lane_change,
+        controls.tl_state, constants.lane_change, lists,
     )  # fmt: skip
     wheel_angle = np.empty(n)
     for v in range(n):

@@ -82,7 +82,7 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     # afresh at the route and arc they were kept for
     _, fleet, _, d, _, _, _ = traffic
     lp = fleet.paths
-    route, arc, points, seg = fleet._arguments[1].arrays[-10:-6]
+    route, arc, points, seg = fleet._arguments[1].arrays[-12:-8]
     assert not np.isnan(arc).any()
     start, _ = route_starts(route, arc, lp.length)
     want_pts, want_seg = sample_routes(
@@ -96,7 +96,7 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     # where a vehicle's kept location holds (its path, arc and position at the tick's start),
     # locating it afresh gives the arc, lateral distance and segment it has
     work, table = fleet._arguments
-    path, near, xy = table.arrays[-6:-3]
+    path, near, xy = table.arrays[-8:-5]
     holds = (path == fleet.route[:, 0]) & (near == fleet.arc)
     holds &= (xy == work.pos[:, :2]).all(axis=1)
     assert holds.any()  # (some vehicles stand still after 200 ticks: the check has rows)
@@ -110,11 +110,18 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     assert np.array_equal(segment[holds], work.segment[holds])
     # every vehicle's curve cap, kept (those standing still, as above) or not, is the cap of
     # its kept samples at the target speed and half length it was kept for
-    target, front, cap = table.arrays[-3:]
+    target, front, cap = table.arrays[-5:-2]
     fresh = curve_speed_cap(
         lp.segment_heading, seg, d, front, target, LATERAL_ACCEL, COMFORT_DECEL, PATH_STEP
     )
     assert np.array_equal(fresh, cap)
+    # and its look-ahead point, the point of its kept route and arc at the distance kept
+    look_d, look = table.arrays[-2:]
+    fresh_look, _ = sample_routes(
+        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, route, start,
+        look_d.reshape((-1, 1)).copy(), np.full(len(fleet), -1, dtype=np.int64), 0,
+    )  # fmt: skip
+    assert np.array_equal(fresh_look[:, 0], look)
 
 
 def test_lists_by_path_and_arc_are_a_stable_sort():

@@ -540,6 +540,8 @@ class AutopilotFleet:
             np.full(n, np.nan),
             np.empty(n),
             np.empty(n),
+            np.full(n, np.nan),
+            np.empty((n, 3)),
         )
         groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,), kept)
         return work, ArrayTable(groups, FLEET_TABLE_KINDS)

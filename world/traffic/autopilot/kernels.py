@@ -196,7 +196,8 @@ class Kept(NamedTuple):
     answers are then kept instead of worked out again: its route samples (plan_fleet), the
     same for the same route and arc (they depend on nothing else: the distances and the
     lanes' arrays do not change); its curve cap, the same for the same samples, target speed
-    and half length; and its location (localise_fleet), the same for the same path, arc and
+    and half length; its look-ahead point, the same for the same route, arc and distance;
+    and its location (localise_fleet), the same for the same path, arc and
     position, which then stands where that location found the arc it started from (the arc,
     lateral distance and segment are still its answers). Made again, empty, with
     tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
@@ -211,6 +212,8 @@ class Kept(NamedTuple):
     cap_target: np.ndarray  # the curve cap's: target speed (nan: none)...
     cap_front: np.ndarray  # ...half length...
     cap: np.ndarray  # ...and capped speed
+    look_d: np.ndarray  # the look-ahead point's distance (nan: none)...
+    look: np.ndarray  # ...and the point (N, 3)
 
 
 class Constants(NamedTuple):
@@ -297,7 +300,7 @@ FLEET_TABLE_KINDS = (
     (_I1,),  # the lights' states
     Kept(
         route=_I8_2, arc=_F8, points=_F8_2, seg=_I8_2, located_path=_I8, located_arc=_F8,
-        located_xy=_F8_2, cap_target=_F8, cap_front=_F8, cap=_F8,
+        located_xy=_F8_2, cap_target=_F8, cap_front=_F8, cap=_F8, look_d=_F8, look=_F8_2,
     ),
 )  # fmt: skip
 
@@ -1924,8 +1927,9 @@ def plan_fleet(
     and the pure-pursuit point, the speed target and its curve cap, the junction rules, the
     obstacle search, the speed control, the steering (pursuit_tangents' arc tangents) and
     the controls written into the vehicle table (apply_controls); a vehicle whose route and
-    arc are those its `kept` samples were taken at (Kept) has those samples, and its kept
-    curve cap where its target speed and half length are also the same. The
+    arc are those its `kept` samples were taken at (Kept) has those samples, its kept
+    curve cap where its target speed and half length are also the same, and its kept
+    look-ahead point where that point's distance is also the same. The
     fleet's integral, reason, hold and push-on times are updated in place; the vehicles that
     change lanes (lane_changes, for those with `auto_lane_change` on) and their new paths go
     into the work arrays `changers` and `to_paths`, their number returned. The groups are
@@ -1968,23 +1972,28 @@ def plan_fleet(
     )  # fmt: skip
     pts, seg = kept.points.reshape((n, m, 3)), kept.seg
     axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
-    # the look-ahead point's search starts at the segment of the last sample before it (a
-    # step or two from the answer, where the first sample's was several metres back)
+    # the look-ahead point, but where the kept one was taken on the same route and arc
+    # (kept samples) at the same distance; its search starts at the segment of the last
+    # sample before it (a step or two from the answer, where the first sample's was several
+    # metres back)
     look_d = np.empty((n, 1))
     look_hint = np.empty(n, dtype=np.int64)
+    same_look = np.empty(n, dtype=np.bool_)
     for v in range(n):
         x = lookahead_distance(speed[v]) - rear[v]
+        same_look[v] = same[v] and _same_bits(kept.look_d[v], x)
+        kept.look_d[v] = x
         look_d[v, 0] = x
         look_hint[v] = seg[v, 0]
         for s in range(1, m):
             if not d[v, s] <= x:
                 break
             look_hint[v] = seg[v, s]
-    look, _ = sample_routes(
+    _sample_routes_into(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
-        start, look_d, look_hint, 0,
+        start, look_d, look_hint, 0, kept.look, np.empty((n, 1), dtype=np.int64), same_look,
     )  # fmt: skip
-    wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
+    wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, kept.look, axle)
 
     wish = speed_targets(limit, settings.speed_pct, global_pct, settings.desired)
     # the curve cap, but where the kept one was taken on the same samples (kept), target
@@ -2185,6 +2194,8 @@ def _fleet_groups(t):
         column(t, 94, f8),
         column(t, 95, f8),
         column(t, 96, f8),
+        column(t, 97, f8),
+        matrix(t, 98, f8),
     )
     light_state = column(t, 86, i1)
     return fleet, settings, work, lanes, actors, controls, constants, light_state, kept

@@ -389,7 +389,7 @@ def _tick(
     steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars, h)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
-    moved = np.empty((len(cars), 5))
+    moved = np.empty((len(cars), vehicle_dynamics.WORK_COLUMNS))
     count = 0
     for _ in range(substeps):
         vehicle_dynamics.substep(

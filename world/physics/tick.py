@@ -121,7 +121,8 @@ class FleetCache:
     them (the world calls it when a vehicle's physics parameters change).
 
     What the tick remembers from one tick to the next: the substeps' last yaw of each
-    vehicle row with its cosine and sine (vehicle_dynamics.substep) and the ground query's
+    vehicle row with its cosine and sine (vehicle_dynamics.substep; the broad phase and the
+    body pitch take and keep them too) and the ground query's
     last answer and slabs for each actor row (ground_query.highest_remembered), made again, empty,
     when a table grows or the map's surfaces are others.
     """
@@ -381,7 +382,9 @@ def _tick(
         highest_remembered(surfaces, points, queried, ground, z, normal, found)
         carried_into(carried, points, surfaces.reach, z, normal, found)
         planes = planes_through(points, z, normal, found)
-    rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
+    rows, pair_i, pair_j, inv_mass = _contacts(
+        body, walkers, extra, heading, n, max_acceleration, dt
+    )
     records = substeps * len(pair_i)
     out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
     out_impulse = np.empty((records, 3))
@@ -437,6 +440,7 @@ def _tick(
         pitch.road_pitch,
         pitch.body_pitch,
         pitch.body_pitch_rate,
+        heading,
         vehicles,
         dt,
     )
@@ -464,12 +468,14 @@ def _contacts(
     body: BodyColumns,
     walkers: WalkerColumns,
     extra: TickColumns,
+    heading: np.ndarray,
     n: int,
     max_acceleration: float,
     dt: float,
 ) -> tuple:
     """The colliders that may touch during the tick: their rows, the candidate pairs (indices
-    into them) and their inverse masses (collisions.contact_candidates).
+    into them) and their inverse masses (collisions.contact_candidates; `heading`: the
+    vehicle rows' last yaws with their cosine and sine, vehicle_dynamics.substep).
 
     The broad phase grows each box by how far its body can travel in the tick (its speed,
     a walker's control speed, `max_acceleration` and its pushing force), so the substeps
@@ -498,6 +504,8 @@ def _contacts(
         body.rot,
         body.extent,
         body.box_loc,
+        body.vrow,
+        heading,
         max_acceleration,
         dt,
     )

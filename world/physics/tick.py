@@ -453,6 +453,8 @@ def _tick(
         pose.rel_pos,
         pose.rel_rot,
     )
+    if count == 0:  # (most ticks: no collision, nothing to merge)
+        return np.empty((0, 5))
     pair_a, pair_b, total = _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
     # one array back (each array a compiled call hands back costs ~1.5 us to box): the
     # rows, exact in float64, then the impulse

@@ -141,9 +141,7 @@ _kernel = njit(cache=True, fastmath=False, nogil=False, error_model="numpy")
 @_kernel
 def _reduce(x: float) -> tuple[float, float, int]:
     """x = k*pi/2 + (hi + lo), |hi + lo| <= about pi/4; returns hi, lo and k mod 4."""
-    k = np.floor(x * _TWO_OVER_PI + 0.5)  # (a float: no round trip through an integer)
-    if not -9.2e18 < k < 9.2e18:  # past int64, the bits math.floor's integer gave
-        k = np.float64(math.floor(x * _TWO_OVER_PI + 0.5))
+    k = math.floor(x * _TWO_OVER_PI + 0.5)
     w = k * _PIO2_1
     r = x - w  # exact: k * _PIO2_1 has 53 bits at most and lies close to x
     t = k * _PIO2_2
@@ -154,7 +152,7 @@ def _reduce(x: float) -> tuple[float, float, int]:
     lo = ((hi - hi2) - u) + lo - k * _PIO2_3T
     hi = hi2 + lo
     lo = (hi2 - hi) + lo
-    quadrant = int(k - 4.0 * np.floor(k * 0.25))
+    quadrant = int(k - 4.0 * math.floor(k * 0.25))
     return hi, lo, quadrant
 
 

@@ -169,25 +169,19 @@ def put_in(
     road_pitch: np.ndarray,
     body_pitch: np.ndarray,
     pitch_rate: np.ndarray,
-    heading: np.ndarray,
     n: int,
     dt: float,
 ) -> None:
     """After the physics: each simulated vehicle's body pitch one tick on toward the pitch
     of its longitudinal acceleration over the tick (`acc`, world frame), and its pitch
-    the road's plus it (degrees). `heading`: the substeps' last yaw of each vehicle row with
-    its cosine and sine (world.physics.vehicle_dynamics.substep), taken when the yaw kept its
-    bits since (most vehicles: no sine to compute), else computed and kept there."""
+    the road's plus it (degrees)."""
     for k in range(n):
         r = actor[k]
         if not (r >= 0 and alive[r] and simulate[r]):  # not moved by the physics
             continue
         road_pitch[k] = rot[r, 0]
-        yaw_deg = rot[r, 1]
-        if yaw_deg != heading[k, 0] or yaw_deg == 0.0:  # (-0.0 == 0.0, their sines differ)
-            heading[k, 0] = yaw_deg
-            heading[k, 2], heading[k, 1] = el.sin_cos(yaw_deg * DEG_TO_RAD)
-        cos_yaw, sin_yaw = heading[k, 1], heading[k, 2]
+        yaw = rot[r, 1] * DEG_TO_RAD
+        sin_yaw, cos_yaw = el.sin_cos(yaw)
         along = acc[r, 0] * cos_yaw + acc[r, 1] * sin_yaw
         target = min(max(gain[k] * along, -limit[k]), limit[k])
         omega = frequency[k]

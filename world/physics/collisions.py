@@ -70,17 +70,6 @@ class Footprints:
     z_high: np.ndarray
 
 
-@njit(inline="always")
-def _box_into(out, m, pos, extent, box_loc, r, c, s) -> None:
-    """Row m of `_footprint_rows`: row r's box, its yaw's cosine c and sine s."""
-    out[m, 0] = pos[r, 0] + c * box_loc[r, 0] + -s * box_loc[r, 1]
-    out[m, 1] = pos[r, 1] + s * box_loc[r, 0] + c * box_loc[r, 1]
-    out[m, 2], out[m, 3] = c, s
-    out[m, 4], out[m, 5] = extent[r, 0], extent[r, 1]
-    zc = pos[r, 2] + box_loc[r, 2]
-    out[m, 6], out[m, 7] = zc - extent[r, 2], zc + extent[r, 2]
-
-
 @njit(cache=True)
 def _footprint_rows(pos, yaw_deg, extent, box_loc, rows) -> np.ndarray:
     """The boxes of `rows` as (N, 8): centre x, y, cos, sin of the yaw, half extents, z range.
@@ -90,28 +79,12 @@ def _footprint_rows(pos, yaw_deg, extent, box_loc, rows) -> np.ndarray:
     for m in range(len(rows)):
         r = rows[m]
         s, c = el.sin_cos(yaw_deg[r] * DEG_TO_RAD)
-        _box_into(out, m, pos, extent, box_loc, r, c, s)
-    return out
-
-
-@njit
-def _kept_footprint_rows(pos, yaw_deg, extent, box_loc, rows, vrow, heading) -> np.ndarray:
-    """`_footprint_rows`, a vehicle's yaw's cosine and sine taken from `heading` (its vehicle
-    row's last yaw, cosine and sine: world.physics.vehicle_dynamics.substep) while the yaw
-    kept its bits (else computed and kept there)."""
-    out = np.empty((len(rows), 8))
-    for m in range(len(rows)):
-        r = rows[m]
-        k = vrow[r]
-        yaw = yaw_deg[r]
-        if k < 0:
-            s, c = el.sin_cos(yaw * DEG_TO_RAD)
-        else:
-            if yaw != heading[k, 0] or yaw == 0.0:  # (-0.0 == 0.0, their sines differ)
-                heading[k, 0] = yaw
-                heading[k, 2], heading[k, 1] = el.sin_cos(yaw * DEG_TO_RAD)
-            c, s = heading[k, 1], heading[k, 2]
-        _box_into(out, m, pos, extent, box_loc, r, c, s)
+        out[m, 0] = pos[r, 0] + c * box_loc[r, 0] + -s * box_loc[r, 1]
+        out[m, 1] = pos[r, 1] + s * box_loc[r, 0] + c * box_loc[r, 1]
+        out[m, 2], out[m, 3] = c, s
+        out[m, 4], out[m, 5] = extent[r, 0], extent[r, 1]
+        zc = pos[r, 2] + box_loc[r, 2]
+        out[m, 6], out[m, 7] = zc - extent[r, 2], zc + extent[r, 2]
     return out
 
 
@@ -184,8 +157,6 @@ def contact_candidates(
     rot: np.ndarray,
     extent: np.ndarray,
     box_loc: np.ndarray,
-    vrow: np.ndarray,
-    heading: np.ndarray,
     max_acceleration: float,
     dt: float,
 ) -> tuple:
@@ -194,9 +165,7 @@ def contact_candidates(
     Each box grows by how far its body can travel in the tick (its speed, `walk_speed`
     (a walker's control speed), `max_acceleration` and its pushing force); pairs without a
     moving body are dropped. Returns the rows involved, the pairs as indices into them (by
-    (i, j)) and their inverse masses (0 for what does not move). `vrow` and `heading`: each
-    actor row's vehicle row (or -1) and the vehicle rows' last yaws with their cosine and
-    sine (`_kept_footprint_rows`)."""
+    (i, j)) and their inverse masses (0 for what does not move)."""
     n = len(colliders)
     margin = np.zeros(n)
     for m in range(n):
@@ -209,8 +178,7 @@ def contact_candidates(
             )
             speed = speed + walk_speed[m] + (max_acceleration + push / body_mass) * dt
             margin[m] = speed * dt + 0.05
-    boxes = _kept_footprint_rows(pos, rot[:, 1], extent, box_loc, colliders, vrow, heading)
-    i, j = candidate_pairs(boxes, margin)
+    i, j = candidate_pairs(_footprint_rows(pos, rot[:, 1], extent, box_loc, colliders), margin)
     keep = np.empty(len(i), dtype=np.bool_)
     for p in range(len(i)):
         keep[p] = moving[i[p]] or moving[j[p]]

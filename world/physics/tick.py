@@ -121,8 +121,7 @@ class FleetCache:
     them (the world calls it when a vehicle's physics parameters change).
 
     What the tick remembers from one tick to the next: the substeps' last yaw of each
-    vehicle row with its cosine and sine (vehicle_dynamics.substep; the broad phase and the
-    body pitch take and keep them too) and the ground query's
+    vehicle row with its cosine and sine (vehicle_dynamics.substep) and the ground query's
     last answer and slabs for each actor row (ground_query.highest_remembered), made again, empty,
     when a table grows or the map's surfaces are others.
     """
@@ -382,9 +381,7 @@ def _tick(
         highest_remembered(surfaces, points, queried, ground, z, normal, found)
         carried_into(carried, points, surfaces.reach, z, normal, found)
         planes = planes_through(points, z, normal, found)
-    rows, pair_i, pair_j, inv_mass = _contacts(
-        body, walkers, extra, heading, n, max_acceleration, dt
-    )
+    rows, pair_i, pair_j, inv_mass = _contacts(body, walkers, extra, n, max_acceleration, dt)
     records = substeps * len(pair_i)
     out_i, out_j = np.empty(records, dtype=np.int64), np.empty(records, dtype=np.int64)
     out_impulse = np.empty((records, 3))
@@ -392,7 +389,7 @@ def _tick(
     steer_now, lifted, fixed = vehicle_dynamics.tick_setup(body, veh, cars, h)
     motion = walker_motion.crowd(body, walkers, people)
     grounded = np.empty(len(cars), dtype=np.bool_)
-    moved = np.empty((len(cars), vehicle_dynamics.WORK_COLUMNS))
+    moved = np.empty((len(cars), 5))
     count = 0
     for _ in range(substeps):
         vehicle_dynamics.substep(
@@ -440,7 +437,6 @@ def _tick(
         pitch.road_pitch,
         pitch.body_pitch,
         pitch.body_pitch_rate,
-        heading,
         vehicles,
         dt,
     )
@@ -453,8 +449,6 @@ def _tick(
         pose.rel_pos,
         pose.rel_rot,
     )
-    if count == 0:  # (most ticks: no collision, nothing to merge)
-        return np.empty((0, 5))
     pair_a, pair_b, total = _merge_pairs(out_i[:count], out_j[:count], out_impulse[:count])
     # one array back (each array a compiled call hands back costs ~1.5 us to box): the
     # rows, exact in float64, then the impulse
@@ -470,14 +464,12 @@ def _contacts(
     body: BodyColumns,
     walkers: WalkerColumns,
     extra: TickColumns,
-    heading: np.ndarray,
     n: int,
     max_acceleration: float,
     dt: float,
 ) -> tuple:
     """The colliders that may touch during the tick: their rows, the candidate pairs (indices
-    into them) and their inverse masses (collisions.contact_candidates; `heading`: the
-    vehicle rows' last yaws with their cosine and sine, vehicle_dynamics.substep).
+    into them) and their inverse masses (collisions.contact_candidates).
 
     The broad phase grows each box by how far its body can travel in the tick (its speed,
     a walker's control speed, `max_acceleration` and its pushing force), so the substeps
@@ -506,8 +498,6 @@ def _contacts(
         body.rot,
         body.extent,
         body.box_loc,
-        body.vrow,
-        heading,
         max_acceleration,
         dt,
     )

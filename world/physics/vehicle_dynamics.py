@@ -26,7 +26,6 @@ from world.state import VehicleTable
 
 __all__ = [
     "GRAVITY",
-    "WORK_COLUMNS",
     "BodyColumns",
     "VehicleColumns",
     "columns",
@@ -285,24 +284,6 @@ def columns(kind: type, table: object) -> tuple:
 ) = range(30)
 
 
-# the columns of substep's work space `moved` (a row a vehicle): 0 to 4 the new velocity (x,
-# y), yaw rate, speed along the heading and wheel angle; then what the drivetrain's first
-# loop hands its second (_engine_start's, the gear's terms, the forces but the drive's)
-(
-    _X0,
-    _GEARED,
-    _PER_RADIUS_NOW,
-    _CLUTCH_NOW,
-    _CLUTCH_A_NOW,
-    _CLUTCH_B_NOW,
-    _DIRECTION,
-    _OTHER,
-    _U,
-    _SLOW,
-    WORK_COLUMNS,
-) = range(5, 16)
-
-
 @njit
 def tick_setup(body: BodyColumns, veh: VehicleColumns, rows: np.ndarray, dt: float) -> tuple:
     """What holds for the whole tick of substeps of dt: each vehicle's steer angle at full
@@ -466,57 +447,46 @@ def _update_gear(
 
 
 @njit
-def _engine_start(
+def _drivetrain(
     rpm: float,
     max_rpm: float,
+    top_omega: float,
     inertia: float,
     curve_torque: float,
     along: float,
     ahead: float,
     throttle: float,
     per_radius: float,
+    clutch: float,
+    a: float,
+    b: float,
+    c: float,
     dt: float,
 ) -> tuple:
-    """The drivetrain's explicit half (`_clutch` is the implicit one): the engine's speed
-    (rad/s) after its torque at throttle (`curve_torque`, the torque curve at `rpm`, at full
-    throttle), and the wheels' speed after every other force seen from the engine
-    (`per_radius`: G / radius).
+    """Advances the engine speed; returns it and the clutch's force at the wheels (N, < 0:
+    braking).
 
+    The engine (inertia `inertia`) turns under its torque at throttle (`curve_torque`, the
+    torque curve at `rpm`, at full throttle) and its damping (c: the
+    full-throttle and zero-throttle rates blended by throttle, `_damping_term`; the
+    clutch-disengaged rate in neutral) and is tied to the wheels by the clutch, torque K
+    (w_e - G w_wheels) (`_gear_terms`: G / radius, K and the coupling's a and b). The two
+    are integrated together implicitly in the clutch coupling, so a stiff clutch stays stable;
     `ahead` is the wheels' acceleration from every other force, so a steady state is exact.
     `along` is the vehicle's speed in the gear's direction (u, or -u in reverse): wheels
     turning against the gear (a car in first pushed backwards) drag the engine toward
     stopping, and the engine does not turn backwards, so the clutch then holds the wheels
     toward a stop (their speed seen from the engine is signed: it was |u|, which made the
     clutch's drag push a car rolling against its gear ever faster: a motorcycle pushed
-    back at 8 m/s went at 81 km/s a third of a second later)."""
+    back at 8 m/s went at 81 km/s a third of a second later). `top_omega`: max_rpm in rad/s.
+    """
     torque = 0.0
     if rpm <= max_rpm:
         torque = throttle * curve_torque
     # the wheels' speed after the other forces, which stop them but do not turn them back
     wheels = max(along + dt * ahead, 0.0) if along >= 0.0 else min(along + dt * ahead, 0.0)
-    return rpm / RPM_PER_RAD_S + dt * torque / inertia, wheels * per_radius
-
-
-@njit
-def _clutch(
-    x0: float,
-    geared: float,
-    top_omega: float,
-    per_radius: float,
-    clutch: float,
-    a: float,
-    b: float,
-    c: float,
-) -> tuple:
-    """Advances the engine speed from `_engine_start`'s x0 and geared; returns it (rpm) and
-    the clutch's force at the wheels (N, < 0: braking).
-
-    The engine turns under its torque and its damping (c: the full-throttle and
-    zero-throttle rates blended by throttle, `_damping_term`; the clutch-disengaged rate in
-    neutral) and is tied to the wheels by the clutch, torque K (w_e - G w_wheels)
-    (`_gear_terms`: G / radius, K and the coupling's a and b). The two are integrated
-    together implicitly in the clutch coupling, so a stiff clutch stays stable.
-    `top_omega`: max_rpm in rad/s."""
+    geared = wheels * per_radius
+    x0 = rpm / RPM_PER_RAD_S + dt * torque / inertia
     omega = (x0 * (1.0 + b) + a * geared) / ((1.0 + c + a) * (1.0 + b) - a * b)
     # (omega < 0 only with the wheels against the gear: the engine stands, the clutch holds)
     omega = max(omega, 0.0)
@@ -669,7 +639,7 @@ def _cos_sin(yaw_deg: float) -> tuple:
     return c, s
 
 
-@njit(inline="always")
+@njit
 def substep(
     body: BodyColumns,
     veh: VehicleColumns,
@@ -686,7 +656,7 @@ def substep(
     """Advances the vehicles in actor `rows` (ground planes 0.. in the same order) by dt.
 
     `steer_now`, `lifted` and `fixed` come from `tick_setup` (the substeps keep their memo
-    columns); `grounded` (len(rows)) and `moved` (len(rows), WORK_COLUMNS) are work space,
+    columns); `grounded` (len(rows)) and `moved` (len(rows), 5) are work space,
     `heading` (one row per vehicle table row, kept between ticks: world.physics.tick.FleetCache)
     holds a yaw (degrees; NaN at first) with its cos and sin, so a yaw's are computed once: a
     vehicle whose yaw kept its bits (between substeps and ticks, or standing still) reuses
@@ -792,45 +762,26 @@ def substep(
                 inertia,
                 dt,
             )
-        moved[i, _X0], moved[i, _GEARED] = _engine_start(
+        veh.rpm[k], wheel_force = _drivetrain(
             veh.rpm[k],
             max_rpm,
+            fixed[i, _TOP_OMEGA],
             inertia,
             _curve(veh.torque_rpm, veh.torque_nm, k, veh.rpm[k]),
             along,
             ahead,
             throttle,
             per_radius,
+            clutch,
+            clutch_a,
+            clutch_b,
+            fixed[i, _DAMPING_C],
             dt,
         )
-        moved[i, _PER_RADIUS_NOW], moved[i, _CLUTCH_NOW] = per_radius, clutch
-        moved[i, _CLUTCH_A_NOW], moved[i, _CLUTCH_B_NOW] = clutch_a, clutch_b
-        moved[i, _DIRECTION], moved[i, _OTHER], moved[i, _U] = direction, other, u
+        along = min(wheel_force, TRACTION_SHARE * friction_cap) * direction + other
+        u1 = u + along / mass * dt
         # (no brake: the rolling resistance alone, whose slowing tick_setup took)
-        moved[i, _SLOW] = (
-            fixed[i, _SLOW_ROLLING] if resist == fixed[i, _ROLLING] else resist / mass * dt
-        )
-    # then the clutch and the new speed, in a short loop of their own: its chain of
-    # divisions is most of a vehicle's drivetrain, and a short loop's body lets the
-    # processor run several vehicles' chains at once
-    for i in range(len(rows)):
-        row = np.uint64(rows[i])
-        k, mass = np.uint64(vrow[row]), mass_of[row]
-        veh.rpm[k], wheel_force = _clutch(
-            moved[i, _X0],
-            moved[i, _GEARED],
-            fixed[i, _TOP_OMEGA],
-            moved[i, _PER_RADIUS_NOW],
-            moved[i, _CLUTCH_NOW],
-            moved[i, _CLUTCH_A_NOW],
-            moved[i, _CLUTCH_B_NOW],
-            fixed[i, _DAMPING_C],
-        )
-        direction = moved[i, _DIRECTION]
-        cap = TRACTION_SHARE * fixed[i, _FRICTION_CAP]
-        along = min(wheel_force, cap) * direction + moved[i, _OTHER]
-        u1 = moved[i, _U] + along / mass * dt
-        slow = moved[i, _SLOW]
+        slow = fixed[i, _SLOW_ROLLING] if resist == fixed[i, _ROLLING] else resist / mass * dt
         moved[i, 3] = 0.0 if abs(u1) <= slow else u1 - math.copysign(slow, u1)
     # then the single track, in a loop of its own (the body-frame numbers taken again from
     # the same columns by the same operations, the wheel angle from the input just applied)

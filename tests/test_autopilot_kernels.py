@@ -30,7 +30,6 @@ from world.traffic.autopilot.fleet import (
 from world.traffic.autopilot.kernels import (
     ActorColumns,
     LaneArrays,
-    _by_arc,
     body_arrays,
     curve_speed_cap,
     locate_on_paths,
@@ -82,7 +81,7 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     # afresh at the route and arc they were kept for
     _, fleet, _, d, _, _, _ = traffic
     lp = fleet.paths
-    route, arc, points, seg = fleet._arguments[1].arrays[-12:-8]
+    route, arc, points, seg = fleet._arguments[1].arrays[-7:-3]
     assert not np.isnan(arc).any()
     start, _ = route_starts(route, arc, lp.length)
     want_pts, want_seg = sample_routes(
@@ -96,7 +95,7 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     # where a vehicle's kept location holds (its path, arc and position at the tick's start),
     # locating it afresh gives the arc, lateral distance and segment it has
     work, table = fleet._arguments
-    path, near, xy = table.arrays[-8:-5]
+    path, near, xy = table.arrays[-3:]
     holds = (path == fleet.route[:, 0]) & (near == fleet.arc)
     holds &= (xy == work.pos[:, :2]).all(axis=1)
     assert holds.any()  # (some vehicles stand still after 200 ticks: the check has rows)
@@ -108,36 +107,6 @@ def test_kept_samples_are_the_samples_of_their_route_and_arc(traffic):
     assert np.array_equal(found[holds], fleet.arc[holds])
     assert np.array_equal(lateral[holds], work.lateral[holds])
     assert np.array_equal(segment[holds], work.segment[holds])
-    # every vehicle's curve cap, kept (those standing still, as above) or not, is the cap of
-    # its kept samples at the target speed and half length it was kept for
-    target, front, cap = table.arrays[-5:-2]
-    fresh = curve_speed_cap(
-        lp.segment_heading, seg, d, front, target, LATERAL_ACCEL, COMFORT_DECEL, PATH_STEP
-    )
-    assert np.array_equal(fresh, cap)
-    # and its look-ahead point, the point of its kept route and arc at the distance kept
-    look_d, look = table.arrays[-2:]
-    fresh_look, _ = sample_routes(
-        lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, route, start,
-        look_d.reshape((-1, 1)).copy(), np.full(len(fleet), -1, dtype=np.int64), 0,
-    )  # fmt: skip
-    assert np.array_equal(fresh_look[:, 0], look)
-
-
-def test_lists_by_path_and_arc_are_a_stable_sort():
-    # _by_arc's lists are numpy's stable sort of the items with a path and an arc, by path,
-    # then arc (then index); first[p] is where path p's begin (seeded items on a few paths,
-    # with ties and NaN among the arcs)
-    rng = np.random.default_rng(5)
-    for _ in range(300):
-        n, paths = int(rng.integers(0, 40)), int(rng.integers(1, 12))
-        path = rng.integers(-1, paths, n)
-        arc = rng.choice([0.0, 0.5, 1.0, 2.0, np.nan, -1.0], n)
-        first, items = _by_arc(path, arc, paths)
-        keep = (path >= 0) & ~np.isnan(arc)
-        want = np.flatnonzero(keep)[np.lexsort((arc[keep], path[keep]))]
-        assert np.array_equal(items, want)
-        assert np.array_equal(first, np.searchsorted(path[want], np.arange(paths + 1)))
 
 
 def _locate_numpy(lp, path, near, xy, window=6):
@@ -165,9 +134,8 @@ def _locate_numpy(lp, path, near, xy, window=6):
 
 def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     # a hint only says where to start walking: seeded hints anywhere on the first path, on
-    # other paths' points (out of range: the binary search) and -1, and the last sample's
-    # segment (on a later path for some: walked from there on that path) give the segments,
-    # points and located arcs of no hint, exactly
+    # other paths' points (out of range: the binary search) and -1 give the segments, points
+    # and located arcs of no hint, exactly
     world, fleet, start, d, pts, _, seg = traffic
     lp = fleet.paths
     rng = np.random.default_rng(11)
@@ -179,7 +147,7 @@ def test_searches_from_a_hint_find_the_binary_searchs_segments(traffic):
     want_arc, want_lateral = _locate_numpy(lp, fleet.route[:, 0], fleet.arc, xy)
     # the positions after the last tick's physics, searched around the arcs it located
     assert np.array_equal(lp.locate(fleet.route[:, 0].copy(), fleet.arc, xy)[0], want_arc)
-    for hint in (on_path, anywhere, first, first + count - 1, seg[:, -1].copy()):
+    for hint in (on_path, anywhere, first, first + count - 1):
         got_pts, got_seg = sample_routes(
             lp.points, lp.cum, lp.base, lp.length, lp.first, lp.count, fleet.route, start, d,
             hint, 56,

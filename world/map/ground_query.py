@@ -511,10 +511,9 @@ def highest_remembered(
     points with their row's last bits and finds every other point's cell and whether it lies
     in its kept rectangle, asking the caches (world.kernels.intrinsics.prefetch, a hint that
     changes no bit) for its kept slabs' segment rows or its cell list's start; the second
-    asks for the lists' boxes and segments; the third scans the lists, keeping each point's
-    slabs and rectangle, and asks for the rows of the segments whose boxes hold the point;
-    the last answers, each point from its kept slabs (a scan's boxes are read once), the
-    misses of all the points overlapped instead of met one after another."""
+    asks for the lists' boxes and segments, the third for the rows of the segments whose
+    boxes hold the point; the last answers, the misses of all the points overlapped instead
+    of met one after another."""
     seg = surfaces.segments
     row_width = seg.shape[1]
     bits = pts.view(np.int64)
@@ -589,45 +588,13 @@ def highest_remembered(
                 prefetch(slab_segment, stop - 1)
     for i in range(n):
         if where[i] >= 0 and where[i] % 2 == 0:
-            # the scan: the slabs of the cell's list whose boxes hold the point, kept with the
-            # rectangle where the same boxes hold or miss a point (the segments held asked for
-            # ahead), so the last pass tests them as it tests a kept point's
             flat = where[i] // 2
-            r = rows[i]
             px, py = pts[i, 0], pts[i, 1]
-            lx, ly, hx, hy = -np.inf, -np.inf, np.inf, np.inf
-            open_lx, open_ly, open_hx, open_hy = -np.inf, -np.inf, np.inf, np.inf
-            count = 0
             for k in range(slab_starts[flat], slab_starts[flat + 1]):
                 x0, y0, x1, y1 = slab_box[k, 0], slab_box[k, 1], slab_box[k, 2], slab_box[k, 3]
-                if px < x0:
-                    open_hx = min(open_hx, x0)
-                    continue
-                if px > x1:
-                    open_lx = max(open_lx, x1)
-                    continue
-                if py < y0:
-                    open_hy = min(open_hy, y0)
-                    continue
-                if py > y1:
-                    open_ly = max(open_ly, y1)
-                    continue
-                lx, ly, hx, hy = max(lx, x0), max(ly, y0), min(hx, x1), min(hy, y1)
-                s = slab_segment[k]
-                prefetch(seg, s * row_width)
-                prefetch(seg, s * row_width + row_width - 1)
-                if count < HELD_SLABS:
-                    held[r, 1 + count] = s
-                count += 1
-            held[r, 0] = count
-            region[r, 0], region[r, 1], region[r, 2], region[r, 3] = lx, ly, hx, hy
-            region[r, 4], region[r, 5] = open_lx, open_ly
-            region[r, 6], region[r, 7] = open_hx, open_hy
-            if count <= HELD_SLABS:
-                cells[r] = flat
-                where[i] = 2 * flat + 1
-            else:
-                cells[r] = -1
+                if x0 <= px <= x1 and y0 <= py <= y1:
+                    prefetch(seg, slab_segment[k] * row_width)
+                    prefetch(seg, slab_segment[k] * row_width + row_width - 1)
     for i in range(n):
         if where[i] == _ANSWERED:
             continue
@@ -638,27 +605,49 @@ def highest_remembered(
         if where[i] != _OFF_TABLE:
             limit = pz + reach
             flat = where[i] // 2
-            if where[i] % 2 == 1:
-                # the slabs held, each tested, in the list's order
-                for k in range(1, 1 + held[r, 0]):
+            kept = where[i] % 2 == 1
+            # the slabs of the cell's list whose boxes hold the point, each tested: those
+            # kept from the last scan when the point lies in the cell and rectangle kept (the
+            # same boxes hold it, in the same order), else the list's, and the rectangle and
+            # the segments held kept anew
+            start, stop = (
+                (1, 1 + held[r, 0]) if kept else (slab_starts[flat], slab_starts[flat + 1])
+            )
+            lx, ly, hx, hy = -np.inf, -np.inf, np.inf, np.inf
+            open_lx, open_ly, open_hx, open_hy = -np.inf, -np.inf, np.inf, np.inf
+            count = 0
+            for k in range(start, stop):
+                if kept:
                     s = held[r, k]
-                    surface = _covering_surface(seg, s, px, py, False)
-                    if surface <= limit and (best < 0 or surface > best_z):
-                        best = s
-                        best_z = surface
-            else:
-                # more slabs hold the point than are kept: the cell's list
-                best, best_z = _best_listed(
-                    seg,
-                    slab_segment,
-                    slab_box,
-                    slab_starts[flat],
-                    slab_starts[flat + 1],
-                    px,
-                    py,
-                    limit,
-                    False,
-                )
+                else:
+                    x0, y0, x1, y1 = slab_box[k, 0], slab_box[k, 1], slab_box[k, 2], slab_box[k, 3]
+                    if px < x0:
+                        open_hx = min(open_hx, x0)
+                        continue
+                    if px > x1:
+                        open_lx = max(open_lx, x1)
+                        continue
+                    if py < y0:
+                        open_hy = min(open_hy, y0)
+                        continue
+                    if py > y1:
+                        open_ly = max(open_ly, y1)
+                        continue
+                    lx, ly, hx, hy = max(lx, x0), max(ly, y0), min(hx, x1), min(hy, y1)
+                    s = slab_segment[k]
+                    if count < HELD_SLABS:
+                        held[r, 1 + count] = s
+                    count += 1
+                surface = _covering_surface(seg, s, px, py, False)
+                if surface <= limit and (best < 0 or surface > best_z):
+                    best = s
+                    best_z = surface
+            if not kept:
+                cells[r] = flat if count <= HELD_SLABS else -1
+                held[r, 0] = count
+                region[r, 0], region[r, 1], region[r, 2], region[r, 3] = lx, ly, hx, hy
+                region[r, 4], region[r, 5] = open_lx, open_ly
+                region[r, 6], region[r, 7] = open_hx, open_hy
             # only a point none of them covers tries the joins (the whole walk)
             if best < 0:
                 best, best_z = _best_listed(

@@ -537,11 +537,6 @@ class AutopilotFleet:
             np.full(n, -1, dtype=np.int64),
             np.full(n, np.nan),
             np.empty((n, 2)),
-            np.full(n, np.nan),
-            np.empty(n),
-            np.empty(n),
-            np.full(n, np.nan),
-            np.empty((n, 3)),
         )
         groups = (fleet, settings, work, lanes, actors, controls, CONSTANTS, (light_state,), kept)
         return work, ArrayTable(groups, FLEET_TABLE_KINDS)

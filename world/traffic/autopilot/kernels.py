@@ -68,6 +68,9 @@ __all__ = [
 
 
 BODY_CELL = 16.0  # m: the cells of the bodies' grid are at least this wide
+# The obstacle search passes over a block of samples when it is this much further from a
+# body than the block could reach (m: far beyond any rounding of the town's coordinates)
+BLOCK_ROOM = 1e-3
 NO_TRIG = 2.0  # a cosine no heading has: the body's cosine and sine are not taken yet
 # The loops over vehicles ask the CPU for the lane points the vehicle this many places on
 # will read (world.kernels.intrinsics.prefetch): each vehicle's points lie anywhere in the
@@ -195,12 +198,10 @@ class Kept(NamedTuple):
     still (about one in six at 100 vehicles on the 6x6 town, one in four at 1,000), whose
     answers are then kept instead of worked out again: its route samples (plan_fleet), the
     same for the same route and arc (they depend on nothing else: the distances and the
-    lanes' arrays do not change); its curve cap, the same for the same samples, target speed
-    and half length; its look-ahead point, the same for the same route, arc and distance;
-    and its location (localise_fleet), the same for the same path, arc and
-    position, which then stands where that location found the arc it started from (the arc,
-    lateral distance and segment are still its answers). Made again, empty, with
-    tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
+    lanes' arrays do not change), and its location (localise_fleet), the same for the same
+    path, arc and position, which then stands where that location found the arc it started
+    from (the arc, lateral distance and segment are still its answers). Made again, empty,
+    with tick_fleet's table (AutopilotFleet's arguments: when the membership changes)."""
 
     route: np.ndarray  # (N, ROUTE_SLOTS) the samples': route...
     arc: np.ndarray  # ...and arc (nan: none)
@@ -209,11 +210,6 @@ class Kept(NamedTuple):
     located_path: np.ndarray  # the location's: path...
     located_arc: np.ndarray  # ...arc (nan: none, or the location moved it)...
     located_xy: np.ndarray  # ...and position (N, 2)
-    cap_target: np.ndarray  # the curve cap's: target speed (nan: none)...
-    cap_front: np.ndarray  # ...half length...
-    cap: np.ndarray  # ...and capped speed
-    look_d: np.ndarray  # the look-ahead point's distance (nan: none)...
-    look: np.ndarray  # ...and the point (N, 3)
 
 
 class Constants(NamedTuple):
@@ -258,7 +254,8 @@ class Bodies(NamedTuple):
     first: np.ndarray
     items: np.ndarray
     item_xy: np.ndarray  # (len(items), 2): xy[items], read in the cells' order
-    item_box: np.ndarray  # (len(items), 3): box_x and ext x y of items, in the cells' order
+    # (len(items), 4): box_x, ext x y and the extents' diagonal of items, in the cells' order
+    item_box: np.ndarray
 
 
 # The dtype and dimensions of each array of tick_fleet's table (world.kernels.array_table),
@@ -300,7 +297,7 @@ FLEET_TABLE_KINDS = (
     (_I1,),  # the lights' states
     Kept(
         route=_I8_2, arc=_F8, points=_F8_2, seg=_I8_2, located_path=_I8, located_arc=_F8,
-        located_xy=_F8_2, cap_target=_F8, cap_front=_F8, cap=_F8, look_d=_F8, look=_F8_2,
+        located_xy=_F8_2,
     ),
 )  # fmt: skip
 
@@ -396,15 +393,14 @@ def sample_routes(points, cum, base, length, first, count, route, start, d, hint
     (its direction: the segment's row of LanePaths' segment_tangent and segment_heading),
     found, for a vehicle's further distances in the same slot (its path's numbers kept at
     hand), by walking on from the one before (the same segment), else by walking from `hint`
-    (N,: a segment near the vehicle's first distance, -1 for none) on the route's first path,
-    and on a later path from the hint when it is one of that path's segments, else from the
-    path's first point (_last_at_most_from: the binary search's answer). With `reach` > 0,
-    the points and arc lengths of up to `reach` points of each path a vehicle's samples
-    reach are prefetched PREFETCH_AHEAD vehicles before (0: none). Written out as one loop:
-    a helper function with array arguments makes it several times slower. The distances of
-    one slot, ascending, are taken by an inner loop without the slot's count, and its reads
-    index with unsigned integers (known not negative: no test for an index from the end),
-    about a quarter less work a sample."""
+    (N,: a segment of the route's first path near its first distance, -1 for none) on that
+    path or from the path's first point on the others (_last_at_most_from: the binary
+    search's answer). With `reach` > 0, the points and arc lengths of up to `reach` points
+    of each path a vehicle's samples reach are prefetched PREFETCH_AHEAD vehicles before (0:
+    none). Written out as one loop: a helper function with array arguments makes it several
+    times slower. The distances of one slot, ascending, are taken by an inner loop without
+    the slot's count, and its reads index with unsigned integers (known not negative: no
+    test for an index from the end), about a quarter less work a sample."""
     n, m = d.shape
     pt = np.empty((n * m, 3))
     seg = np.empty((n, m), dtype=np.int64)
@@ -484,10 +480,7 @@ def _sample_routes_into(
                 else:
                     # g >= cum[lo], so searching the path's own points gives the clipped
                     # answer
-                    start_at = hint[v]
-                    if slot != 0 and not lo <= start_at <= hi:
-                        start_at = lo
-                    raw = _last_at_most_from(cum, g, lo, hi + 1, start_at)
+                    raw = _last_at_most_from(cum, g, lo, hi + 1, hint[v] if slot == 0 else lo)
                 fresh = False
                 i = raw
                 if i < lo:
@@ -794,8 +787,9 @@ def obstacle_distances(
     each row; their directions are their segments' (`seg`, sample_routes') rows of
     `segment_tangent`; `c`: autopilot.PLAN_CONSTANTS.
 
-    The answer is the least of the bodies' first contacts; each test below only rules out a
-    body (or a stretch of samples) the full test would not have found."""
+    The answer is the least of the bodies' first contacts, so the order the bodies are
+    tested in does not matter; each test below only rules out a body (or a stretch of
+    samples) the full test would not have found."""
     crossing_angle, behind_reach, coarse_stride = c[3], c[4], int(c[5])
     coarse_reach, path_margin = c[6], c[7]
     n, m = d.shape
@@ -813,31 +807,31 @@ def obstacle_distances(
     ny = int(frame[4])
     # the arrays the exact test reads, without a MemInfo: handed to it once per body, an
     # array with one costs two atomic reference counts
-    tangent_u, seg_u, d_u = _unowned(segment_tangent), _unowned(seg), _unowned(d)
+    pts_u, tangent_u = _unowned(pts), _unowned(segment_tangent)
+    seg_u, d_u = _unowned(seg), _unowned(d)
     # the bodies' heading cosines and sines side by side: the vehicles' own, the others'
     # taken when a body first needs the exact test (NO_TRIG until then)
     trig = np.empty((len(body_yaw), 2))
     own_body = _fleet_trig(rows, row_cos, row_sin, body_rows, trig)
-    # per vehicle its samples' x and y (each in a row of its own: the exact test looks at
-    # all of them at once) and its coarse samples' (every coarse_stride-th)
+    # the samples in blocks, each about a coarse sample (the stride's samples around it, the
+    # last block to the end): per block the sample after its last; per vehicle the coarse
+    # samples and each block's reach from its own; per body its squared distance to each
     blocks = (m + coarse_stride - 1) // coarse_stride
-    sample_xy = np.empty((2, m))
-    coarse_xy = np.empty((2, blocks))
-    sample_u = _unowned(sample_xy)
-    # the bodies of a vehicle's cells that pass the box, self, reach and behind tests
-    candidate = np.empty(len(body_items), dtype=np.int64)
+    block_xy = np.empty((blocks, 2))
+    block = np.empty((blocks, 3))  # end (a whole number), reach, squared distance
+    block_u = _unowned(block)
+    for k in range(blocks):
+        block[k, 0] = (k + 1) * coarse_stride - coarse_stride // 2 if k + 1 < blocks else m
     for v in range(n):
         if v + PREFETCH_AHEAD < n:
             # the samples' directions, which the exact test reads where a body is near
             for s in range(0, m, 2):  # 2 samples 2 m apart: about one line of directions
                 prefetch(segment_tangent, 2 * seg[v + PREFETCH_AHEAD, s])
-        for s in range(m):
-            sample_xy[0, s], sample_xy[1, s] = pts[v, s, 0], pts[v, s, 1]
         x0 = y0 = np.inf
         x1 = y1 = -np.inf
         for k in range(blocks):
-            px, py = sample_xy[0, k * coarse_stride], sample_xy[1, k * coarse_stride]
-            coarse_xy[0, k], coarse_xy[1, k] = px, py
+            px, py = pts[v, k * coarse_stride, 0], pts[v, k * coarse_stride, 1]
+            block_xy[k, 0], block_xy[k, 1] = px, py
             x0, x1 = min(x0, px), max(x1, px)
             y0, y1 = min(y0, py), max(y1, py)
         lo_x, hi_x, lo_y, hi_y = x0 - box, x1 + box, y0 - box, y1 + box
@@ -845,61 +839,59 @@ def obstacle_distances(
         j0, j1 = cell_span(frame[1], frame[2], frame[4], lo_y, hi_y)
         if j1 < j0:
             continue
+        _block_reaches(pts, v, block_xy, block)
         reach = d[v, m - 1] + 6.0
         reach_sq = reach * reach
+        grow = half_width[v] + path_margin
         own = own_body[v]
         vx, vy, vc, vs = row_xy[v, 0], row_xy[v, 1], row_cos[v], row_sin[v]
-        found = 0
+        flagged = ignore[v, 2] or ignore[v, 3] or override[v] > 0.0
         for cell_x in range(i0, i1 + 1):
             # the column's cells j0 .. j1 are consecutive: their bodies are one run
             for q in range(body_first[cell_x * ny + j0], body_first[cell_x * ny + j1 + 1]):
                 qx, qy = item_xy[q, 0], item_xy[q, 1]
+                b = body_items[q]
                 dx = qx - vx
                 dy = qy - vy
-                # the box, self, reach and behind tests counted, and the body kept or
-                # written over without a branch (the box's bounds are not NaN here:
+                # the box, self, reach and behind tests counted, then one branch: each is
+                # cheaper than a mispredicted branch (the box's bounds are not NaN here:
                 # cell_span gives no cells then)
                 passed = (
-                    (qx >= lo_x) + (qx <= hi_x) + (qy >= lo_y) + (qy <= hi_y)
-                    + (body_items[q] != own) + (dx * dx + dy * dy < reach_sq)
-                    + (dx * vc + dy * vs > -behind_reach)
+                    (qx >= lo_x) + (qx <= hi_x) + (qy >= lo_y) + (qy <= hi_y) + (b != own)
+                    + (dx * dx + dy * dy < reach_sq) + (dx * vc + dy * vs > -behind_reach)
                 )  # fmt: skip
-                candidate[found] = q
-                found += passed == 7
-        if found == 0:
-            continue
-        grow = half_width[v] + path_margin
-        flagged = ignore[v, 2] or ignore[v, 3] or override[v] > 0.0
-        for j in range(found):
-            q = candidate[j]
-            b = body_items[q]
-            if flagged:
-                if ignore[v, 2] and body_is_vehicle[b]:
+                if passed != 7:
                     continue
-                if ignore[v, 3] and body_is_walker[b]:
-                    continue
-                if override[v] > 0.0 and body_is_vehicle[b]:
-                    turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
-                    if turn > crossing_angle:
+                if flagged:
+                    if ignore[v, 2] and body_is_vehicle[b]:
                         continue
-            qx, qy = item_xy[q, 0], item_xy[q, 1]
-            near = False
-            for k in range(blocks):
-                cx = coarse_xy[0, k] - qx
-                cy = coarse_xy[1, k] - qy
-                near |= cx * cx + cy * cy < coarse_sq
-            if not near:
-                continue
-            if not trig[b, 0] <= 1.0:
-                trig[b, 1], trig[b, 0] = el.sin_cos(np.radians(body_yaw[b]))
-            box_x = item_box[q, 0]
-            at = _first_contact(
-                sample_u, tangent_u, seg_u, d_u, v, qx + trig[b, 0] * box_x,
-                qy + trig[b, 1] * box_x, trig[b, 0], trig[b, 1], item_box[q, 1], item_box[q, 2],
-                grow, out[v],
-            )  # fmt: skip
-            if at < out[v]:
-                out[v] = at
+                    if ignore[v, 3] and body_is_walker[b]:
+                        continue
+                    if override[v] > 0.0 and body_is_vehicle[b]:
+                        turn = abs((body_yaw[b] - yaw[v] + 180.0) % 360.0 - 180.0)
+                        if turn > crossing_angle:
+                            continue
+                near = False
+                for k in range(blocks):
+                    cx = block_xy[k, 0] - qx
+                    cy = block_xy[k, 1] - qy
+                    block_u[k, 2] = cx * cx + cy * cy
+                    near |= block_u[k, 2] < coarse_sq
+                if not near:
+                    continue
+                if not trig[b, 0] <= 1.0:
+                    trig[b, 1], trig[b, 0] = el.sin_cos(np.radians(body_yaw[b]))
+                box_x = item_box[q, 0]
+                # the grown box's corner (as _first_contact's corner_sq, with room for
+                # rounding) lies within 1.005 (diagonal + sqrt(2) |grow|) + 0.1 of its centre
+                room = 1.005 * (item_box[q, 3] + 1.4143 * abs(grow)) + 0.1 + abs(box_x) + BLOCK_ROOM
+                at = _first_contact(
+                    pts_u, tangent_u, seg_u, d_u, v, qx + trig[b, 0] * box_x,
+                    qy + trig[b, 1] * box_x, trig[b, 0], trig[b, 1], item_box[q, 1],
+                    item_box[q, 2], grow, out[v], block_u, room,
+                )  # fmt: skip
+                if at < out[v]:
+                    out[v] = at
     return out
 
 
@@ -934,52 +926,73 @@ def _fleet_trig(rows, row_cos, row_sin, body_rows, trig):
 
 
 @njit(cache=True, inline="always")
+def _block_reaches(pts, v, block_xy, block):
+    """How far each block of vehicle v's samples reaches from its coarse sample (`block_xy`)
+    at most, into block[:, 1] (the blocks' ends in block[:, 0]): the largest |dx| + |dy|,
+    no less than the distance and without its root."""
+    start = 0
+    for k in range(len(block)):
+        end = int(block[k, 0])
+        far = 0.0
+        for s in range(start, end):
+            far = max(far, abs(pts[v, s, 0] - block_xy[k, 0]) + abs(pts[v, s, 1] - block_xy[k, 1]))
+        block[k, 1] = far
+        start = end
+
+
+@njit(cache=True, inline="always")
 def _first_contact(
-    sample_xy, segment_tangent, seg, d, v, ox0, oy0, c, sn, ext_x, ext_y, grow, bound
+    pts, segment_tangent, seg, d, v, ox0, oy0, c, sn, ext_x, ext_y, grow, bound, block, room
 ):  # fmt: skip
-    """How far along vehicle v's samples (x and y: the rows of `sample_xy`) its path first
-    enters a body's box (box centre ox0, oy0; heading cosine c, sine sn; half extents ext_x,
-    ext_y) grown across the path by `grow`: the first sample inside, moved back by the gaps
-    of it and the sample before; inf when none is inside, or when the answer cannot be
-    below `bound` (the nearest contact so far)."""
+    """How far along vehicle v's samples its path first enters a body's box (box centre
+    ox0, oy0; heading cosine c, sine sn; half extents ext_x, ext_y) grown across the path
+    by `grow`: the first sample inside, moved back by the gaps of it and the sample before;
+    inf when none is inside, or when the answer cannot be below `bound` (the nearest
+    contact so far). The samples come in blocks (`block`: each one's end, reach from its
+    centre and squared distance from the body's centre); a block further from the body's
+    centre than its reach and `room` (at least the box centre's offset from the body's
+    and the grown box's corner, with room for rounding) has no sample inside and is passed
+    over whole."""
     # a sample further from the box centre than the grown box's corner (with room for
-    # rounding) cannot be inside it: the first and last samples that are not, found for all
-    # the samples at once without a branch, bound the samples tested one by one
+    # rounding) cannot be inside it
     corner_x, corner_y = ext_x + grow, ext_y + grow
     corner_sq = 1.01 * (corner_x * corner_x + corner_y * corner_y) + 0.01
-    m = sample_xy.shape[1]
-    first, last = m, -1
-    for s in range(m):
-        rx = sample_xy[0, s] - ox0
-        ry = sample_xy[1, s] - oy0
-        beyond = rx * rx + ry * ry > corner_sq
-        first = min(first, m if beyond else s)
-        last = max(last, -1 if beyond else s)
-    for s in range(first, last + 1):
-        # the distances ascend: a first contact from here on lies beyond the sample before
-        if s > 0 and not d[v, s - 1] < bound:
-            return np.inf
-        rx = sample_xy[0, s] - ox0
-        ry = sample_xy[1, s] - oy0
-        if rx * rx + ry * ry > corner_sq:
+    s = 0
+    for k in range(len(block)):
+        end = int(block[k, 0])
+        far = room + block[k, 1]
+        if block[k, 2] > far * far:
+            # the distances ascend: a first contact from here on lies beyond the sample
+            # before
+            if s > 0 and not d[v, s - 1] < bound:
+                return np.inf
+            s = end
             continue
-        i = seg[v, s]
-        t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
-        if _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
-            continue
-        gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-        if gap <= 0.0:
-            at = d[v, s]
-            if s > 0:
-                # the gap of the sample before, outside the box (it did not stop)
-                rx = sample_xy[0, s - 1] - ox0
-                ry = sample_xy[1, s - 1] - oy0
-                i = seg[v, s - 1]
-                t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
-                prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
-                frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
-                at = d[v, s - 1] + frac * (at - d[v, s - 1])
-            return at
+        while s < end:
+            if s > 0 and not d[v, s - 1] < bound:
+                return np.inf
+            rx = pts[v, s, 0] - ox0
+            ry = pts[v, s, 1] - oy0
+            s += 1
+            if rx * rx + ry * ry > corner_sq:
+                continue
+            i = seg[v, s - 1]
+            t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
+            if _clear_of(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow):
+                continue
+            gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+            if gap <= 0.0:
+                at = d[v, s - 1]
+                if s > 1:
+                    # the gap of the sample before, outside the box (it did not stop)
+                    rx = pts[v, s - 2, 0] - ox0
+                    ry = pts[v, s - 2, 1] - oy0
+                    i = seg[v, s - 2]
+                    t0, t1 = segment_tangent[i, 0], segment_tangent[i, 1]
+                    prev_gap = _box_gap(rx, ry, t0, t1, c, sn, ext_x, ext_y, grow)
+                    frac = prev_gap / (prev_gap - gap) if prev_gap > gap else 1.0
+                    at = d[v, s - 2] + frac * (at - d[v, s - 2])
+                return at
     return np.inf
 
 
@@ -1189,10 +1202,8 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
     middle between the lane's start and that point. Not for a junction whose path starts
     less than c[11] m from its end, nor when the safe point is within c[8] m of the start.
     The fleet's vehicles (`rows`, on route[:, 0] at `arc`) and the others (OtherVehicles'
-    paths and arcs) are listed by lane and arc once, when a first vehicle needs them: those
-    lists (_by_arc's, empty when no vehicle needed them) are returned with the answers, for
-    lane_changes. `lanes`: LaneArrays; `actors`: ActorColumns; `c`:
-    autopilot.JUNCTION_CONSTANTS."""
+    paths and arcs) are listed by lane and arc once, when a first vehicle needs them.
+    `lanes`: LaneArrays; `actors`: ActorColumns; `c`: autopilot.JUNCTION_CONSTANTS."""
     approach, safe_after, min_interval, block_distance, min_speed, min_length = (
         c[6],
         c[7],
@@ -1254,7 +1265,7 @@ def blocked_exits(route, start, arc, rows, lanes, others, actors, c):
             if vx * vx + vy * vy < min_speed * min_speed:
                 blocked[v] = True
                 break
-    return blocked, (fleet_first, fleet_items, other_first, other_items)
+    return blocked
 
 
 @njit(cache=True, inline="always")
@@ -1272,26 +1283,20 @@ def _conflict(path_junction, conflict_table, p, q):
 @njit(cache=True)
 def _grouped(keys, groups):
     """The indices with a key (>= 0, < groups) listed by key, ascending within each: the
-    key's indices are items[first[key] : first[key + 1]] (one counting sort). The running
-    total of the counts is kept in a register, not read back from the array (a store and a
-    load a group: most of the cost, with ~1,500 lane paths for groups), and the indices are
-    placed from the last, each group's end counted down to its start."""
+    key's indices are items[first[key] : first[key + 1]] (one counting sort)."""
     first = np.zeros(groups + 1, dtype=np.int64)
     for k in keys:
         if k >= 0:
-            first[np.uint64(k)] += 1
-    total = 0
+            first[k + 1] += 1
     for g in range(groups):
-        total += first[np.uint64(g)]
-        first[np.uint64(g)] = total  # the end of group g for now
-    first[np.uint64(groups)] = total
-    items = np.empty(total, dtype=np.int64)
-    for i in range(len(keys) - 1, -1, -1):
-        k = keys[np.uint64(i)]
+        first[g + 1] += first[g]
+    fill = first[:-1].copy()
+    items = np.empty(first[groups], dtype=np.int64)
+    for i in range(len(keys)):
+        k = keys[i]
         if k >= 0:
-            at = first[np.uint64(k)] - 1
-            first[np.uint64(k)] = at
-            items[np.uint64(at)] = i
+            items[fill[k]] = i
+            fill[k] += 1
     return first, items
 
 
@@ -1337,32 +1342,16 @@ def curve_speed_cap(segment_heading, seg, d, front, target, lateral_accel, comfo
     corrected, the corrections summed along the path). A `step` that is a power of two
     divides as a product by its inverse (the same bits, without a division a sample); reads
     index with unsigned integers (no test for an index from the end)."""
-    out = np.empty(len(target))
-    _curve_speed_cap_into(
-        segment_heading, seg, d, front, target, lateral_accel, comfort, step, out,
-        np.zeros(len(target), dtype=np.bool_),
-    )  # fmt: skip
-    return out
-
-
-@njit(cache=True)
-def _curve_speed_cap_into(
-    segment_heading, seg, d, front, target, lateral_accel, comfort, step, out, kept
-):  # fmt: skip
-    """curve_speed_cap into `out` (N,), but for the vehicles whose rows there already hold
-    their cap (`kept`, N): neither worked out again nor their headings prefetched."""
     n, m = seg.shape
+    out = target.copy()
     period = 2.0 * np.pi
     mantissa, _ = math.frexp(step)
     inverse = 1.0 / step if mantissa == 0.5 else 0.0  # 0: divide
     for v in range(n):
         uv = np.uint64(v)
-        if v + PREFETCH_AHEAD < n and not kept[v + PREFETCH_AHEAD]:
+        if v + PREFETCH_AHEAD < n:
             for s in range(0, m, 4):  # 4 samples 2 m apart: about one cache line of headings
                 prefetch(segment_heading, seg[v + PREFETCH_AHEAD, s])
-        if kept[v]:
-            continue
-        out[uv] = target[uv]
         correction = 0.0
         before = segment_heading[np.uint64(seg[uv, np.uint64(0)])]
         best = np.inf
@@ -1396,6 +1385,7 @@ def _curve_speed_cap_into(
         best = np.sqrt(best)
         if best < out[uv]:
             out[uv] = best
+    return out
 
 
 @njit(cache=True)
@@ -1553,11 +1543,12 @@ def body_arrays(actors, m, vehicle, walker):
         ext[b, 1] = extent[r, 1]
     frame, first, items = point_grid(xy[:, 0], xy[:, 1], count, BODY_CELL)
     item_xy = np.empty((len(items), 2))
-    item_box = np.empty((len(items), 3))
+    item_box = np.empty((len(items), 4))
     for q in range(len(items)):
         b = items[q]
         item_xy[q, 0], item_xy[q, 1] = xy[b, 0], xy[b, 1]
         item_box[q, 0], item_box[q, 1], item_box[q, 2] = box_x[b], ext[b, 0], ext[b, 1]
+        item_box[q, 3] = np.sqrt(ext[b, 0] * ext[b, 0] + ext[b, 1] * ext[b, 1])
     return Bodies(
         rows, xy, yaw, is_vehicle, is_walker, box_x, ext, frame, first, items, item_xy, item_box
     )
@@ -1593,9 +1584,7 @@ def vehicle_columns(k, controls):
 
 
 @njit(cache=True)
-def lane_changes(
-    fleet, reason, work, wish, auto, lanes, bodies, outside, actors, tl_state, c, lists
-):  # fmt: skip
+def lane_changes(fleet, reason, work, wish, auto, lanes, bodies, outside, actors, tl_state, c):
     """The vehicles (ascending) that change lanes now and the paths they change to. A vehicle
     with `auto` on changes when an obstacle sets its stop point, its nearest leader on the
     same path is ahead within reach, far enough to swerve out behind it (bumper to bumper,
@@ -1613,8 +1602,7 @@ def lane_changes(
     half width); such a one drives at its measured speed and is held while in a red light's
     box (`tl_state`) or within `room` before a junction entry (_near_entry). `fleet`:
     FleetState; `work`: Work; `lanes`: LaneArrays; `actors`: ActorColumns; `c`: see
-    autopilot.LANE_CHANGE_CONSTANTS; `lists`: the fleet's and the others' lists by lane and
-    arc (_by_arc's) when blocked_exits made them this tick (empty arrays when not)."""
+    autopilot.LANE_CHANGE_CONSTANTS."""
     changed_at, rows, route, arc = fleet.changed_at, fleet.actor, fleet.route, fleet.arc
     speed, front, pos, half_width = work.speed, work.front, work.pos, work.half_width
     path_junction, length, neighbour = lanes.junction, lanes.length, lanes.neighbour
@@ -1639,9 +1627,8 @@ def lane_changes(
     claim_lo = np.empty(n)
     claim_hi = np.empty(n)
     found = 0
-    # the vehicles on each lane path by arc, made when a vehicle first may change (unless
-    # blocked_exits made them: the same route, arcs and other vehicles)
-    lane_first, lane_items, other_first, other_items = lists
+    # the vehicles on each lane path by arc, made when a vehicle first may change
+    lane_first = lane_items = other_first = other_items = np.zeros(0, dtype=np.int64)
     reach_across = 0.0  # the widest body's half width, for the grid's search
     body_ext = bodies.ext
     for b in range(len(body_ext)):
@@ -1790,23 +1777,20 @@ def _lane_free(t, lo, hi, own, points, cum, base, first, count, width, bodies, r
 def _by_arc(path, arc, paths):
     """The items (path[i] >= 0 and a number arc[i]) listed by path, each path's by arc and
     then index: path p's are items[first[p] : first[p + 1]] (a counting sort by path, then
-    an insertion sort of each path's few, walking the listed items rather than every path)."""
+    an insertion sort of each path's few)."""
     keys = path.copy()
     for i in range(len(arc)):
         if np.isnan(arc[i]):
             keys[i] = -1  # NaN: never ahead of anything
     first, items = _grouped(keys, paths)
-    lo = 0  # where the path of the item at `a` starts among the items
-    for a in range(1, len(items)):
-        item = items[a]
-        if keys[item] != keys[items[a - 1]]:
-            lo = a
-            continue
-        b = a
-        while b > lo and arc[items[b - 1]] > arc[item]:
-            items[b] = items[b - 1]
-            b -= 1
-        items[b] = item
+    for p in range(paths):
+        for a in range(first[p] + 1, first[p + 1]):
+            item = items[a]
+            b = a
+            while b > first[p] and arc[items[b - 1]] > arc[item]:
+                items[b] = items[b - 1]
+                b -= 1
+            items[b] = item
     return first, items
 
 
@@ -1927,9 +1911,7 @@ def plan_fleet(
     and the pure-pursuit point, the speed target and its curve cap, the junction rules, the
     obstacle search, the speed control, the steering (pursuit_tangents' arc tangents) and
     the controls written into the vehicle table (apply_controls); a vehicle whose route and
-    arc are those its `kept` samples were taken at (Kept) has those samples, its kept
-    curve cap where its target speed and half length are also the same, and its kept
-    look-ahead point where that point's distance is also the same. The
+    arc are those its `kept` samples were taken at (Kept) has those samples. The
     fleet's integral, reason, hold and push-on times are updated in place; the vehicles that
     change lanes (lane_changes, for those with `auto_lane_change` on) and their new paths go
     into the work arrays `changers` and `to_paths`, their number returned. The groups are
@@ -1972,55 +1954,23 @@ def plan_fleet(
     )  # fmt: skip
     pts, seg = kept.points.reshape((n, m, 3)), kept.seg
     axle, rear, _, limit, sign_actor, sign_state, sign_box = vehicle_columns(work.k, controls)
-    # the look-ahead point, but where the kept one was taken on the same route and arc
-    # (kept samples) at the same distance; its search starts at the segment of the last
-    # sample before it (a step or two from the answer, where the first sample's was several
-    # metres back)
     look_d = np.empty((n, 1))
     look_hint = np.empty(n, dtype=np.int64)
-    same_look = np.empty(n, dtype=np.bool_)
     for v in range(n):
-        x = lookahead_distance(speed[v]) - rear[v]
-        same_look[v] = same[v] and _same_bits(kept.look_d[v], x)
-        kept.look_d[v] = x
-        look_d[v, 0] = x
+        look_d[v, 0] = lookahead_distance(speed[v]) - rear[v]
         look_hint[v] = seg[v, 0]
-        for s in range(1, m):
-            if not d[v, s] <= x:
-                break
-            look_hint[v] = seg[v, s]
-    _sample_routes_into(
+    look, _ = sample_routes(
         lanes.points, lanes.cum, lanes.base, lanes.length, lanes.first, lanes.count, route,
-        start, look_d, look_hint, 0, kept.look, np.empty((n, 1), dtype=np.int64), same_look,
+        start, look_d, look_hint, 0,
     )  # fmt: skip
-    wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, kept.look, axle)
+    wheel_tangent = pursuit_tangents(pos, work.cos_yaw, work.sin_yaw, rear, look[:, 0], axle)
 
     wish = speed_targets(limit, settings.speed_pct, global_pct, settings.desired)
-    # the curve cap, but where the kept one was taken on the same samples (kept), target
-    # speed and half length
-    target = np.empty(n)
-    same_cap = np.empty(n, dtype=np.bool_)
-    for v in range(n):
-        same_cap[v] = (
-            same[v]
-            and _same_bits(kept.cap_target[v], wish[v])
-            and _same_bits(kept.cap_front[v], front[v])
-        )
-        if same_cap[v]:
-            target[v] = kept.cap[v]
-        else:
-            kept.cap_target[v] = wish[v]
-            kept.cap_front[v] = front[v]
-    _curve_speed_cap_into(
-        lanes.segment_heading, seg, d, front, wish, lateral_accel, comfort, step, target,
-        same_cap,
-    )  # fmt: skip
-    for v in range(n):
-        kept.cap[v] = target[v]
-    others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
-    blocked, lists = blocked_exits(
-        route, start, arc, rows, lanes, others, actors, constants.junction
+    target = curve_speed_cap(
+        lanes.segment_heading, seg, d, front, wish, lateral_accel, comfort, step
     )
+    others = other_vehicles(rows, actors, n_actors, lanes, constants.other)
+    blocked = blocked_exits(route, start, arc, rows, lanes, others, actors, constants.junction)
     stop, stop_reason, target, inside = junction_stops(
         fleet, start, route_end, lanes, light_state, front, speed, target, sign_actor, sign_state,
         sign_box, others, blocked, dt, constants.junction,
@@ -2037,7 +1987,7 @@ def plan_fleet(
     )  # fmt: skip
     found_changers, found_paths = lane_changes(
         fleet, new_reason, work, wish, settings.auto_lane_change, lanes, bodies, others, actors,
-        controls.tl_state, constants.lane_change, lists,
+        controls.tl_state, constants.lane_change,
     )  # fmt: skip
     wheel_angle = np.empty(n)
     for v in range(n):
@@ -2191,11 +2141,6 @@ def _fleet_groups(t):
         column(t, 91, i8),
         column(t, 92, f8),
         matrix(t, 93, f8),
-        column(t, 94, f8),
-        column(t, 95, f8),
-        column(t, 96, f8),
-        column(t, 97, f8),
-        matrix(t, 98, f8),
     )
     light_state = column(t, 86, i1)
     return fleet, settings, work, lanes, actors, controls, constants, light_state, kept

@@ -25,7 +25,6 @@ import numpy as np
 
 from world import elementary as el
 from world.geometry import Transform, Vector3D, rotation_matrices
-from world.kernels.array_table import ArrayTable, column, matrix
 from world.kernels.compiled import njit
 
 __all__ = [
@@ -108,15 +107,9 @@ class OrientedBoxes:
         self.owner = np.array([b.owner for b in boxes], dtype=np.int64)
         self.kind = np.array([b.kind for b in boxes], dtype=np.int64)
         # A uniform plan-view grid over the boxes: each box is listed in every cell its bounding
-        # circle touches (from its first cell), so an actor's candidates are the boxes of the
+        # circle touches (from cell `_first`), so an actor's candidates are the boxes of the
         # cells its own bounding circle touches. Cells are numbered ix * ny + iy from the
-        # grid's corner (`_grid`: corner x, y, cell, nx, ny). Most cells list no box: one bit
-        # a cell (`_listing`, bit f % 8 of byte f // 8) says whether it lists one, and the
-        # listing cells, counted in order (`_rank`: those before each byte of bits), have
-        # their slices of the listings in `_cell_start` (CSR); these stay in the caches where
-        # a start for every cell did not. A listing is one row (`_listed`): the box's bounding
-        # sphere (centre, radius), its first cell and the box (whole numbers), read in the
-        # cells' order, not box by box.
+        # grid's corner, and `_starts` (CSR) gives each cell's slice of `_members`.
         self._radius = np.sqrt(np.einsum("bi,bi->b", self.extent, self.extent))
         lo = self.centre[:, :2] - self._radius[:, None]
         hi = self.centre[:, :2] + self._radius[:, None]
@@ -124,41 +117,26 @@ class OrientedBoxes:
         span = hi.max(axis=0) - corner if n else np.zeros(2)
         cell = max(_MIN_CELL, 2.0 * float(self._radius.max(initial=0.0)))
         cell = max(cell, float(np.sqrt(span[0] * span[1] / _MAX_CELLS)))
-        first = np.floor((lo - corner) / cell).astype(np.int64)
+        self._grid = np.array([corner[0], corner[1], cell])
+        self._first = np.floor((lo - corner) / cell).astype(np.int64)
         last = np.floor((hi - corner) / cell).astype(np.int64)
-        nx, ny = (int(last[:, k].max(initial=0)) + 1 for k in range(2))
-        self._grid = np.array([corner[0], corner[1], cell, nx, ny], dtype=np.float64)
+        nx, self._ny = (int(last[:, k].max(initial=0)) + 1 for k in range(2))
         cells, members = [], []
         for box in range(n):
-            for ix in range(first[box, 0], last[box, 0] + 1):
-                for iy in range(first[box, 1], last[box, 1] + 1):
-                    cells.append(ix * ny + iy)
+            for ix in range(self._first[box, 0], last[box, 0] + 1):
+                for iy in range(self._first[box, 1], last[box, 1] + 1):
+                    cells.append(ix * self._ny + iy)
                     members.append(box)
         cells = np.array(cells, dtype=np.int64)
         order = np.argsort(cells, kind="stable")
-        box_of = np.array(members, dtype=np.int64)[order]
-        self._listed = np.zeros((len(box_of), 8))
-        self._listed[:, :3] = self.centre[box_of]
-        self._listed[:, 3] = self._radius[box_of]
-        self._listed[:, 4:6] = first[box_of]
-        self._listed[:, 6] = box_of
-        starts = np.zeros(nx * ny + 1, dtype=np.int64)
-        np.cumsum(np.bincount(cells, minlength=nx * ny), out=starts[1:])
-        listing = starts[1:] > starts[:-1]
-        self._listing = np.packbits(listing, bitorder="little")
-        per_byte = np.unpackbits(self._listing, bitorder="little").reshape(-1, 8).sum(axis=1)
-        self._rank = np.zeros(len(per_byte), dtype=np.int32)
-        np.cumsum(per_byte[:-1], out=self._rank[1:])
-        self._cell_start = np.append(starts[:-1][listing], len(box_of)).astype(np.int64)
-        self._grid_arrays = (self._grid, self._listing, self._rank, self._cell_start, self._listed)
-        self._shapes = (self.axes, self.extent)
+        self._members = np.array(members, dtype=np.int64)[order]
+        self._starts = np.zeros(nx * self._ny + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cells, minlength=nx * self._ny), out=self._starts[1:])
+        self._grid_arrays = (self._grid, self._ny, self._starts, self._members, self._first)
+        self._shapes = (self.centre, self.axes, self.extent, self._radius)
         # per actor row, what the tick's test keeps (`_overlapping`'s `clear`): where the
         # actor was, its reach and the room it had to every box
         self._clear = _NO_CLEAR
-        # the tick's table of the arrays `changes` hands over (world.kernels.array_table),
-        # made again when one of them was replaced, and the ids it was made for
-        self._table: ArrayTable | None = None
-        self._table_key: tuple = ()
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -199,78 +177,41 @@ class OrientedBoxes:
         `overlapping` takes them."""
         if not len(self.boxes):
             return inside, *_NO_EVENTS
-        packed = _box_changes(inside, vehicles, self._arrays(vehicle_actor, columns))
+        rows = len(columns[0])
+        if len(self._clear[1]) != rows:  # the actor table grew: nothing kept
+            self._clear = (np.zeros((rows, 3)), np.full(rows, np.nan), np.zeros(rows))
+        packed = _box_changes(
+            inside, vehicle_actor, vehicles, columns, self._grid_arrays, self._shapes, self._clear
+        )
         after = packed[1 : 1 + packed[0]]
         if len(after) + 1 == len(packed):  # (most ticks have no event)
             return after, *_NO_EVENTS
         events = packed[1 + len(after) :].reshape(-1, 3)
         return after, events[:, 0].copy(), events[:, 1].copy(), events[:, 2] == 1
 
-    def _arrays(self, vehicle_actor: np.ndarray, columns: tuple) -> np.ndarray:
-        """_box_changes' table of the arrays it reads (BOX_TABLE_KINDS): the vehicles' actor
-        rows, the actor table's columns, the grid, the boxes and what the test keeps, made
-        again only when one of them was replaced (the actor table grew: then nothing is kept
-        either). The table holds those arrays, so the ids in the key are those of live
-        arrays: one array to unbox a tick instead of sixteen."""
-        rows = len(columns[0])
-        if len(self._clear[1]) != rows:  # the actor table grew: nothing kept
-            self._clear = (np.zeros((rows, 3)), np.full(rows, np.nan), np.zeros(rows))
-        key = (id(vehicle_actor), *(id(c) for c in columns), id(self._clear[0]))
-        if self._table is None or key != self._table_key:
-            self._table_key = key
-            # (the table holds arrays of one or two dimensions: the axes as (B, 9))
-            shapes = (self.axes.reshape(len(self.axes), 9), self.extent)
-            groups = ((vehicle_actor,), columns, self._grid_arrays, shapes, self._clear)
-            self._table = ArrayTable(groups, BOX_TABLE_KINDS)
-        return self._table.table
 
-
-_F8, _F8_2, _I8 = (np.float64, 1), (np.float64, 2), (np.int64, 1)
-# _box_changes' groups (world.kernels.array_table), as it takes them: the vehicle table's
-# actor column; the actor table's pos, rot, box_loc, extent and alive; the grid (its frame,
-# bits, ranks, the listing cells' starts and the listings); the boxes' axes (B, 9) and half
-# extents; what the test keeps (`_overlapping`'s `clear`)
-BOX_TABLE_KINDS = (
-    ((np.int32, 1),),
-    (_F8_2, _F8_2, _F8_2, _F8_2, (np.bool_, 1)),
-    (_F8, (np.uint8, 1), (np.int32, 1), _I8, _F8_2),
-    (_F8_2, _F8_2),
-    (_F8_2, _F8, _F8),
-)
 _NO_EVENTS = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool))
 _NO_CLEAR = (np.zeros((0, 3)), np.zeros(0), np.zeros(0))
 
 
 @njit(cache=True)
-def _box_changes(before: np.ndarray, n_rows: int, table: np.ndarray) -> np.ndarray:
-    """`box_events(before, *_overlapping(rows[:n_rows], ...), boxes)` on the arrays of
-    `table` (OrientedBoxes._arrays', of BOX_TABLE_KINDS; `rows`: its vehicle table's int32
-    actor column): one call a tick instead of two, and no int64 copy of that column. Its
-    answers come back in one array (each array a compiled call hands back costs ~1.5 us to
-    box): the number of keys inside now, the keys, then each event's vehicle, box and 1 for
-    an entry or 0 for a leave."""
-    f8 = np.float64
-    actors = (
-        matrix(table, 1, f8),
-        matrix(table, 2, f8),
-        matrix(table, 3, f8),
-        matrix(table, 4, f8),
-        column(table, 5, np.bool_),
-    )
-    grid = (
-        column(table, 6, f8),
-        column(table, 7, np.uint8),
-        column(table, 8, np.int32),
-        column(table, 9, np.int64),
-        matrix(table, 10, f8),
-    )
-    boxes = table[3 * 11 + 1]
-    shapes = (matrix(table, 11, f8).reshape((boxes, 3, 3)), matrix(table, 12, f8))
-    clear = (matrix(table, 13, f8), column(table, 14, f8), column(table, 15, f8))
-    rows = column(table, 0, np.int32)
+def _box_changes(
+    before: np.ndarray,
+    rows: np.ndarray,
+    n_rows: int,
+    actors: tuple,
+    grid: tuple,
+    shapes: tuple,
+    clear: tuple,
+) -> tuple:
+    """`box_events(before, *_overlapping(rows[:n_rows], ...), boxes)`: one call a tick instead
+    of two, and no int64 copy of the vehicle table's int32 actor column. Its answers come
+    back in one array (each array a compiled call hands back costs ~1.5 us to box): the
+    number of keys inside now, the keys, then each event's vehicle, box and 1 for an entry
+    or 0 for a leave."""
     vehicle, box = _overlapping(rows, n_rows, actors, grid, shapes, clear)
     after, event_vehicle, event_box, event_entered = box_events(
-        before, vehicle, box, len(shapes[1])
+        before, vehicle, box, len(shapes[0])
     )
     keys, events = len(after), len(event_vehicle)
     packed = np.empty(1 + keys + 3 * events, dtype=np.int64)
@@ -335,14 +276,14 @@ def _overlapping(
     n < n_rows.
 
     `actors`: the actor table's pos, rot, box_loc, extent and alive; `grid`: the boxes'
-    plan-view grid (OrientedBoxes' frame, bits, ranks, listing cells' starts and listings);
-    `shapes`: the boxes' axes and half extents. Per
-    actor: the grid cells that its bounding sphere about its origin (|box_loc| + |extent|,
-    whatever its rotation) touches; in each, the boxes met there first (a box listed in
-    several cells is tested once, in the first cell both cover) whose bounding sphere
-    reaches that one. Only then is the actor's box put in the world (centre = pos + R @
-    box_loc, axes = R's columns); its bounding sphere about that centre must reach the box
-    itself, and then the separating axes decide.
+    plan-view grid (corner x, y and cell; ny; the cells' starts and members; each box's first
+    cell); `shapes`: the boxes' centres, axes, half extents and bounding radii. Per actor:
+    the grid cells that its bounding sphere about its origin (|box_loc| + |extent|, whatever
+    its rotation) touches; in each, the boxes met there first (a box listed in several cells
+    is tested once, in the first cell both cover) whose bounding sphere reaches that one.
+    Only then is the actor's box put in the world (centre = pos + R @ box_loc, axes = R's
+    columns); its bounding sphere about that centre must reach the box itself, and then the
+    separating axes decide.
 
     `clear` (empty, or kept per actor row between calls with the same boxes: a position, the
     reach about the origin, NaN for none, and a room): the room an actor's sphere had to
@@ -355,10 +296,10 @@ def _overlapping(
     pos, rot, box_loc, extent, alive = actors
     anchor, kept_reach, room = clear
     keep = len(room) > 0
-    frame, listing, rank, cell_start, listed = grid
-    axes, half = shapes
-    corner_x, corner_y, cell = frame[0], frame[1], frame[2]
-    nx, ny = np.int64(frame[3]), np.int64(frame[4])
+    corner, ny, starts, members, first = grid
+    centre, axes, half, radius = shapes
+    corner_x, corner_y, cell = corner[0], corner[1], corner[2]
+    nx = (len(starts) - 1) // ny
     r_actor = np.empty((3, 3))
     at = np.empty(3)
     rel = np.empty((3, 3))
@@ -401,21 +342,15 @@ def _overlapping(
         for ix in range(max(lo_x, 0), min(hi_x, nx - 1) + 1):
             for iy in range(max(lo_y, 0), min(hi_y, ny - 1) + 1):
                 f = ix * ny + iy
-                bits, bit = np.int64(listing[f >> 3]), f & 7
-                if not (bits >> bit) & 1:
-                    continue  # (a cell without a box)
-                k = rank[f >> 3] + _bits_set(bits & ((1 << bit) - 1))
-                for m in range(cell_start[k], cell_start[k + 1]):
-                    b = np.int64(listed[m, 6])
-                    first_x, first_y = np.int64(listed[m, 4]), np.int64(listed[m, 5])
-                    if ix != max(lo_x, first_x) or iy != max(lo_y, first_y):
+                for m in range(starts[f], starts[f + 1]):
+                    b = members[m]
+                    if ix != max(lo_x, first[b, 0]) or iy != max(lo_y, first[b, 1]):
                         continue  # tested in an earlier cell of both
-                    # the two bounding spheres (centres pos[row] and the box's) meet or touch
-                    c0, c1, c2 = listed[m, 0], listed[m, 1], listed[m, 2]
-                    s0 = pos[row, 0] - c0
-                    s1 = pos[row, 1] - c1
-                    s2 = pos[row, 2] - c2
-                    far = about_origin + listed[m, 3]
+                    # the two bounding spheres (centres pos[row], centre[b]) meet or touch
+                    s0 = pos[row, 0] - centre[b, 0]
+                    s1 = pos[row, 1] - centre[b, 1]
+                    s2 = pos[row, 2] - centre[b, 2]
+                    far = about_origin + radius[b]
                     apart = s0 * s0 + s1 * s1 + s2 * s2
                     if keep:
                         nearest = min(nearest, math.sqrt(apart) - far)
@@ -428,9 +363,9 @@ def _overlapping(
                                 r_actor[i, 0] * loc0 + r_actor[i, 1] * loc1 + r_actor[i, 2] * loc2
                             )
                         placed = True
-                    d0 = at[0] - c0
-                    d1 = at[1] - c1
-                    d2 = at[2] - c2
+                    d0 = at[0] - centre[b, 0]
+                    d1 = at[1] - centre[b, 1]
+                    d2 = at[2] - centre[b, 2]
                     # the actor's sphere of radius `reach` about `at` meets box b: the
                     # distance to the box's nearest point, in the box's axes
                     gap = 0.0
@@ -462,14 +397,6 @@ def _overlapping(
             kept_reach[row] = about_origin
             room[row] = nearest if nearest > _MIN_ROOM else 0.0
     return out_n[:count], out_b[:count]
-
-
-@njit(cache=True, inline="always")
-def _bits_set(bits: int) -> int:
-    """How many of the low 8 bits of `bits` are set."""
-    bits = bits - ((bits >> 1) & 0x55)
-    bits = (bits & 0x33) + ((bits >> 2) & 0x33)
-    return (bits + (bits >> 4)) & 0x0F
 
 
 @njit(cache=True, inline="always")
